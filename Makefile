@@ -1,0 +1,63 @@
+# INCEPTIONN top-level build. `make` builds the libraries and tools,
+# `make test` runs every test and ends with "N passed, N failed",
+# `make demo` runs the main job. Each part adds its rules through a
+# fragment included below (sw-model/model.mk, tools/tools.mk, ...).
+
+BUILD    ?= build
+BIN      := $(BUILD)/bin
+LIB      := $(BUILD)/lib
+OBJ      := $(BUILD)/obj
+
+CC       ?= cc
+CLANG    ?= clang
+CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g
+CFLAGS   ?= -O2
+ALL_CFLAGS = $(CFLAGS_COMMON) $(CFLAGS) -Isw-model/include
+# Sanitizer flavour of everything a test links (build/asan/...).
+SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined
+
+# Parts append to these.
+ALL_TARGETS  :=
+TEST_SUITES  :=
+BENCH_TARGETS :=
+
+.PHONY: all deps test demo bench fuzz clean help
+all: all-targets
+
+include sw-model/model.mk
+-include tools/tools.mk
+-include tests/tests.mk
+-include userlib/userlib.mk
+-include sim/sim.mk
+-include driver/driver.mk
+
+.PHONY: all-targets
+all-targets: $(ALL_TARGETS)
+
+deps:
+	@scripts/deps.sh
+
+# Each suite is a phony target test-<name> whose last output line is
+# "N passed, N failed"; scripts/run-tests.sh runs them and sums.
+test: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/run-tests.sh $(TEST_SUITES)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_TARGETS) bench-run
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make          build libraries and tools into $(BUILD)/"
+	@echo "make deps     install missing Debian packages (root)"
+	@echo "make test     build everything and run all tests"
+	@echo "make demo     capture real tagged TCP traffic and run it through the model"
+	@echo "make bench    codec throughput next to memcpy"
+	@echo "make fuzz     longer libFuzzer runs"

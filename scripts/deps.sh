@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Install the Debian packages the project needs, when they are missing.
+# Idempotent and quiet when everything is present. Needs root (or sudo)
+# only when something must be installed.
+set -eu
+pkgs=(
+	build-essential clang llvm libclang-rt-14-dev pkg-config
+	libpcap-dev tcpdump tshark iproute2 ethtool iputils-ping
+	verilator iverilog yosys
+	qemu-system-x86 busybox-static cpio kmod
+	linux-headers-amd64 linux-image-amd64
+	openmpi-bin libopenmpi-dev
+	python3
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "deps: need root to install ${missing[*]}" >&2; exit 1; }
+	sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer no.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $sudo debconf-set-selections
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/tmp/inc-deps.log 2>&1 || {
+	echo "deps: apt-get install failed; see /tmp/inc-deps.log" >&2; tail -n 20 /tmp/inc-deps.log >&2; exit 1; }
+echo "deps: done"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Run each test suite (make target test-<name>), keep its log in
+# build/test-logs/<name>.log, and sum the "N passed, N failed" lines.
+# A suite that exits non-zero or prints no such line counts one failure.
+set -u
+cd "$(dirname "$0")/.."
+logdir=build/test-logs
+mkdir -p "$logdir"
+total_pass=0 total_fail=0 bad_suites=()
+for suite in "$@"; do
+	log="$logdir/$suite.log"
+	echo "=== $suite"
+	start=$(date +%s)
+	make --no-print-directory "test-$suite" >"$log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		tail -n 30 "$log"
+		echo "--- $suite: no result line (exit $rc, ${secs}s) -> 1 failed"
+		total_fail=$((total_fail + 1)); bad_suites+=("$suite")
+		continue
+	fi
+	p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
+	f=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	if [ "$f" -ne 0 ]; then
+		grep -E 'FAIL|error|Error' "$log" | head -n 20
+		bad_suites+=("$suite")
+	fi
+	echo "--- $suite: $p passed, $f failed (${secs}s, log $log)"
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+done
+if [ ${#bad_suites[@]} -ne 0 ]; then
+	echo "failing suites: ${bad_suites[*]}"
+fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * frame.c - the INCEPTIONN frame (wire) format, version 1. See
+ * docs/wire-format.md for the byte-by-byte layout and the decision order;
+ * the RTL ToS matcher implements the same order, so keep them in step.
+ */
+#include "inc_model.h"
+
+#define ETH_HLEN_      14u
+#define VLAN_HLEN_     4u
+#define ETHERTYPE_IPV4 0x0800u
+#define ETHERTYPE_VLAN 0x8100u
+#define IPPROTO_TCP_   6u
+#define IP_MIN_HLEN    20u
+#define TCP_MIN_HLEN   20u
+#define IP_MAX_TOTAL   65535u
+
+static inline unsigned ld_be16(const uint8_t *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+static inline void st_be16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void inc_frame_config_default(struct inc_frame_config *cfg)
+{
+	cfg->tos_value = INC_TOS_DEFAULT;
+	cfg->tos_mask = INC_TOS_MASK_DEFAULT;
+	cfg->eb = INC_EB_DEFAULT;
+	cfg->max_frame = INC_MAX_FRAME_DEFAULT;
+}
+
+/*
+ * Header checks in the normative order (docs/wire-format.md, "Decision
+ * order"). tos_mask 0 disables the ToS check. rx selects which protocols
+ * pass: TX wants TCP only, RX wants TCP or the marker protocol.
+ */
+static enum inc_reason parse(const uint8_t *f, size_t len, unsigned tos_value,
+			     unsigned tos_mask, int rx,
+			     struct inc_frame_hdr *h)
+{
+	unsigned l3 = ETH_HLEN_, type, ihl, total, frag, doff;
+
+	memset(h, 0, sizeof(*h));
+	if (len < ETH_HLEN_)
+		return INC_R_TRUNCATED;
+	type = ld_be16(f + 12);
+	if (type == ETHERTYPE_VLAN) {
+		if (len < ETH_HLEN_ + VLAN_HLEN_)
+			return INC_R_TRUNCATED;
+		type = ld_be16(f + 16);
+		l3 += VLAN_HLEN_;
+	}
+	if (type != ETHERTYPE_IPV4)
+		return INC_R_NOT_IPV4;
+	h->l3_off = (uint16_t)l3;
+	if (len < l3 + IP_MIN_HLEN)
+		return INC_R_TRUNCATED;
+	ihl = f[l3] & 0xfu;
+	if ((f[l3] >> 4) != 4u || ihl < 5u)
+		return INC_R_BAD_IP_HEADER;
+	h->ip_hlen = (uint16_t)(ihl * 4u);
+	h->tos = f[l3 + 1];
+	h->proto = f[l3 + 9];
+	if ((h->tos & tos_mask) != (tos_value & tos_mask))
+		return INC_R_TOS;
+	if (len < l3 + h->ip_hlen)
+		return INC_R_TRUNCATED;
+	if (inc_csum_fold(inc_csum_add(0, f + l3, h->ip_hlen)) != 0)
+		return INC_R_BAD_IP_CSUM;
+	total = ld_be16(f + l3 + 2);
+	h->ip_total = (uint16_t)total;
+	if (total < h->ip_hlen || l3 + total > len ||
+	    (l3 + total < len && len > INC_PAD_FRAME_MAX))
+		return INC_R_BAD_LENGTH;
+	h->frame_end = (uint16_t)(l3 + total);
+	frag = ld_be16(f + l3 + 6);
+	if (frag & 0x3fffu)             /* MF or a fragment offset */
+		return INC_R_FRAGMENT;
+	if (h->proto != IPPROTO_TCP_ && !(rx && h->proto == INC_WIRE_IPPROTO))
+		return INC_R_NOT_TCP;
+	h->l4_off = (uint16_t)(l3 + h->ip_hlen);
+	if (total < h->ip_hlen + TCP_MIN_HLEN)
+		return INC_R_BAD_TCP_HEADER;
+	doff = f[h->l4_off + 12] >> 4;
+	h->tcp_hlen = (uint16_t)(doff * 4u);
+	if (doff < 5u || h->ip_hlen + h->tcp_hlen > total)
+		return INC_R_BAD_TCP_HEADER;
+	h->payload_off = (uint16_t)(h->l4_off + h->tcp_hlen);
+	h->payload_len = (uint16_t)(total - h->ip_hlen - h->tcp_hlen);
+	return INC_R_NONE;
+}
+
+enum inc_reason inc_frame_parse(const uint8_t *f, size_t len,
+				struct inc_frame_hdr *h)
+{
+	return parse(f, len, 0, 0, 1, h);
+}
+
+static void ip_set_total(uint8_t *f, const struct inc_frame_hdr *h,
+			 unsigned proto, unsigned total)
+{
+	uint8_t *ip = f + h->l3_off;
+
+	ip[9] = (uint8_t)proto;
+	st_be16(ip + 2, total);
+	st_be16(ip + 10, 0);
+	st_be16(ip + 10, inc_csum_fold(inc_csum_add(0, ip, h->ip_hlen)));
+}
+
+/* Common prologue: size limits, then the header checks. */
+static long frame_begin(const uint8_t *in, size_t in_len, size_t out_cap,
+			const struct inc_frame_config *cfg, int rx,
+			struct inc_frame_hdr *h, struct inc_frame_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (cfg->max_frame && in_len > cfg->max_frame) {
+		info->outcome = INC_OUT_DROPPED;
+		info->reason = INC_R_OVERSIZE;
+		return 0;
+	}
+	info->reason = parse(in, in_len, cfg->tos_value, cfg->tos_mask, rx, h);
+	info->l3_off = h->l3_off;
+	info->l4_off = h->l4_off;
+	info->payload_off = h->payload_off;
+	info->payload_in = h->payload_len;
+	if (out_cap < in_len)
+		return INC_ENOSPC;
+	return 1;
+}
+
+static long frame_bypass(const uint8_t *in, size_t in_len, uint8_t *out,
+			 struct inc_frame_info *info, enum inc_outcome o,
+			 enum inc_reason r)
+{
+	info->outcome = o;
+	info->reason = r;
+	info->payload_out = info->payload_in;
+	memset(&info->counts, 0, sizeof(info->counts));
+	memcpy(out, in, in_len);
+	return (long)in_len;
+}
+
+long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
+			size_t out_cap, const struct inc_frame_config *cfg,
+			struct inc_frame_info *info)
+{
+	struct inc_frame_config defcfg;
+	struct inc_frame_info tmp;
+	struct inc_frame_hdr h;
+	size_t n, tail, cap;
+	long r, slen;
+	uint8_t *shim;
+
+	if (!in || !out)
+		return INC_EINVAL;
+	if (!cfg) {
+		inc_frame_config_default(&defcfg);
+		cfg = &defcfg;
+	}
+	if (!info)
+		info = &tmp;
+	r = frame_begin(in, in_len, out_cap, cfg, 0, &h, info);
+	if (r <= 0)
+		return r;
+	if (info->reason != INC_R_NONE)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    info->reason);
+	if (h.payload_len == 0)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    INC_R_NO_PAYLOAD);
+
+	n = h.payload_len / 4u;
+	tail = h.payload_len % 4u;
+	/* The stream must leave the frame strictly smaller. */
+	if (h.payload_len <= INC_WIRE_SHIM_BYTES + tail)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    INC_R_NOT_SMALLER);
+	cap = h.payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
+	shim = out + h.payload_off;
+	slen = inc_stream_compress(in + h.payload_off, n, cfg->eb,
+				   shim + INC_WIRE_SHIM_BYTES, cap,
+				   &info->counts);
+	if (slen < 0)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    INC_R_NOT_SMALLER);
+
+	memcpy(out, in, h.payload_off);
+	shim[0] = INC_WIRE_MAGIC;
+	shim[1] = INC_WIRE_VERSION;
+	st_be16(shim + 2, h.payload_len);
+	memcpy(shim + INC_WIRE_SHIM_BYTES + slen,
+	       in + h.payload_off + 4u * n, tail);
+	info->payload_out =
+		(uint16_t)(INC_WIRE_SHIM_BYTES + (size_t)slen + tail);
+	ip_set_total(out, &h, INC_WIRE_IPPROTO,
+		     (unsigned)h.ip_hlen + h.tcp_hlen + info->payload_out);
+	info->outcome = INC_OUT_COMPRESSED;
+	return (long)h.payload_off + info->payload_out;
+}
+
+long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info)
+{
+	struct inc_frame_config defcfg;
+	struct inc_frame_info tmp;
+	struct inc_frame_hdr h;
+	const uint8_t *shim;
+	size_t orig_len, orig_total, out_len, n, tail, avail;
+	uint32_t sum;
+	long r;
+
+	if (!in || !out)
+		return INC_EINVAL;
+	if (!cfg) {
+		inc_frame_config_default(&defcfg);
+		cfg = &defcfg;
+	}
+	if (!info)
+		info = &tmp;
+	r = frame_begin(in, in_len, out_cap, cfg, 1, &h, info);
+	if (r <= 0)
+		return r;
+	if (info->reason != INC_R_NONE)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    info->reason);
+	if (h.proto != INC_WIRE_IPPROTO)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    INC_R_NOT_MARKED);
+
+	/* A marked frame: validate everything before writing anything. */
+	shim = in + h.payload_off;
+	if (h.payload_len < INC_WIRE_SHIM_BYTES || shim[0] != INC_WIRE_MAGIC ||
+	    shim[1] != INC_WIRE_VERSION)
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_SHIM);
+	orig_len = ld_be16(shim + 2);
+	orig_total = (size_t)h.ip_hlen + h.tcp_hlen + orig_len;
+	out_len = h.l3_off + orig_total;
+	if (orig_total > IP_MAX_TOTAL ||
+	    (cfg->max_frame && out_len > cfg->max_frame))
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_SHIM);
+	n = orig_len / 4u;
+	tail = orig_len % 4u;
+	avail = h.payload_len - INC_WIRE_SHIM_BYTES;
+	if (avail < tail ||
+	    inc_stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
+		    (long)(avail - tail))
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_STREAM);
+	if (out_cap < out_len)
+		return INC_ENOSPC;
+
+	memcpy(out, in, h.payload_off);
+	r = inc_stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
+				  out + h.payload_off, out_cap - h.payload_off);
+	if (r < 0)                      /* cannot happen after the size walk */
+		return r;
+	memcpy(out + h.payload_off + 4u * n, in + h.frame_end - tail, tail);
+	ip_set_total(out, &h, IPPROTO_TCP_, (unsigned)orig_total);
+
+	/* TCP checksum over the pseudo-header and the decompressed segment. */
+	st_be16(out + h.l4_off + 16, 0);
+	sum = inc_csum_add(0, out + h.l3_off + 12, 8);
+	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h.ip_hlen);
+	sum = inc_csum_add(sum, out + h.l4_off, out_len - h.l4_off);
+	st_be16(out + h.l4_off + 16, inc_csum_fold(sum));
+
+	info->outcome = INC_OUT_DECOMPRESSED;
+	info->payload_out = (uint16_t)orig_len;
+	/* Class counts of the received stream, from its tag words. */
+	{
+		const uint8_t *g = shim + INC_WIRE_SHIM_BYTES;
+		size_t i, pos = 0, lanes;
+		unsigned j;
+		uint16_t tw;
+
+		for (i = 0; i < n; i += INC_GROUP_VALUES) {
+			tw = (uint16_t)(g[pos] | g[pos + 1] << 8);
+			lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
+			for (j = 0; j < lanes; j++)
+				info->counts.n[(tw >> (2 * j)) & 3u]++;
+			pos += inc_group_size(tw);
+		}
+	}
+	return (long)out_len;
+}
