@@ -195,6 +195,8 @@ enum inc_reason {
 	INC_R_BAD_SHIM,         /* RX malformed: shim magic/version/length wrong */
 	INC_R_BAD_STREAM,       /* RX malformed: stream truncated, too long or bad padding */
 	INC_R_OVERSIZE,         /* frame longer than max_frame: dropped */
+	INC_R_DISABLED,         /* the direction is disabled (engines, driver);
+				 * the model itself never returns it */
 	INC_R_COUNT
 };
 
