@@ -1,0 +1,49 @@
+# Command-line tools (build/bin): inc-codec (stream format on stdin/stdout),
+# inc-pcap (the frame format on pcap captures, libpcap), inc-tcpgen (the
+# traffic generator of scripts/capture.sh). Tests: suite pcap (frame checks
+# on the committed real captures, ASan/UBSan) and suite cli (the tools end
+# to end). See docs/tools.md.
+
+PCAP_CFLAGS := $(shell pkg-config --cflags libpcap 2>/dev/null)
+PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
+TOOLS_CFLAGS = $(ALL_CFLAGS) -Itools
+TOOL_COMMON  := tools/inc_tool.c tools/inc_tool.h
+
+$(BIN)/inc-codec: tools/inc-codec.c $(TOOL_COMMON) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) tools/inc-codec.c tools/inc_tool.c \
+		$(LIB)/libincmodel.a -o $@
+
+$(BIN)/inc-pcap: tools/inc-pcap.c $(TOOL_COMMON) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(PCAP_CFLAGS) tools/inc-pcap.c tools/inc_tool.c \
+		$(LIB)/libincmodel.a $(PCAP_LIBS) -lm -o $@
+
+$(BIN)/inc-tcpgen: tools/inc-tcpgen.c $(TOOL_COMMON) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) tools/inc-tcpgen.c tools/inc_tool.c \
+		$(LIB)/libincmodel.a -lm -o $@
+
+TOOLS := $(BIN)/inc-codec $(BIN)/inc-pcap $(BIN)/inc-tcpgen
+ALL_TARGETS += $(TOOLS)
+
+.PHONY: tools
+tools: $(TOOLS)
+
+# --- tests -----------------------------------------------------------------
+PCAP_FIXTURES := $(wildcard tests/fixtures/*.pcap)
+
+$(BUILD)/test/test-pcap: tests/pcap/test_pcap.c tests/common/inc_test.h \
+		$(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(PCAP_CFLAGS) -Itests/common \
+		tests/pcap/test_pcap.c $(LIB)/libincmodel-san.a $(PCAP_LIBS) -o $@
+
+TEST_SUITES += pcap cli
+
+.PHONY: test-pcap test-cli
+test-pcap: $(BUILD)/test/test-pcap
+	$(BUILD)/test/test-pcap $(PCAP_FIXTURES)
+
+test-cli: $(TOOLS)
+	tests/pcap/test_cli.sh
