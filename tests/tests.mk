@@ -1,0 +1,102 @@
+# Model tests, fuzzers and the model benchmark.
+#
+#   make test-codec-exhaustive  every float32 bit pattern at eb=10, strides at eb 1/6/8/12/126
+#   make test-golden            vectors parsed from docs/codec.md and docs/wire-format.md
+#   make test-stream            group/stream API: sizes, capacities, truncation, padding
+#   make test-frame             frame API on random and hand-made malformed frames (ASan/UBSan)
+#   make test-fuzz-quick        each libFuzzer target for FUZZ_QUICK_SECONDS (default 20)
+#   make fuzz                   each libFuzzer target for FUZZ_SECONDS (default 300)
+#   make bench-model            stream codec GB/s next to memcpy GB/s (part of `make bench`)
+#
+# Test binaries go to build/tests/. Sanitizer builds link
+# build/lib/libincmodel-san.a; the exhaustive test compiles the model
+# sources itself at -O2 with UBSan only (ASan would slow 2^32 values down
+# too much); the fuzzers compile them with clang's sanitizers.
+
+TEST_BIN := $(BUILD)/tests
+FUZZ_DIR := $(BUILD)/fuzz
+FRAMEGEN_SRCS := tests/common/inc_framegen.c
+TEST_HDRS := tests/common/inc_test.h tests/common/inc_framegen.h $(MODEL_HDRS)
+TEST_CFLAGS = $(ALL_CFLAGS) -Itests/common
+TEST_SAN_CFLAGS = $(TEST_CFLAGS) $(SAN_FLAGS)
+UBSAN_FLAGS := -fsanitize=undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS = $(CFLAGS_COMMON) -O1 -Isw-model/include -Itests/common \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_QUICK_SECONDS ?= 20
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS := fuzz_frame_decompress fuzz_stream_decompress
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(TEST_BIN)/%)
+
+MODEL_TEST_SUITES := codec-exhaustive golden stream frame fuzz-quick
+TEST_SUITES += $(MODEL_TEST_SUITES)
+.PHONY: $(MODEL_TEST_SUITES:%=test-%) fuzz fuzz-seeds bench-run bench-model
+
+# --- sanitizer (ASan + UBSan) tests -------------------------------------
+$(TEST_BIN)/test_golden: tests/test_golden.c $(TEST_HDRS) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_SAN_CFLAGS) $< -o $@ $(LIB)/libincmodel-san.a
+
+$(TEST_BIN)/test_stream: tests/test_stream.c $(TEST_HDRS) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_SAN_CFLAGS) $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel-san.a
+
+$(TEST_BIN)/test_frame: tests/test_frame.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_SAN_CFLAGS) $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel-san.a
+
+# --- exhaustive codec test: -O2, UBSan, threads -------------------------
+$(TEST_BIN)/test_codec_exhaustive: tests/test_codec_exhaustive.c $(MODEL_SRCS) $(TEST_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -O2 $(UBSAN_FLAGS) -pthread $< $(MODEL_SRCS) -o $@
+
+test-codec-exhaustive: $(TEST_BIN)/test_codec_exhaustive
+	$(TEST_BIN)/test_codec_exhaustive
+
+test-golden: $(TEST_BIN)/test_golden
+	$(TEST_BIN)/test_golden docs/codec.md docs/wire-format.md
+
+test-stream: $(TEST_BIN)/test_stream
+	$(TEST_BIN)/test_stream
+
+test-frame: $(TEST_BIN)/test_frame
+	$(TEST_BIN)/test_frame
+
+# --- libFuzzer targets ----------------------------------------------------
+$(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c $(MODEL_SRCS) $(MODEL_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@
+
+# Seed corpora, generated from framegen and the model at build time.
+$(TEST_BIN)/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel.a
+
+$(FUZZ_DIR)/seeds.stamp: $(TEST_BIN)/fuzz_seeds
+	@rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds
+	$(TEST_BIN)/fuzz_seeds $(FUZZ_DIR)/seeds
+	@touch $@
+
+fuzz-seeds: $(FUZZ_DIR)/seeds.stamp
+
+test-fuzz-quick: $(FUZZ_BINS) $(FUZZ_DIR)/seeds.stamp
+	@tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_TARGETS)
+
+fuzz: deps $(FUZZ_BINS) $(FUZZ_DIR)/seeds.stamp
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_TARGETS)
+
+# --- benchmark ------------------------------------------------------------
+$(TEST_BIN)/bench_model: tests/bench/bench_model.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -O2 $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel.a
+
+bench-model: $(TEST_BIN)/bench_model
+	$(TEST_BIN)/bench_model
+
+# `make bench` runs `bench-run`, which runs every target in BENCH_RUNS in
+# turn. Other fragments append their benchmark targets to BENCH_RUNS; the
+# list is read when the recipe runs, so include order does not matter.
+BENCH_RUNS += bench-model
+bench-run:
+	@for t in $(BENCH_RUNS); do \
+		$(MAKE) --no-print-directory $$t || exit 1; \
+	done
