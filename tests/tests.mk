@@ -47,7 +47,7 @@ $(TEST_BIN)/test_frame: tests/test_frame.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/
 # --- exhaustive codec test: -O2, UBSan, threads -------------------------
 $(TEST_BIN)/test_codec_exhaustive: tests/test_codec_exhaustive.c $(MODEL_SRCS) $(TEST_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -O2 $(UBSAN_FLAGS) -pthread $< $(MODEL_SRCS) -o $@
+	$(CC) $(TEST_CFLAGS) -O2 $(UBSAN_FLAGS) -pthread $< $(MODEL_SRCS) -o $@ -lm
 
 test-codec-exhaustive: $(TEST_BIN)/test_codec_exhaustive
 	$(TEST_BIN)/test_codec_exhaustive
