@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inc_netdev.c - the stacked "inceptionn" device.
+ *
+ *   ip link add link veth0 name inc0 type inceptionn
+ *
+ * inc0 sits on top of an Ethernet device (the lower device). Frames the
+ * stack sends on inc0 go out on the lower device; ToS-matched IPv4 TCP
+ * segments are compressed on the way with the sw-model frame codec
+ * (inc_frame_compress). An rx_handler on the lower device decompresses
+ * marked frames (inc_frame_decompress) and hands every frame to inc0. When
+ * the lower device is an INCEPTIONN FPGA NIC (inc_pci.c) the engines do
+ * both and this file only programs them and passes frames through.
+ *
+ * Design notes (docs/driver.md has the long form):
+ * - inc0 advertises GSO: untagged super-packets go down unchanged and are
+ *   segmented (if at all) by the lower device. A tagged super-packet is
+ *   segmented here in software first, because the codec works per wire
+ *   frame; every segment then gets its TCP checksum resolved in software
+ *   (the compressed frame carries the checksum of the original payload,
+ *   docs/wire-format.md) before it is compressed.
+ * - Compressed frames carry IP protocol 253, which GRO has no handler for,
+ *   so GRO on the lower device never merges them.
+ * - Only frames a cheap header peek cannot rule out reach the model: on TX
+ *   IPv4 frames with a matching ToS, on RX IPv4 frames with a matching ToS
+ *   and protocol 253. The peek mirrors the first checks of the normative
+ *   decision order, so the bypass counters name the same reasons.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <net/rtnetlink.h>
+#include "inc_drv.h"
+
+#define INC_CFG_DEFAULT inc_cfg_pack(INC_TOS_DEFAULT, INC_TOS_MASK_DEFAULT, \
+				     INC_EB_DEFAULT, true, true)
+
+#define INC_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+		      NETIF_F_GSO_SOFTWARE)
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Callers run with BH disabled (xmit and rx paths), so this CPU's block
+ * cannot be updated concurrently. */
+static inline struct inc_pcpu_stats *inc_st_begin(struct inc_priv *priv)
+{
+	struct inc_pcpu_stats *s = this_cpu_ptr(priv->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	return s;
+}
+
+static inline void inc_st_end(struct inc_pcpu_stats *s)
+{
+	u64_stats_update_end(&s->syncp);
+}
+
+static void inc_st_inc(struct inc_priv *priv, unsigned int i)
+{
+	struct inc_pcpu_stats *s = inc_st_begin(priv);
+
+	s->c[i]++;
+	inc_st_end(s);
+}
+
+/* Sum the per-CPU counters into out[INC_ST_COUNT]. */
+void inc_stats_fold(struct inc_priv *priv, u64 *out)
+{
+	u64 tmp[INC_ST_COUNT];
+	unsigned int start, i;
+	int cpu;
+
+	memset(out, 0, sizeof(u64) * INC_ST_COUNT);
+	for_each_possible_cpu(cpu) {
+		const struct inc_pcpu_stats *s = per_cpu_ptr(priv->stats, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			memcpy(tmp, s->c, sizeof(tmp));
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < INC_ST_COUNT; i++)
+			out[i] += tmp[i];
+	}
+}
+
+static void inc_get_stats64(struct net_device *dev,
+			    struct rtnl_link_stats64 *st)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+	u64 *c;
+
+	c = kmalloc_array(INC_ST_COUNT, sizeof(u64), GFP_ATOMIC);
+	if (!c)
+		return;
+	inc_stats_fold(priv, c);
+	st->tx_packets = c[INC_ST_TX_PACKETS];
+	st->tx_bytes = c[INC_ST_TX_BYTES];
+	st->tx_dropped = c[INC_ST_TX_DROPPED];
+	st->rx_packets = c[INC_ST_RX_PACKETS];
+	st->rx_bytes = c[INC_ST_RX_BYTES];
+	st->rx_dropped = c[INC_ST_RX_DROPPED];
+	st->rx_errors = 0;
+	for (unsigned int r = 0; r < INC_R_COUNT; r++)
+		st->rx_errors += c[INC_ST_RX_MALFORMED + r];
+	kfree(c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transmit                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Header peek on an Ethernet frame at skb->data: INC_R_NONE if the model
+ * must look at the frame, otherwise the reason the model would give
+ * (checks 1-5 of the decision order; anything unusual goes to the model).
+ * On RX the caller adds the marker test.
+ */
+static enum inc_reason inc_peek(const struct sk_buff *skb, int l2_off,
+				u32 cfg, u8 *proto)
+{
+	struct iphdr _iph;
+	const struct iphdr *iph;
+	__be16 _type;
+	const __be16 *type;
+	int l3 = l2_off + ETH_HLEN;
+	u8 mask = inc_cfg_mask(cfg);
+
+	type = skb_header_pointer(skb, l2_off + 12, sizeof(_type), &_type);
+	if (!type)
+		return INC_R_NONE;
+	if (*type == htons(ETH_P_8021Q)) {
+		type = skb_header_pointer(skb, l2_off + 16, sizeof(_type),
+					  &_type);
+		if (!type)
+			return INC_R_NONE;
+		l3 += VLAN_HLEN;
+	}
+	if (*type != htons(ETH_P_IP))
+		return INC_R_NOT_IPV4;
+	iph = skb_header_pointer(skb, l3, sizeof(_iph), &_iph);
+	if (!iph || iph->version != 4 || iph->ihl < 5)
+		return INC_R_NONE;
+	if ((iph->tos & mask) != (inc_cfg_tos(cfg) & mask))
+		return INC_R_TOS;
+	*proto = iph->protocol;
+	return INC_R_NONE;
+}
+
+static void inc_xmit_lower(struct inc_priv *priv, struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+	struct inc_pcpu_stats *s;
+	int ret;
+
+	skb->dev = priv->lower;
+	ret = dev_queue_xmit(skb);
+	s = inc_st_begin(priv);
+	if (likely(ret == NET_XMIT_SUCCESS || ret == NET_XMIT_CN)) {
+		s->c[INC_ST_TX_PACKETS]++;
+		s->c[INC_ST_TX_BYTES] += len;
+	} else {
+		s->c[INC_ST_TX_DROPPED]++;
+	}
+	inc_st_end(s);
+}
+
+/* Compress one non-GSO frame if the model says so, then send it. */
+static void inc_tx_one(struct inc_priv *priv, struct sk_buff *skb, u32 cfg)
+{
+	struct inc_frame_config fc = {
+		.tos_value = inc_cfg_tos(cfg),
+		.tos_mask = inc_cfg_mask(cfg),
+		.eb = inc_cfg_eb(cfg),
+		.max_frame = 0, /* the stack and GSO bound the frame already */
+	};
+	struct net_device *lower = priv->lower;
+	struct inc_frame_info info;
+	struct inc_pcpu_stats *s;
+	struct sk_buff *nskb;
+	unsigned int len, i;
+	long r;
+
+	/* The TCP checksum must be final: the compressed frame carries it. */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		goto drop;
+	if (skb_linearize(skb))
+		goto drop;
+	len = skb->len;
+	/* inc_frame_compress never grows a frame: len bytes always suffice. */
+	nskb = alloc_skb(LL_RESERVED_SPACE(lower) + len, GFP_ATOMIC);
+	if (!nskb)
+		goto drop;
+	skb_reserve(nskb, LL_RESERVED_SPACE(lower));
+	r = inc_frame_compress(skb->data, len, nskb->data, len, &fc, &info);
+	if (r <= 0 || info.outcome != INC_OUT_COMPRESSED) {
+		consume_skb(nskb);
+		if (unlikely(r < 0)) {
+			if (net_ratelimit())
+				netdev_warn(priv->dev, "compress: %s\n",
+					    inc_model_strerror((int)r));
+			goto drop;
+		}
+		if (info.outcome == INC_OUT_DROPPED) {
+			inc_st_inc(priv, INC_ST_TX_DROPPED);
+			kfree_skb(skb);
+			return;
+		}
+		inc_st_inc(priv, INC_ST_TX_BYPASS + info.reason);
+		inc_xmit_lower(priv, skb);
+		return;
+	}
+	skb_put(nskb, (unsigned int)r);
+	skb_copy_header(nskb, skb);
+	nskb->ip_summed = CHECKSUM_NONE;
+	s = inc_st_begin(priv);
+	s->c[INC_ST_TX_COMPRESSED]++;
+	s->c[INC_ST_TX_CMP_BYTES_IN] += len;
+	s->c[INC_ST_TX_CMP_BYTES_OUT] += (u64)r;
+	s->c[INC_ST_TX_CMP_PAYLOAD_IN] += info.payload_in;
+	s->c[INC_ST_TX_CMP_PAYLOAD_OUT] += info.payload_out;
+	for (i = 0; i < 4; i++)
+		s->c[INC_ST_TX_VALUES_0BIT + i] += info.counts.n[i];
+	inc_st_end(s);
+	consume_skb(skb);
+	inc_xmit_lower(priv, nskb);
+	return;
+drop:
+	inc_st_inc(priv, INC_ST_TX_DROPPED);
+	kfree_skb(skb);
+}
+
+static netdev_tx_t inc_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+	u32 cfg = READ_ONCE(priv->cfg);
+	enum inc_reason reason;
+	struct sk_buff *segs, *seg, *next;
+	u8 proto = 0;
+
+	if (priv->hw) {                 /* the TX engine compresses */
+		inc_xmit_lower(priv, skb);
+		return NETDEV_TX_OK;
+	}
+	if (!(cfg & INC_CFG_TX_EN)) {
+		inc_st_inc(priv, INC_ST_TX_BYPASS + INC_R_DISABLED);
+		inc_xmit_lower(priv, skb);
+		return NETDEV_TX_OK;
+	}
+	/* The model sees the frame as on the wire: VLAN tag in line. */
+	if (skb_vlan_tag_present(skb)) {
+		skb = __vlan_hwaccel_push_inside(skb);
+		if (!skb) {
+			inc_st_inc(priv, INC_ST_TX_DROPPED);
+			return NETDEV_TX_OK;
+		}
+	}
+	reason = inc_peek(skb, 0, cfg, &proto);
+	if (reason != INC_R_NONE) {
+		inc_st_inc(priv, INC_ST_TX_BYPASS + reason);
+		inc_xmit_lower(priv, skb);
+		return NETDEV_TX_OK;
+	}
+	if (!skb_is_gso(skb) || proto != IPPROTO_TCP) {
+		inc_tx_one(priv, skb, cfg);
+		return NETDEV_TX_OK;
+	}
+	/* A tagged TCP super-packet: segment in software (no offloads, so
+	 * each segment is linear with its checksum done), compress each. */
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		if (net_ratelimit())
+			netdev_warn(dev, "GSO segmentation failed: %ld\n",
+				    PTR_ERR(segs));
+		inc_st_inc(priv, INC_ST_TX_DROPPED);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	inc_st_inc(priv, INC_ST_TX_GSO_SEGMENTED);
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		inc_tx_one(priv, seg, cfg);
+	}
+	return NETDEV_TX_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Receive                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Decompress a marked frame. Returns the skb to deliver (a new one when
+ * decompressed, the original otherwise), or NULL when the frame was
+ * dropped.
+ */
+static struct sk_buff *inc_rx_decompress(struct inc_priv *priv,
+					 struct sk_buff *skb, u32 cfg)
+{
+	struct net_device *dev = priv->dev;
+	struct inc_frame_config fc = {
+		.tos_value = inc_cfg_tos(cfg),
+		.tos_mask = inc_cfg_mask(cfg),
+		.eb = inc_cfg_eb(cfg),
+	};
+	struct inc_frame_info info;
+	struct inc_pcpu_stats *s;
+	struct sk_buff *nskb;
+	unsigned int cap, in_len;
+	long r;
+
+	/* Restored frames may be as long as this device's MTU allows; the
+	 * model refuses (malformed) a shim that claims more. */
+	cap = min_t(unsigned int, dev->mtu + VLAN_ETH_HLEN, INC_FRAME_OUT_MAX);
+	cap = max_t(unsigned int, cap, ETH_ZLEN);
+	fc.max_frame = (u16)min_t(unsigned int, cap, U16_MAX);
+
+	if (skb_linearize(skb))
+		goto drop;
+	in_len = skb->len + ETH_HLEN;
+	nskb = netdev_alloc_skb_ip_align(dev, cap);
+	if (!nskb)
+		goto drop;
+	r = inc_frame_decompress(skb_mac_header(skb), in_len, nskb->data, cap,
+				 &fc, &info);
+	if (unlikely(r < 0)) {
+		consume_skb(nskb);
+		if (net_ratelimit())
+			netdev_warn(dev, "decompress: %s\n",
+				    inc_model_strerror((int)r));
+		inc_st_inc(priv, INC_ST_RX_MALFORMED + INC_R_BAD_STREAM);
+		return skb;
+	}
+	switch (info.outcome) {
+	case INC_OUT_DECOMPRESSED:
+		break;
+	case INC_OUT_MALFORMED:
+		consume_skb(nskb);
+		if (net_ratelimit())
+			netdev_dbg(dev, "malformed marked frame (%s), %u bytes\n",
+				   inc_reason_name(info.reason), in_len);
+		inc_st_inc(priv, INC_ST_RX_MALFORMED + info.reason);
+		return skb;
+	case INC_OUT_DROPPED:
+		consume_skb(nskb);
+		s = inc_st_begin(priv);
+		s->c[INC_ST_RX_DROPPED]++;
+		s->c[INC_ST_RX_MALFORMED + info.reason]++;
+		inc_st_end(s);
+		kfree_skb(skb);
+		return NULL;
+	default:
+		consume_skb(nskb);
+		inc_st_inc(priv, INC_ST_RX_BYPASS + info.reason);
+		return skb;
+	}
+
+	skb_put(nskb, (unsigned int)r);
+	nskb->protocol = eth_type_trans(nskb, dev);
+	skb_reset_network_header(nskb);
+	skb_reset_mac_len(nskb);
+	nskb->tstamp = skb->tstamp;
+	nskb->mark = skb->mark;
+	nskb->ip_summed = CHECKSUM_NONE;   /* the stack checks the model's sums */
+	if (skb_vlan_tag_present(skb))
+		__vlan_hwaccel_put_tag(nskb, skb->vlan_proto,
+				       skb_vlan_tag_get(skb));
+	s = inc_st_begin(priv);
+	s->c[INC_ST_RX_DECOMPRESSED]++;
+	s->c[INC_ST_RX_DCMP_BYTES_IN] += in_len;
+	s->c[INC_ST_RX_DCMP_BYTES_OUT] += (u64)r;
+	s->c[INC_ST_RX_DCMP_PAYLOAD_IN] += info.payload_in;
+	s->c[INC_ST_RX_DCMP_PAYLOAD_OUT] += info.payload_out;
+	inc_st_end(s);
+	consume_skb(skb);
+	return nskb;
+drop:
+	inc_st_inc(priv, INC_ST_RX_DROPPED);
+	kfree_skb(skb);
+	return NULL;
+}
+
+static rx_handler_result_t inc_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct net_device *dev = rcu_dereference(skb->dev->rx_handler_data);
+	struct inc_priv *priv = netdev_priv(dev);
+	enum inc_reason reason = INC_R_NONE;
+	struct inc_pcpu_stats *s;
+	u32 cfg;
+	u8 proto = 0;
+
+	if (unlikely(skb->pkt_type == PACKET_LOOPBACK))
+		return RX_HANDLER_PASS;
+	if (!netif_running(dev))
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+
+	cfg = READ_ONCE(priv->cfg);
+	if (priv->hw) {
+		/* the RX engine has decompressed already */
+	} else if (!(cfg & INC_CFG_RX_EN)) {
+		inc_st_inc(priv, INC_ST_RX_BYPASS + INC_R_DISABLED);
+	} else if (skb_mac_header_was_set(skb) &&
+		   skb->data - skb_mac_header(skb) == ETH_HLEN) {
+		reason = inc_peek(skb, -ETH_HLEN, cfg, &proto);
+		if (reason == INC_R_NONE && proto != INC_WIRE_IPPROTO &&
+		    proto != 0)
+			reason = INC_R_NOT_MARKED;
+		if (reason == INC_R_NONE) {
+			skb = inc_rx_decompress(priv, skb, cfg);
+			if (!skb) {
+				*pskb = NULL;
+				return RX_HANDLER_CONSUMED;
+			}
+		} else {
+			inc_st_inc(priv, INC_ST_RX_BYPASS + reason);
+		}
+	} else {
+		/* Not an Ethernet header in front of the data: leave it. */
+		inc_st_inc(priv, INC_ST_RX_BYPASS + INC_R_TRUNCATED);
+	}
+
+	*pskb = skb;
+	skb->dev = dev;
+	s = inc_st_begin(priv);
+	s->c[INC_ST_RX_PACKETS]++;
+	s->c[INC_ST_RX_BYTES] += skb->len + ETH_HLEN;
+	inc_st_end(s);
+	return RX_HANDLER_ANOTHER;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Device operations                                                          */
+/* ------------------------------------------------------------------------ */
+
+static int inc_open(struct net_device *dev)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	netif_stacked_transfer_operstate(priv->lower, dev);
+	return 0;
+}
+
+static int inc_stop(struct net_device *dev)
+{
+	netif_carrier_off(dev);
+	return 0;
+}
+
+static int inc_change_mtu(struct net_device *dev, int new_mtu)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	if (new_mtu > priv->lower->mtu)
+		return -EINVAL;
+	dev->mtu = new_mtu;
+	return 0;
+}
+
+static int inc_get_iflink(const struct net_device *dev)
+{
+	const struct inc_priv *priv = netdev_priv(dev);
+
+	return priv->lower->ifindex;
+}
+
+static const struct net_device_ops inc_netdev_ops = {
+	.ndo_open        = inc_open,
+	.ndo_stop        = inc_stop,
+	.ndo_start_xmit  = inc_start_xmit,
+	.ndo_change_mtu  = inc_change_mtu,
+	.ndo_get_stats64 = inc_get_stats64,
+	.ndo_get_iflink  = inc_get_iflink,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Configuration: /sys/class/net/<dev>/inceptionn/                           */
+/* ------------------------------------------------------------------------ */
+
+int inc_priv_set_cfg(struct inc_priv *priv, u32 cfg)
+{
+	int err = 0;
+
+	ASSERT_RTNL();
+	if (priv->hw)
+		err = inc_hw_configure(priv->hw, cfg);
+	if (!err)
+		WRITE_ONCE(priv->cfg, cfg);
+	return err;
+}
+
+enum inc_attr_id { INC_A_TOS, INC_A_MASK, INC_A_EB, INC_A_TX, INC_A_RX };
+
+static ssize_t inc_attr_show(struct device *d, char *buf, enum inc_attr_id id)
+{
+	struct inc_priv *priv = netdev_priv(to_net_dev(d));
+	u32 cfg = READ_ONCE(priv->cfg);
+
+	switch (id) {
+	case INC_A_TOS:
+		return sysfs_emit(buf, "0x%02x\n", inc_cfg_tos(cfg));
+	case INC_A_MASK:
+		return sysfs_emit(buf, "0x%02x\n", inc_cfg_mask(cfg));
+	case INC_A_EB:
+		return sysfs_emit(buf, "%u\n", inc_cfg_eb(cfg));
+	case INC_A_TX:
+		return sysfs_emit(buf, "%d\n", !!(cfg & INC_CFG_TX_EN));
+	case INC_A_RX:
+		return sysfs_emit(buf, "%d\n", !!(cfg & INC_CFG_RX_EN));
+	}
+	return -EINVAL;
+}
+
+static ssize_t inc_attr_store(struct device *d, const char *buf, size_t len,
+			      enum inc_attr_id id)
+{
+	struct net_device *dev = to_net_dev(d);
+	struct inc_priv *priv = netdev_priv(dev);
+	u32 cfg;
+	bool on;
+	u8 v;
+	int err;
+
+	if (!ns_capable(dev_net(dev)->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	if (id == INC_A_TX || id == INC_A_RX) {
+		err = kstrtobool(buf, &on);
+		v = on;
+	} else {
+		err = kstrtou8(buf, 0, &v);
+	}
+	if (err)
+		return err;
+	if (id == INC_A_EB && (v < INC_EB_MIN || v > INC_EB_MAX))
+		return -ERANGE;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	cfg = priv->cfg;
+	switch (id) {
+	case INC_A_TOS:
+		cfg = inc_cfg_pack(v, inc_cfg_mask(cfg), inc_cfg_eb(cfg),
+				   cfg & INC_CFG_TX_EN, cfg & INC_CFG_RX_EN);
+		break;
+	case INC_A_MASK:
+		cfg = inc_cfg_pack(inc_cfg_tos(cfg), v, inc_cfg_eb(cfg),
+				   cfg & INC_CFG_TX_EN, cfg & INC_CFG_RX_EN);
+		break;
+	case INC_A_EB:
+		cfg = inc_cfg_pack(inc_cfg_tos(cfg), inc_cfg_mask(cfg), v,
+				   cfg & INC_CFG_TX_EN, cfg & INC_CFG_RX_EN);
+		break;
+	case INC_A_TX:
+		cfg = (cfg & ~INC_CFG_TX_EN) | (v ? INC_CFG_TX_EN : 0);
+		break;
+	case INC_A_RX:
+		cfg = (cfg & ~INC_CFG_RX_EN) | (v ? INC_CFG_RX_EN : 0);
+		break;
+	}
+	err = inc_priv_set_cfg(priv, cfg);
+	rtnl_unlock();
+	return err ? err : (ssize_t)len;
+}
+
+#define INC_ATTR(name, id)                                                   \
+static ssize_t name##_show(struct device *d, struct device_attribute *a,    \
+			   char *buf)                                        \
+{                                                                            \
+	return inc_attr_show(d, buf, id);                                    \
+}                                                                            \
+static ssize_t name##_store(struct device *d, struct device_attribute *a,   \
+			    const char *buf, size_t len)                     \
+{                                                                            \
+	return inc_attr_store(d, buf, len, id);                              \
+}                                                                            \
+static DEVICE_ATTR_RW(name)
+
+INC_ATTR(tos_value, INC_A_TOS);
+INC_ATTR(tos_mask, INC_A_MASK);
+INC_ATTR(eb, INC_A_EB);
+INC_ATTR(tx_enable, INC_A_TX);
+INC_ATTR(rx_enable, INC_A_RX);
+
+static ssize_t offload_show(struct device *d, struct device_attribute *a,
+			    char *buf)
+{
+	struct inc_priv *priv = netdev_priv(to_net_dev(d));
+
+	if (priv->hw)
+		return sysfs_emit(buf, "fpga %s\n", inc_hw_bus_info(priv->hw));
+	return sysfs_emit(buf, "software\n");
+}
+static DEVICE_ATTR_RO(offload);
+
+static struct attribute *inc_attrs[] = {
+	&dev_attr_tos_value.attr,
+	&dev_attr_tos_mask.attr,
+	&dev_attr_eb.attr,
+	&dev_attr_tx_enable.attr,
+	&dev_attr_rx_enable.attr,
+	&dev_attr_offload.attr,
+	NULL,
+};
+
+static const struct attribute_group inc_attr_group = {
+	.name = "inceptionn",
+	.attrs = inc_attrs,
+};
+
+/* ------------------------------------------------------------------------ */
+/* rtnetlink: ip link add link DEV name NAME type inceptionn                  */
+/* ------------------------------------------------------------------------ */
+
+static void inc_destructor(struct net_device *dev)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	free_percpu(priv->stats);
+	priv->stats = NULL;
+	if (priv->hw) {
+		/* Back to pass-through: nobody decompresses for us any more. */
+		inc_hw_configure(priv->hw, priv->cfg & ~(INC_CFG_TX_EN |
+							 INC_CFG_RX_EN));
+		inc_hw_put(priv->hw);
+	}
+	priv->hw = NULL;
+}
+
+static void inc_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &inc_netdev_ops;
+	dev->ethtool_ops = &inc_ethtool_ops;
+	dev->needs_free_netdev = true;
+	dev->priv_destructor = inc_destructor;
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->features = INC_FEATURES | NETIF_F_LLTX | NETIF_F_NETNS_LOCAL;
+	dev->hw_features = INC_FEATURES;
+	dev->vlan_features = INC_FEATURES;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
+	dev->sysfs_groups[0] = &inc_attr_group;
+}
+
+static bool inc_is_port(const struct net_device *lower)
+{
+	return rcu_access_pointer(lower->rx_handler) == inc_rx_handler;
+}
+
+static int inc_newlink(struct net *src_net, struct net_device *dev,
+		       struct nlattr *tb[], struct nlattr *data[],
+		       struct netlink_ext_ack *extack)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+	struct net_device *lower;
+	int err;
+
+	if (!tb[IFLA_LINK]) {
+		NL_SET_ERR_MSG(extack, "inceptionn: needs a lower device (link DEV)");
+		return -EINVAL;
+	}
+	lower = __dev_get_by_index(src_net, nla_get_u32(tb[IFLA_LINK]));
+	if (!lower) {
+		NL_SET_ERR_MSG(extack, "inceptionn: lower device not found");
+		return -ENODEV;
+	}
+	if (lower->type != ARPHRD_ETHER || lower->addr_len != ETH_ALEN ||
+	    (lower->flags & IFF_LOOPBACK)) {
+		NL_SET_ERR_MSG(extack, "inceptionn: lower device must be Ethernet");
+		return -EINVAL;
+	}
+	if (lower->rtnl_link_ops == &inc_link_ops) {
+		NL_SET_ERR_MSG(extack, "inceptionn: cannot stack on an inceptionn device");
+		return -EINVAL;
+	}
+	if (netdev_is_rx_handler_busy(lower)) {
+		NL_SET_ERR_MSG(extack, "inceptionn: lower device already has an rx handler");
+		return -EBUSY;
+	}
+	if (tb[IFLA_MTU] && dev->mtu > lower->mtu) {
+		NL_SET_ERR_MSG(extack, "inceptionn: MTU above the lower device's");
+		return -EINVAL;
+	}
+
+	priv->dev = dev;
+	priv->lower = lower;
+	priv->cfg = INC_CFG_DEFAULT;
+	priv->stats = netdev_alloc_pcpu_stats(struct inc_pcpu_stats);
+	if (!priv->stats)
+		return -ENOMEM;
+	priv->hw = inc_hw_enable ? inc_hw_get(lower) : NULL;
+	if (priv->hw) {
+		err = inc_hw_configure(priv->hw, priv->cfg);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "inceptionn: cannot program the FPGA engines");
+			goto err_free;
+		}
+	}
+	if (!tb[IFLA_MTU])
+		dev->mtu = lower->mtu;
+	/* Same MAC as the lower device: frames for either reach us. */
+	eth_hw_addr_set(dev, lower->dev_addr);
+	dev->needed_headroom = lower->needed_headroom;
+	dev->needed_tailroom = lower->needed_tailroom;
+	netif_inherit_tso_max(dev, lower);
+
+	err = register_netdevice(dev);
+	if (err)
+		goto err_free;
+	err = netdev_upper_dev_link(lower, dev, extack);
+	if (err)
+		goto err_unregister;
+	err = netdev_rx_handler_register(lower, inc_rx_handler, dev);
+	if (err)
+		goto err_unlink;
+	netif_stacked_transfer_operstate(lower, dev);
+	return 0;
+
+err_unlink:
+	netdev_upper_dev_unlink(lower, dev);
+err_unregister:
+	unregister_netdevice(dev);      /* the destructor frees the rest */
+	return err;
+err_free:
+	free_percpu(priv->stats);
+	priv->stats = NULL;
+	if (priv->hw)
+		inc_hw_put(priv->hw);
+	priv->hw = NULL;
+	return err;
+}
+
+static void inc_dellink(struct net_device *dev, struct list_head *head)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	netdev_rx_handler_unregister(priv->lower);
+	netdev_upper_dev_unlink(priv->lower, dev);
+	unregister_netdevice_queue(dev, head);
+}
+
+struct rtnl_link_ops inc_link_ops = {
+	.kind      = INC_DRV_NAME,
+	.priv_size = sizeof(struct inc_priv),
+	.setup     = inc_setup,
+	.newlink   = inc_newlink,
+	.dellink   = inc_dellink,
+};
+
+/* Follow the lower device: link state, MTU and its removal. */
+static int inc_device_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *lower = netdev_notifier_info_to_dev(ptr);
+	struct net_device *dev;
+
+	if (!inc_is_port(lower))
+		return NOTIFY_DONE;
+	dev = rtnl_dereference(lower->rx_handler_data);
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		netif_stacked_transfer_operstate(lower, dev);
+		break;
+	case NETDEV_CHANGEMTU:
+		if (dev->mtu > lower->mtu)
+			dev_set_mtu(dev, lower->mtu);
+		break;
+	case NETDEV_UNREGISTER:
+		/* Not for a move to another namespace: only on removal. */
+		if (lower->reg_state != NETREG_UNREGISTERING)
+			break;
+		inc_dellink(dev, NULL);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block inc_notifier = {
+	.notifier_call = inc_device_event,
+};
+
+int inc_netdev_init(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&inc_notifier);
+	if (err)
+		return err;
+	err = rtnl_link_register(&inc_link_ops);
+	if (err)
+		unregister_netdevice_notifier(&inc_notifier);
+	return err;
+}
+
+void inc_netdev_exit(void)
+{
+	rtnl_link_unregister(&inc_link_ops);
+	unregister_netdevice_notifier(&inc_notifier);
+}
+
+MODULE_ALIAS_RTNL_LINK(INC_DRV_NAME);
