@@ -1,0 +1,62 @@
+# Transmit side of the RTL: the ToS matcher, the compress engine and its
+# units; the common testbench plumbing (sim/common) and the RTL lint.
+# Included from sim/sim.mk.
+#
+#   make test-rtl-lint     verilator --lint-only -Wall and iverilog -g2005 -Wall on rtl/*.v
+#   make test-tx-units     matcher, compress block/unit, align unit vs the model
+#
+# Verilator builds go to $(BUILD)/sim/<name>/.
+
+SIM_BUILD := $(BUILD)/sim
+VERILATOR ?= verilator
+VERILATOR_FLAGS ?= -O3 --x-assign fast --x-initial fast --noassert
+
+# --- common testbench plumbing: $(SIM_COMMON_LIB) --------------------------
+# AXI-stream source/sink, pcap reader/writer, compare/dump helpers, plus the
+# frame generator of tests/common. Link it into any Verilator testbench.
+SIM_COMMON_SRCS := $(wildcard sim/common/*.c) tests/common/inc_framegen.c
+SIM_COMMON_HDRS := $(wildcard sim/common/*.h) tests/common/inc_framegen.h \
+	tests/common/inc_test.h $(MODEL_HDRS)
+SIM_CFLAGS = $(ALL_CFLAGS) -Isim/common -Itests/common -Isim
+SIM_COMMON_OBJS := $(patsubst %.c,$(SIM_BUILD)/obj/%.o,$(SIM_COMMON_SRCS))
+SIM_COMMON_LIB := $(SIM_BUILD)/common/libincsim.a
+
+$(SIM_BUILD)/obj/%.o: %.c $(SIM_COMMON_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_COMMON_LIB): $(SIM_COMMON_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+# $(call inc_verilate,NAME,TOP,VERILOG_SOURCES,SHELL_CPP,C_OBJECTS)
+# builds $(SIM_BUILD)/NAME/VTOP: the Verilated TOP with --trace-fst, the
+# C++ shell and the C objects, linked with $(SIM_COMMON_LIB) and the model.
+define inc_verilate
+$(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a sim/common/inc_vshell.h
+	@mkdir -p $(SIM_BUILD)/$(1) && rm -f $$@
+	nice $(VERILATOR) --cc --exe --build -j 2 --trace-fst -Wall -Irtl \
+		$(VERILATOR_FLAGS) --top-module $(2) -Mdir $(SIM_BUILD)/$(1) -o V$(2) \
+		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)" \
+		$(3) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) \
+		$(abspath $(LIB)/libincmodel.a) >$(SIM_BUILD)/$(1).build.log 2>&1 || \
+		{ tail -n 40 $(SIM_BUILD)/$(1).build.log; exit 1; }
+endef
+
+RTL_SRCS := $(wildcard rtl/*.v)
+
+# --- lint -------------------------------------------------------------------
+.PHONY: test-rtl-lint
+test-rtl-lint:
+	@scripts/lint-rtl.sh
+
+# --- unit tests -------------------------------------------------------------
+TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v
+$(eval $(call inc_verilate,tx_units,tx_units_top,$(TX_UNITS_V),sim/tx_units_shell.cpp,$(SIM_BUILD)/obj/sim/tx_units_tb.o))
+
+.PHONY: test-tx-units
+test-tx-units: $(SIM_BUILD)/tx_units/Vtx_units_top
+	@$< $(TX_UNITS_ARGS)
+
+SIM_TESTS += rtl-lint tx-units
+TEST_SUITES += rtl-lint tx-units

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* tx_units_shell.cpp - C++ shell of the TX unit tests (model: tx_units_top). */
+#include "Vtx_units_top.h"
+#include "inc_vshell.h"
+#include "tx_units.h"
+
+static IncShell<Vtx_units_top> *sh;
+static struct tx_units_io io;
+
+extern "C" int tx_units_main(int argc, char **argv);
+
+void tb_open(int argc, char **argv)
+{
+	Vtx_units_top *t;
+
+	sh = new IncShell<Vtx_units_top>(argc, argv, "build/sim/tx_units.fst");
+	t = sh->top;
+	io.rst = &t->rst;
+	io.s.tdata = t->s_axis_tdata.data();
+	io.s.tkeep = &t->s_axis_tkeep;
+	io.s.tvalid = &t->s_axis_tvalid;
+	io.s.tready = &t->s_axis_tready;
+	io.s.tlast = &t->s_axis_tlast;
+	io.s.data_bytes = 32;
+	io.s.keep_bytes = 4;
+	io.tb_ready = &t->tb_ready;
+	io.cfg_tos_value = &t->cfg_tos_value;
+	io.cfg_tos_mask = &t->cfg_tos_mask;
+	io.tx_done = &t->tx_done;
+	io.tx_reason = &t->tx_reason;
+	io.tx_frame_len = &t->tx_frame_len;
+	io.tx_l3_off = &t->tx_l3_off;
+	io.tx_ip_hlen = &t->tx_ip_hlen;
+	io.tx_tcp_hlen = &t->tx_tcp_hlen;
+	io.tx_ip_total = &t->tx_ip_total;
+	io.tx_payload_off = &t->tx_payload_off;
+	io.tx_payload_len = &t->tx_payload_len;
+	io.tx_proto = &t->tx_proto;
+	io.tx_ttl = &t->tx_ttl;
+	io.tx_csum_rest = &t->tx_csum_rest;
+	io.tx_cur_hdr_valid = &t->tx_cur_hdr_valid;
+	io.tx_cur_payload_off = &t->tx_cur_payload_off;
+	io.rx_done = &t->rx_done;
+	io.rx_reason = &t->rx_reason;
+}
+
+void tb_close(void) { delete sh; }
+void tb_eval(void) { sh->eval(); }
+void tb_tick(void) { sh->tick(); }
+struct tx_units_io *tb_io(void) { return &io; }
+
+int main(int argc, char **argv) { return tx_units_main(argc, argv); }
