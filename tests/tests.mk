@@ -62,7 +62,7 @@ test-frame: $(TEST_BIN)/test_frame
 	$(TEST_BIN)/test_frame
 
 # --- libFuzzer targets ----------------------------------------------------
-$(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c $(MODEL_SRCS) $(MODEL_HDRS)
+$(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(MODEL_SRCS) $(MODEL_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@
 
