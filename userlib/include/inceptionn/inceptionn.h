@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * inceptionn.h - libinceptionn: gradient all-reduce over TCP with sockets
+ * tagged for the INCEPTIONN NIC (IP ToS 0x28), the paper's ring algorithm
+ * (Algorithm 1), the worker-aggregator baseline, and a SIMD software codec
+ * byte-identical to the reference model's stream format.
+ *
+ * Every function returns 0 (or a size) on success and a negative error
+ * code on failure; inc_strerror() turns a code into text. The library never
+ * prints. See docs/userlib.md.
+ */
+#ifndef INCEPTIONN_H
+#define INCEPTIONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Error codes                                                               */
+/* ------------------------------------------------------------------------ */
+/* -1..-4 are the model's codes (inc_model.h), repeated here so that this
+ * header stands alone; the definitions are token-identical. */
+#define INC_OK            0
+#define INC_EINVAL       (-1)  /* codec: bad argument */
+#define INC_ENOSPC       (-2)  /* codec: output capacity too small */
+#define INC_ETRUNC       (-3)  /* codec: input ends inside a group */
+#define INC_EMALFORMED   (-4)  /* codec: input violates the format */
+/* The library's own codes start below -31. */
+#define INC_E_ARG        (-32) /* bad argument (NULL, unknown mode, eb range, ...) */
+#define INC_E_ENV        (-33) /* bootstrap/option environment variable missing or invalid */
+#define INC_E_NOMEM      (-34) /* out of memory */
+#define INC_E_SOCKET     (-35) /* a socket system call failed */
+#define INC_E_CONNECT    (-36) /* could not reach a peer or the master in time */
+#define INC_E_TIMEOUT    (-37) /* a peer stalled: no progress within the timeout */
+#define INC_E_CLOSED     (-38) /* a peer closed its connection or died */
+#define INC_E_PROTOCOL   (-39) /* a peer sent something unexpected */
+#define INC_E_BROKEN     (-40) /* communicator unusable after an earlier failure */
+#define INC_E_TOS        (-41) /* the ToS/traffic class could not be set or verified */
+#define INC_E_MPI        (-42) /* MPI bootstrap failed or library built without MPI */
+#define INC_E_NOSUPPORT  (-43) /* not supported here (e.g. AVX2 on this CPU) */
+
+/* Text for any code above (library or model); never NULL. */
+const char *inc_strerror(int err);
+
+/* ------------------------------------------------------------------------ */
+/* Communicator                                                              */
+/* ------------------------------------------------------------------------ */
+struct inc_comm;
+
+/*
+ * Create a communicator from the environment, torchrun style:
+ * INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR, INC_MASTER_PORT, each falling
+ * back to RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT. Rank 0 listens on the
+ * master port (untagged control connection); the ranks exchange data
+ * addresses there and connect the ring and the worker-aggregator links.
+ * In a build with MPI (libinceptionn-mpi), when none of the rank variables
+ * is set and the process runs under mpirun, this bootstraps through MPI.
+ * INC_TIMEOUT_MS (default 30000) bounds the bootstrap; INC_COMPRESSION
+ * chooses the ToS the data sockets are created with. Collective: every rank
+ * must call it.
+ */
+int inc_comm_init_env(struct inc_comm **comm);
+
+/*
+ * Bootstrap through MPI (rank and size from MPI_COMM_WORLD, addresses
+ * exchanged with MPI_Allgather). Calls MPI_Init if MPI is not initialised
+ * yet (and then MPI_Finalize in inc_comm_destroy). Returns INC_E_MPI when
+ * the library was built without MPI.
+ */
+int inc_comm_init_mpi(struct inc_comm **comm);
+
+/* Close every connection and free the communicator. NULL is allowed. */
+void inc_comm_destroy(struct inc_comm *comm);
+
+int inc_comm_rank(const struct inc_comm *comm);
+int inc_comm_size(const struct inc_comm *comm);
+
+/* Cumulative traffic of this rank on its data sockets (payload bytes as
+ * handed to / taken from TCP: raw floats, or compressed streams plus their
+ * 4-byte length headers in software mode). */
+struct inc_comm_stats {
+	uint64_t bytes_sent;
+	uint64_t bytes_received;
+	uint64_t calls;          /* all-reduce calls that returned 0 */
+	unsigned send_mss;       /* TCP MSS of the ring send socket (0: none) */
+};
+int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
+
+/* ------------------------------------------------------------------------ */
+/* All-reduce                                                                */
+/* ------------------------------------------------------------------------ */
+enum inc_compression {
+	INC_COMP_NONE = 0,       /* raw float32, untagged sockets */
+	INC_COMP_NIC,            /* raw float32 on sockets tagged with the ToS: the NIC compresses */
+	INC_COMP_SOFTWARE,       /* the library compresses each segment; untagged sockets */
+};
+
+enum inc_algo {
+	INC_ALGO_RING = 0,       /* Algorithm 1: reduce-scatter + all-gather on a ring */
+	INC_ALGO_WA,             /* worker-aggregator: rank 0 sums and sends back */
+};
+
+struct inc_allreduce_opts {
+	enum inc_compression compression;
+	enum inc_algo algo;
+	unsigned error_bound;    /* exponent: bound 2^-error_bound, 1..126 (default 10) */
+	int timeout_ms;          /* no progress for this long -> INC_E_TIMEOUT (default 30000) */
+	size_t segment_bytes;    /* pipeline segment, multiple of 32; 0 = default (64 KiB) */
+	uint8_t tos;             /* ToS of tagged sockets (default 0x28) */
+};
+
+/*
+ * Fill opts with the defaults overridden by the environment:
+ * INC_COMPRESSION=none|nic|software, INC_ERROR_BOUND=<eb> (exponent, or
+ * "2^-eb"), INC_ALGO=ring|wa, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS.
+ * Returns INC_E_ENV when a variable is present but invalid.
+ */
+int inc_allreduce_opts_init(struct inc_allreduce_opts *opts);
+
+/*
+ * Sum buf (count float32 values) over all ranks in place. Collective:
+ * every rank calls it with the same count and options. opts NULL means
+ * inc_allreduce_opts_init(). In nic and software modes every rank ends with
+ * bit-identical buffers (docs/userlib.md, "Identical replicas"). After a
+ * failure (INC_E_TIMEOUT, INC_E_CLOSED, ...) the communicator is broken:
+ * later calls return INC_E_BROKEN, and the other ranks see their
+ * connections close and fail too.
+ */
+int inc_allreduce_f32(struct inc_comm *comm, float *buf, size_t count,
+		      const struct inc_allreduce_opts *opts);
+
+/* ------------------------------------------------------------------------ */
+/* SIMD codec (same stream format as inc_stream_compress/decompress)         */
+/* ------------------------------------------------------------------------ */
+enum inc_codec_impl {
+	INC_CODEC_AUTO = 0,      /* AVX2 when the CPU has it, else portable */
+	INC_CODEC_PORTABLE,
+	INC_CODEC_AVX2,
+};
+
+/* Choose the implementation for this process (INC_E_NOSUPPORT if the CPU
+ * lacks it). The environment variable INC_CODEC=portable|avx2 does the same
+ * on first use. */
+int inc_codec_select(enum inc_codec_impl impl);
+/* "avx2" or "portable": the implementation in use. */
+const char *inc_codec_name(void);
+
+/* Byte-identical to inc_stream_compress (counts not supported): returns
+ * the stream size or INC_ENOSPC / INC_EINVAL. Never writes past out_cap,
+ * but bytes between the returned size and out_cap may be overwritten. */
+long inc_codec_compress(const float *in, size_t n_values, unsigned eb,
+			void *out, size_t out_cap);
+/* Byte-identical to inc_stream_decompress, including its error codes. */
+long inc_codec_decompress(const void *in, size_t in_len, size_t n_values,
+			  float *out, size_t out_cap);
+
+/* Worst-case stream size of n values: ceil(n/8) * 34. */
+static inline size_t inc_codec_max_size(size_t n_values)
+{
+	return (n_values + 7u) / 8u * 34u;
+}
+
+/* Largest absolute error |x - q(x)| of one value at error bound eb, for
+ * any input (values with |x| >= 1 are exact). Used for tolerances. */
+double inc_codec_abs_bound(unsigned eb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INCEPTIONN_H */

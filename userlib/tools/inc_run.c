@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc-run - start N local ranks of a program with the torchrun-style
+ * environment of libinceptionn (INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR,
+ * INC_MASTER_PORT, and LOCAL_RANK), on a free port of 127.0.0.1.
+ *
+ *   inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...
+ *
+ * Exit status: 0 when every rank exits 0; otherwise the status of the first
+ * rank that failed (128+signal if it was killed). When a rank fails the
+ * others get SIGTERM, then SIGKILL after 2 s, unless -k (keep going).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...\n");
+	exit(2);
+}
+
+/* A port the kernel just handed out on addr; rank 0 binds it again with
+ * SO_REUSEADDR. */
+static int free_port(const char *addr)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+
+	if (fd < 0)
+		return -1;
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
+		port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+int main(int argc, char **argv)
+{
+	const char *addr = "127.0.0.1";
+	int n = 1, port = 0, keep = 0, opt, i, status, alive, rc = 0, failed = 0;
+	pid_t *pids;
+	char buf[32];
+	struct timespec t0 = { 0, 0 };
+
+	while ((opt = getopt(argc, argv, "+n:a:p:kh")) != -1) {
+		switch (opt) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'k':
+			keep = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	if (n < 1 || n > 1024) {
+		fprintf(stderr, "inc-run: -n must be 1..1024\n");
+		return 2;
+	}
+	if (port == 0)
+		port = free_port(addr);
+	if (port <= 0 || port > 65535) {
+		fprintf(stderr, "inc-run: no usable port\n");
+		return 2;
+	}
+	pids = calloc((size_t)n, sizeof(*pids));
+	if (!pids)
+		return 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			fprintf(stderr, "inc-run: fork: %s\n", strerror(errno));
+			rc = 1;
+			failed = 1;
+			break;
+		}
+		if (pid == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			snprintf(buf, sizeof(buf), "%d", i);
+			setenv("INC_RANK", buf, 1);
+			setenv("LOCAL_RANK", buf, 1);
+			snprintf(buf, sizeof(buf), "%d", n);
+			setenv("INC_WORLD_SIZE", buf, 1);
+			setenv("INC_MASTER_ADDR", addr, 1);
+			snprintf(buf, sizeof(buf), "%d", port);
+			setenv("INC_MASTER_PORT", buf, 1);
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "inc-run: %s: %s\n", argv[optind], strerror(errno));
+			_exit(127);
+		}
+		pids[i] = pid;
+	}
+	alive = i;
+	while (alive > 0) {
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		struct timespec now, nap = { 0, 10 * 1000 * 1000 };
+		int code, r = -1;
+
+		if (got_signal && !failed) {
+			failed = 1;
+			rc = 128 + got_signal;
+			for (i = 0; i < n; i++)
+				if (pids[i] > 0)
+					kill(pids[i], SIGTERM);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+		}
+		if (pid <= 0) {
+			if (pid < 0 && errno != EINTR)
+				break;
+			/* Ranks that ignore SIGTERM get SIGKILL after 2 s. */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (t0.tv_sec && now.tv_sec - t0.tv_sec >= 2)
+				for (i = 0; i < n; i++)
+					if (pids[i] > 0)
+						kill(pids[i], SIGKILL);
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (pids[i] == pid) {
+				pids[i] = 0;
+				r = i;
+			}
+		alive--;
+		code = WIFEXITED(status) ? WEXITSTATUS(status) :
+		       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+		if (code == 0 || failed)
+			continue;
+		failed = 1;
+		rc = code;
+		fprintf(stderr, "inc-run: rank %d exited with status %d\n", r, code);
+		if (keep)
+			continue;
+		for (i = 0; i < n; i++)
+			if (pids[i] > 0)
+				kill(pids[i], SIGTERM);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+	}
+	free(pids);
+	return rc;
+}

@@ -1,0 +1,144 @@
+# userlib/ - libinceptionn: tagged sockets, communicator, ring all-reduce,
+# worker-aggregator baseline, SIMD codec; inc-run, inc-bench; tests.
+#
+#   build/lib/libinceptionn.{a,so}       (the model objects are linked in)
+#   build/lib/libinceptionn-mpi.{a,so}   (MPI bootstrap, when mpicc exists)
+#   build/bin/inc-run, build/bin/inc-bench[-mpi]
+#   make install PREFIX=/some/dir        (headers, libraries, pkg-config)
+
+UL_SRCS   := $(wildcard userlib/src/*.c)
+UL_HDRS   := $(wildcard userlib/src/*.h) userlib/include/inceptionn/inceptionn.h $(MODEL_HDRS)
+UL_CFLAGS  = $(ALL_CFLAGS) -Iuserlib/include -fPIC -pthread
+UL_OBJS   := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib/%.o)
+UL_SAN_OBJS := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib-san/%.o)
+UL_SONAME := libinceptionn.so.0
+MPICC     ?= $(shell command -v mpicc 2>/dev/null)
+
+$(OBJ)/userlib/%.o: userlib/src/%.c $(UL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UL_CFLAGS) -c $< -o $@
+
+$(OBJ)/userlib-san/%.o: userlib/src/%.c $(UL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UL_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(LIB)/libinceptionn.a: $(UL_OBJS) $(MODEL_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB)/libinceptionn-san.a: $(UL_SAN_OBJS) $(MODEL_SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB)/libinceptionn.so: $(UL_OBJS) $(MODEL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -pthread -Wl,-soname,$(UL_SONAME) -o $@ $^
+	ln -sf libinceptionn.so $(LIB)/$(UL_SONAME)
+
+UL_LIBS := $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so
+UL_BINS := $(BIN)/inc-run $(BIN)/inc-bench
+
+$(BIN)/inc-run: userlib/tools/inc_run.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BIN)/inc-bench: userlib/bench/inc_bench.c $(LIB)/libinceptionn.a $(UL_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(UL_CFLAGS) -o $@ $< $(LIB)/libinceptionn.a
+
+# MPI flavour: only comm.c differs (-DINC_WITH_MPI).
+ifneq ($(MPICC),)
+$(OBJ)/userlib-mpi/comm.o: userlib/src/comm.c $(UL_HDRS)
+	@mkdir -p $(@D)
+	$(MPICC) $(UL_CFLAGS) -DINC_WITH_MPI -c $< -o $@
+
+UL_MPI_OBJS := $(filter-out $(OBJ)/userlib/comm.o,$(UL_OBJS)) $(OBJ)/userlib-mpi/comm.o
+
+$(LIB)/libinceptionn-mpi.a: $(UL_MPI_OBJS) $(MODEL_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB)/libinceptionn-mpi.so: $(UL_MPI_OBJS) $(MODEL_OBJS)
+	@mkdir -p $(@D)
+	$(MPICC) -shared -pthread -Wl,-soname,libinceptionn-mpi.so.0 -o $@ $^
+	ln -sf libinceptionn-mpi.so $(LIB)/libinceptionn-mpi.so.0
+
+$(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
+	@mkdir -p $(@D)
+	$(MPICC) $(UL_CFLAGS) -DINC_WITH_MPI -o $@ $< $(LIB)/libinceptionn-mpi.a
+
+UL_LIBS += $(LIB)/libinceptionn-mpi.a $(LIB)/libinceptionn-mpi.so
+UL_BINS += $(BIN)/inc-bench-mpi
+endif
+
+ALL_TARGETS += $(UL_LIBS) $(UL_BINS)
+
+# ---------------------------------------------------------------- tests
+UL_TEST := $(BUILD)/userlib-test
+UL_TEST_CFLAGS = $(UL_CFLAGS) $(SAN_FLAGS) -Itests/common
+
+$(UL_TEST)/test-codec: userlib/tests/test_codec.c tests/common/inc_framegen.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
+
+$(UL_TEST)/ar-check: userlib/tests/ar_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+
+$(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
+
+$(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+.PHONY: test-userlib-codec test-userlib-allreduce test-userlib-fail \
+	test-userlib-capture test-userlib-install install bench-userlib
+
+test-userlib-codec: $(UL_TEST)/test-codec
+	$(UL_TEST)/test-codec
+
+test-userlib-allreduce: $(UL_TEST)/ar-check $(BIN)/inc-run
+	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check
+
+test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
+	scripts/userlib-fail.sh $(UL_TEST)/fail-check
+
+test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
+	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
+
+test-userlib-install: $(UL_LIBS)
+	scripts/userlib-install.sh
+
+TEST_SUITES += userlib-codec userlib-allreduce userlib-fail userlib-capture userlib-install
+
+# ---------------------------------------------------------------- install
+PREFIX ?= /usr/local
+UL_VERSION := 0.1.0
+
+install: $(UL_LIBS)
+	install -d $(PREFIX)/include/inceptionn $(PREFIX)/lib/pkgconfig
+	install -m 644 userlib/include/inceptionn/inceptionn.h $(PREFIX)/include/inceptionn/
+	install -m 644 sw-model/include/inc_model.h $(PREFIX)/include/inceptionn/
+	install -m 644 $(LIB)/libinceptionn.a $(PREFIX)/lib/
+	install -m 755 $(LIB)/libinceptionn.so $(PREFIX)/lib/$(UL_SONAME)
+	ln -sf $(UL_SONAME) $(PREFIX)/lib/libinceptionn.so
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(UL_VERSION)|' \
+	    -e 's|@NAME@|inceptionn|' -e 's|@LIBS_PRIVATE@||' \
+	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn.pc
+ifneq ($(MPICC),)
+	install -m 644 $(LIB)/libinceptionn-mpi.a $(PREFIX)/lib/
+	install -m 755 $(LIB)/libinceptionn-mpi.so $(PREFIX)/lib/libinceptionn-mpi.so.0
+	ln -sf libinceptionn-mpi.so.0 $(PREFIX)/lib/libinceptionn-mpi.so
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(UL_VERSION)|' \
+	    -e 's|@NAME@|inceptionn-mpi|' -e 's|@LIBS_PRIVATE@|$(shell $(MPICC) --showme:link)|' \
+	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn-mpi.pc
+endif
+	@echo "installed libinceptionn into $(PREFIX)"
+
+# ---------------------------------------------------------------- bench
+bench-userlib: $(UL_BINS)
+	scripts/userlib-bench.sh quick
+
+BENCH_TARGETS += bench-userlib
