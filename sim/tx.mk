@@ -51,7 +51,8 @@ test-rtl-lint:
 	@scripts/lint-rtl.sh
 
 # --- unit tests -------------------------------------------------------------
-TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v
+TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v rtl/inc_compress_block.v \
+	rtl/inc_compress_unit.v rtl/inc_align_unit.v
 $(eval $(call inc_verilate,tx_units,tx_units_top,$(TX_UNITS_V),sim/tx_units_shell.cpp,$(SIM_BUILD)/obj/sim/tx_units_tb.o))
 
 .PHONY: test-tx-units

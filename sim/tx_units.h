@@ -19,6 +19,17 @@ struct tx_units_io {
 	uint8_t *tx_cur_payload_off;
 	uint16_t *tx_frame_len, *tx_ip_total, *tx_payload_len, *tx_csum_rest;
 	uint8_t *rx_done, *rx_reason;
+
+	uint32_t *blk_value, *blk_payload;
+	uint8_t *blk_eb, *blk_tag;
+
+	uint32_t *unit_data, *unit_group;   /* 8 and 9 words */
+	uint8_t *unit_nvalid, *unit_eb, *unit_len;
+
+	uint8_t *al_valid, *al_len, *al_start, *al_offset, *al_last;
+	uint32_t *al_data;                  /* 9 words */
+	uint8_t *al_out0_valid, *al_out0_count, *al_out1_valid, *al_out1_count;
+	uint32_t *al_out0_data, *al_out1_data;  /* 16 words */
 };
 
 void tb_open(int argc, char **argv);

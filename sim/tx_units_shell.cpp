@@ -42,6 +42,27 @@ void tb_open(int argc, char **argv)
 	io.tx_cur_payload_off = &t->tx_cur_payload_off;
 	io.rx_done = &t->rx_done;
 	io.rx_reason = &t->rx_reason;
+	io.blk_value = &t->blk_value;
+	io.blk_eb = &t->blk_eb;
+	io.blk_tag = &t->blk_tag;
+	io.blk_payload = &t->blk_payload;
+	io.unit_data = t->unit_data.data();
+	io.unit_nvalid = &t->unit_nvalid;
+	io.unit_eb = &t->unit_eb;
+	io.unit_group = t->unit_group.data();
+	io.unit_len = &t->unit_len;
+	io.al_valid = &t->al_valid;
+	io.al_data = t->al_data.data();
+	io.al_len = &t->al_len;
+	io.al_start = &t->al_start;
+	io.al_offset = &t->al_offset;
+	io.al_last = &t->al_last;
+	io.al_out0_valid = &t->al_out0_valid;
+	io.al_out0_data = t->al_out0_data.data();
+	io.al_out0_count = &t->al_out0_count;
+	io.al_out1_valid = &t->al_out1_valid;
+	io.al_out1_data = t->al_out1_data.data();
+	io.al_out1_count = &t->al_out1_count;
 }
 
 void tb_close(void) { delete sh; }

@@ -4,7 +4,15 @@
  *   matcher: inc_tos_matcher (TX and RX) on random frames from
  *            inc_fg_random, reason and parsed fields vs inc_frame_compress /
  *            inc_frame_decompress / inc_frame_parse, with and without stalls.
- * Plusargs: +frames=N (matcher frames per stall setting), +seed=N, +trace.
+ *   block:   inc_compress_block vs inc_compress_value over every exponent,
+ *            both signs, boundary and random mantissas, eb 6/8/10/12 (and
+ *            1, 126 and the clamped 0, 127);
+ *   unit:    inc_compress_unit vs inc_group_encode on random groups of all
+ *            classes, partial groups included, random eb;
+ *   align:   inc_align_unit vs plain byte concatenation on random chunk
+ *            sequences with random preload offsets and idle cycles.
+ * Plusargs: +frames=N (matcher frames per stall setting), +groups=N,
+ * +chunks=N, +seed=N, +trace.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +164,177 @@ static void test_matcher(unsigned long nframes, unsigned stall, uint64_t seed)
 	free(exp);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Compression block                                                       */
+/* ---------------------------------------------------------------------- */
+static unsigned long block_one(uint32_t f, unsigned eb)
+{
+	uint32_t pay;
+	unsigned tag = inc_compress_value(f, eb, &pay);
+
+	*io->blk_value = f;
+	*io->blk_eb = (uint8_t)eb;
+	tb_eval();
+	if (*io->blk_tag == tag && *io->blk_payload == pay)
+		return 0;
+	CHECK(0, "block f=%08x eb=%u: tag %u payload %08x, model %u %08x", f, eb,
+	      *io->blk_tag, *io->blk_payload, tag, pay);
+	return 1;
+}
+
+static void test_block(uint64_t seed)
+{
+	static const unsigned ebs[] = { 6, 8, 10, 12, 1, 126, 0, 127 };
+	uint32_t mant[128];
+	unsigned nm = 0, k, e, s, m, x;
+	unsigned long n = 0, bad = 0;
+	uint64_t rng = seed;
+
+	mant[nm++] = 0;
+	mant[nm++] = 0x7fffff;
+	for (k = 0; k < 23; k++) {
+		mant[nm++] = 1u << k;
+		mant[nm++] = (1u << k) - 1u;
+		mant[nm++] = 0x7fffffu & ~((1u << k) - 1u);
+	}
+	for (x = 0; x < sizeof(ebs) / sizeof(ebs[0]); x++) {
+		unsigned nrand = x < 4 ? 160 : 24;
+
+		for (e = 0; e < 256; e++)
+			for (s = 0; s < 2; s++) {
+				for (m = 0; m < nm; m++, n++)
+					bad += block_one(s << 31 | e << 23 | mant[m], ebs[x]);
+				for (m = 0; m < nrand; m++, n++)
+					bad += block_one(s << 31 | e << 23 |
+							 ((uint32_t)inc_fg_rand(&rng) & 0x7fffff),
+							 ebs[x]);
+			}
+	}
+	inc_test_add(n - bad, 0);
+	printf("block: %lu values, %lu mismatches\n", n, bad);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Compress unit                                                           */
+/* ---------------------------------------------------------------------- */
+static void test_unit(unsigned long ngroups, uint64_t seed)
+{
+	uint64_t rng = seed;
+	uint8_t in[32], exp[INC_GROUP_MAX_BYTES], act[36];
+	unsigned long g, bad = 0;
+	unsigned nv, eb, len, i, lane;
+
+	for (g = 0; g < ngroups; g++) {
+		uint64_t r = inc_fg_rand(&rng);
+
+		/* per lane a random class, so groups mix all four tags */
+		for (lane = 0; lane < 8; lane++)
+			inc_fg_payload(in + 4 * lane, 4,
+				       (enum inc_fg_mix)(inc_fg_rand(&rng) % INC_FG_MIX_COUNT),
+				       &rng);
+		nv = r % 4 ? 8 : (unsigned)(r >> 8) % 9;
+		eb = (r >> 16) % 8 == 0 ? (unsigned)(r >> 24) % 128
+					: 6 + 2 * (unsigned)((r >> 24) % 4);
+		len = inc_group_encode(in, nv, eb, exp, NULL);
+		memcpy(io->unit_data, in, 32);
+		*io->unit_nvalid = (uint8_t)nv;
+		*io->unit_eb = (uint8_t)eb;
+		tb_eval();
+		memcpy(act, io->unit_group, 34);
+		for (i = len; i < 34 && !act[i]; i++)
+			;
+		if (*io->unit_len != len || memcmp(act, exp, len) || i != 34) {
+			bad++;
+			CHECK(0, "unit group %lu (nvalid %u eb %u): len %u vs %u", g,
+			      nv, eb, *io->unit_len, len);
+			if (bad < 3) {
+				inc_sim_hexdump(stderr, "input", in, 32);
+				inc_sim_hexdump(stderr, "expected", exp, len);
+				inc_sim_hexdump(stderr, "actual", act, 34);
+			}
+		}
+	}
+	inc_test_add(ngroups - bad, 0);
+	printf("unit: %lu groups, %lu mismatches\n", ngroups, bad);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Align unit                                                              */
+/* ---------------------------------------------------------------------- */
+static void test_align(unsigned long nframes, uint64_t seed)
+{
+	static uint8_t exp[64 * 200], got[64 * 200];
+	uint64_t rng = seed;
+	unsigned long fr, bad = 0;
+	size_t elen, glen;
+
+	for (fr = 0; fr < nframes; fr++) {
+		uint64_t r = inc_fg_rand(&rng);
+		unsigned off = (unsigned)(r % 64), nch = (unsigned)(r >> 8) % 40;
+		int bare = (r >> 16) % 10 == 0;
+		unsigned c, i, len, ok;
+
+		if (bare)
+			nch = 0;
+		memset(exp, 0, off);
+		elen = bare ? 0 : off;
+		glen = 0;
+		for (c = 0; c <= nch; c++) {
+			uint8_t chunk[36];
+			int last = c == nch;
+
+			len = (unsigned)(inc_fg_rand(&rng) % 35);
+			if (bare || (last && inc_fg_rand(&rng) % 3 == 0))
+				len = 0;
+			for (i = 0; i < 36; i++)
+				chunk[i] = (uint8_t)inc_fg_rand(&rng);
+			memcpy(exp + elen, chunk, len);
+			elen += len;
+			/* idle cycles between chunks */
+			while (inc_fg_rand(&rng) % 4 == 0) {
+				*io->al_valid = 0;
+				tb_eval();
+				tb_tick();
+				if (*io->al_out0_valid || *io->al_out1_valid) {
+					memcpy(got + glen, io->al_out0_data, 64);
+					glen += *io->al_out0_count;
+				}
+			}
+			*io->al_valid = 1;
+			memcpy(io->al_data, chunk, 34);
+			*io->al_len = (uint8_t)len;
+			*io->al_start = !bare && c == 0;
+			*io->al_offset = (uint8_t)off;
+			*io->al_last = last;
+			tb_eval();
+			tb_tick();
+			*io->al_valid = 0;
+			tb_eval();
+			if (*io->al_out0_valid) {
+				memcpy(got + glen, io->al_out0_data, 64);
+				glen += *io->al_out0_count;
+			}
+			if (*io->al_out1_valid) {
+				memcpy(got + glen, io->al_out1_data, 64);
+				glen += *io->al_out1_count;
+			}
+		}
+		/* the preloaded bytes come out as zeros */
+		ok = glen == elen && !memcmp(got, exp, elen);
+		if (!ok) {
+			bad++;
+			CHECK(0, "align frame %lu (offset %u, %u chunks): %zu bytes, expected %zu",
+			      fr, off, nch + 1, glen, elen);
+			if (bad < 3) {
+				inc_sim_hexdump(stderr, "expected", exp, elen);
+				inc_sim_hexdump(stderr, "actual", got, glen);
+			}
+		}
+	}
+	inc_test_add(nframes - bad, 0);
+	printf("align: %lu frames, %lu mismatches\n", nframes, bad);
+}
+
 int tx_units_main(int argc, char **argv)
 {
 	unsigned long frames = (unsigned long)inc_sim_arg_long(argc, argv, "frames", 20000);
@@ -163,7 +342,13 @@ int tx_units_main(int argc, char **argv)
 
 	tb_open(argc, argv);
 	io = tb_io();
+	unsigned long groups = (unsigned long)inc_sim_arg_long(argc, argv, "groups", 200000);
+	unsigned long chunks = (unsigned long)inc_sim_arg_long(argc, argv, "chunks", 20000);
+
 	reset();
+	test_block(seed);
+	test_unit(groups, seed + 7);
+	test_align(chunks, seed + 11);
 	test_matcher(frames, 0, seed * 2 + 1);
 	test_matcher(frames, 30, seed * 2 + 2);
 	test_matcher(frames / 4, 0, seed * 2 + 3);

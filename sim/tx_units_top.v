@@ -2,7 +2,8 @@
 /*
  * tx_units_top.v - Verilator wrapper around the TX building blocks for the
  * unit tests (sim/tx_units_tb.c): the ToS matcher in both directions on one
- * input stream.
+ * input stream, one compression block, the compress unit and the align
+ * unit (64-byte rows, 34-byte chunks, as in the compress engine).
  */
 
 `resetall
@@ -38,7 +39,48 @@ module tx_units_top (
     output wire         tx_cur_hdr_valid,
     output wire [7:0]   tx_cur_payload_off,
     output wire         rx_done,
-    output wire [4:0]   rx_reason
+    output wire [4:0]   rx_reason,
+
+    input  wire [31:0]  blk_value,
+    input  wire [6:0]   blk_eb,
+    output wire [1:0]   blk_tag,
+    output wire [31:0]  blk_payload,
+
+    input  wire [255:0] unit_data,
+    input  wire [3:0]   unit_nvalid,
+    input  wire [6:0]   unit_eb,
+    output wire [271:0] unit_group,
+    output wire [7:0]   unit_len,
+
+    input  wire         al_valid,
+    input  wire [271:0] al_data,
+    input  wire [7:0]   al_len,
+    input  wire         al_start,
+    input  wire [7:0]   al_offset,
+    input  wire         al_last,
+    output wire         al_out0_valid,
+    output wire [511:0] al_out0_data,
+    output wire [7:0]   al_out0_count,
+    output wire         al_out1_valid,
+    output wire [511:0] al_out1_data,
+    output wire [7:0]   al_out1_count
+);
+
+inc_compress_block blk (
+    .in_value(blk_value), .in_eb(blk_eb), .out_tag(blk_tag), .out_payload(blk_payload)
+);
+
+inc_compress_unit #(.LANES(8)) unit (
+    .in_data(unit_data), .in_nvalid(unit_nvalid), .in_eb(unit_eb),
+    .out_group(unit_group), .out_len(unit_len)
+);
+
+inc_align_unit #(.IN_BYTES(34), .OUT_BYTES(64)) align (
+    .clk(clk), .rst(rst),
+    .in_valid(al_valid), .in_data(al_data), .in_len(al_len), .in_start(al_start),
+    .in_offset(al_offset), .in_last(al_last),
+    .out0_valid(al_out0_valid), .out0_data(al_out0_data), .out0_count(al_out0_count),
+    .out1_valid(al_out1_valid), .out1_data(al_out1_data), .out1_count(al_out1_count)
 );
 
 wire beat = s_axis_tvalid && tb_ready;
