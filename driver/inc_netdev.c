@@ -187,10 +187,11 @@ static void inc_tx_one(struct inc_priv *priv, struct sk_buff *skb, u32 cfg)
 	unsigned int len, i;
 	long r;
 
-	/* The TCP checksum must be final: the compressed frame carries it. */
-	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
-		goto drop;
+	/* Linear first, so the checksum start lies in the head; then the TCP
+	 * checksum must be final: the compressed frame carries it. */
 	if (skb_linearize(skb))
+		goto drop;
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 		goto drop;
 	len = skb->len;
 	/* inc_frame_compress never grows a frame: len bytes always suffice. */
@@ -267,8 +268,13 @@ static netdev_tx_t inc_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		inc_xmit_lower(priv, skb);
 		return NETDEV_TX_OK;
 	}
-	if (!skb_is_gso(skb) || proto != IPPROTO_TCP) {
+	if (!skb_is_gso(skb)) {
 		inc_tx_one(priv, skb, cfg);
+		return NETDEV_TX_OK;
+	}
+	if (proto != IPPROTO_TCP) {     /* e.g. UDP GSO: never compressed */
+		inc_st_inc(priv, INC_ST_TX_BYPASS + INC_R_NOT_TCP);
+		inc_xmit_lower(priv, skb);
 		return NETDEV_TX_OK;
 	}
 	/* A tagged TCP super-packet: segment in software (no offloads, so

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_vm_tcp.c - TCP transfer checker for the driver test in QEMU.
+ *
+ *   inc-vm-tcp recv PORT TOS MODE NBYTES SEED EB
+ *   inc-vm-tcp send ADDR PORT TOS MODE NBYTES SEED
+ *
+ * Both sides generate the same data from SEED: MODE "bytes" is random bytes
+ * (any length) and must arrive bit-exact; MODE "floats" is gradient-like
+ * float32 data (inc_fg_payload) and every value must arrive as its codec
+ * round trip at error bound 2^-EB, inc_decompress_value(inc_compress_value(x)),
+ * or unchanged when its segment was sent uncompressed (a frame the codec
+ * would not shrink; the driver counts those as tx_bypass_not_smaller).
+ * The receiver prints one line with the counts and exits 0 only if every
+ * byte/value is as expected. IP_TOS is set before connect() and on the
+ * listener, so every segment of the connection carries it.
+ */
+#include "inc_framegen.h"
+#include "inc_model.h"
+#include "inc_vm.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define PROG "inc-vm-tcp"
+#define CHUNK 65536u
+
+/* Chunk k of the data (CHUNK bytes, the last one may be shorter). */
+static void gen_chunk(uint8_t *buf, size_t len, int floats, uint64_t seed,
+		      uint64_t k)
+{
+	uint64_t rng = (seed ^ (k * 0x9e3779b97f4a7c15ull)) | 1u;
+	size_t i;
+
+	if (floats) {
+		inc_fg_payload(buf, len, INC_FG_GRADIENT, &rng);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(inc_fg_rand(&rng) >> 56);
+}
+
+static void set_tos(int fd, int tos)
+{
+	if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0)
+		inc_vm_die(PROG, "IP_TOS: %s", strerror(errno));
+}
+
+static int do_send(int argc, char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	static uint8_t buf[CHUNK];
+	unsigned long port, tos, nbytes, seed, k, sent = 0;
+	int floats, fd, tries;
+	ssize_t w;
+	char c;
+
+	if (argc != 8)
+		inc_vm_die(PROG, "usage: send ADDR PORT TOS MODE NBYTES SEED");
+	if (inet_pton(AF_INET, argv[2], &sa.sin_addr) != 1)
+		inc_vm_die(PROG, "bad address '%s'", argv[2]);
+	port = inc_vm_num(PROG, argv[3]);
+	tos = inc_vm_num(PROG, argv[4]);
+	floats = strcmp(argv[5], "floats") == 0;
+	nbytes = inc_vm_num(PROG, argv[6]);
+	seed = inc_vm_num(PROG, argv[7]);
+	sa.sin_port = htons((uint16_t)port);
+
+	for (tries = 0;; tries++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0)
+			inc_vm_die(PROG, "socket: %s", strerror(errno));
+		set_tos(fd, (int)tos);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			break;
+		if (errno != ECONNREFUSED || tries > 100)
+			inc_vm_die(PROG, "connect: %s", strerror(errno));
+		close(fd);
+		usleep(100000);
+	}
+	for (k = 0; sent < nbytes; k++) {
+		size_t len = nbytes - sent < CHUNK ? nbytes - sent : CHUNK;
+		size_t off = 0;
+
+		gen_chunk(buf, len, floats, seed, k);
+		while (off < len) {
+			w = write(fd, buf + off, len - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				inc_vm_die(PROG, "write: %s", strerror(errno));
+			off += (size_t)w;
+		}
+		sent += len;
+	}
+	shutdown(fd, SHUT_WR);
+	while (read(fd, &c, 1) > 0)     /* the receiver closes when done */
+		;
+	close(fd);
+	printf("send: %lu bytes\n", sent);
+	return 0;
+}
+
+static int do_recv(int argc, char **argv)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	static uint8_t exp[CHUNK], got[CHUNK];
+	unsigned long port, tos, nbytes, seed, eb, total = 0, k;
+	unsigned long exact = 0, rt = 0, raw = 0, bad = 0, lossy = 0;
+	long first_bad = -1;
+	int floats, lfd, fd, one = 1;
+	double t0, secs;
+
+	if (argc != 8)
+		inc_vm_die(PROG, "usage: recv PORT TOS MODE NBYTES SEED EB");
+	port = inc_vm_num(PROG, argv[2]);
+	tos = inc_vm_num(PROG, argv[3]);
+	floats = strcmp(argv[4], "floats") == 0;
+	nbytes = inc_vm_num(PROG, argv[5]);
+	seed = inc_vm_num(PROG, argv[6]);
+	eb = inc_vm_num(PROG, argv[7]);
+	if (floats && nbytes % 4)
+		inc_vm_die(PROG, "floats: NBYTES must be a multiple of 4");
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_ANY);
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0)
+		inc_vm_die(PROG, "socket: %s", strerror(errno));
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	set_tos(lfd, (int)tos);
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(lfd, 1) < 0)
+		inc_vm_die(PROG, "bind/listen: %s", strerror(errno));
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		inc_vm_die(PROG, "accept: %s", strerror(errno));
+	t0 = inc_vm_now();
+
+	for (k = 0;; k++) {
+		size_t want = CHUNK, have = 0, i;
+		ssize_t r = 0;
+
+		while (have < want) {
+			r = read(fd, got + have, want - have);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			have += (size_t)r;
+		}
+		if (r < 0)
+			inc_vm_die(PROG, "read: %s", strerror(errno));
+		if (have == 0)
+			break;
+		/* Compare what the sender's chunk k holds at these offsets. */
+		if (total + have > nbytes) {
+			bad += total + have - nbytes;
+			have = nbytes > total ? nbytes - total : 0;
+		}
+		gen_chunk(exp, have, floats, seed, k);
+		if (!floats) {
+			for (i = 0; i < have; i++) {
+				if (got[i] == exp[i]) {
+					exact++;
+				} else {
+					if (first_bad < 0)
+						first_bad = (long)(total + i);
+					bad++;
+				}
+			}
+		} else {
+			for (i = 0; i + 4 <= have; i += 4) {
+				uint32_t x, y, p, r32;
+				unsigned tag;
+
+				memcpy(&x, exp + i, 4);
+				memcpy(&y, got + i, 4);
+				tag = inc_compress_value(x, (unsigned)eb, &p);
+				r32 = inc_decompress_value(tag, p);
+				if (r32 != x)
+					lossy++;
+				if (y == r32) {
+					rt++;
+				} else if (y == x) {
+					raw++;
+				} else {
+					if (first_bad < 0)
+						first_bad = (long)(total + i);
+					bad++;
+				}
+			}
+			if (have % 4) {
+				if (first_bad < 0)
+					first_bad = (long)(total + i);
+				bad++;
+			}
+		}
+		total += have;
+		if (have < want)
+			break;
+	}
+	secs = inc_vm_now() - t0;
+	close(fd);
+	close(lfd);
+	if (total != nbytes)
+		bad++;
+	if (floats)
+		printf("recv floats: %lu bytes in %.2f s (%.1f MB/s), values: %lu round-trip "
+		       "(%lu of them lossy), %lu unchanged, %lu bad, first bad at %ld\n",
+		       total, secs, secs > 0 ? total / secs / 1e6 : 0.0, rt, lossy,
+		       raw, bad, first_bad);
+	else
+		printf("recv bytes: %lu bytes in %.2f s (%.1f MB/s), %lu exact, %lu bad, "
+		       "first bad at %ld\n",
+		       total, secs, secs > 0 ? total / secs / 1e6 : 0.0, exact, bad,
+		       first_bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	alarm(90);
+	if (argc >= 2 && strcmp(argv[1], "send") == 0)
+		return do_send(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "recv") == 0)
+		return do_recv(argc, argv);
+	inc_vm_die(PROG, "usage: inc-vm-tcp send|recv ...");
+	return 2;
+}

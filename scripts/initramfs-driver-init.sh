@@ -1,0 +1,244 @@
+#!/bin/sh
+# /init of the driver test VM (built by scripts/initramfs-driver.sh, booted
+# by scripts/qemu-driver-test.sh). Runs the inceptionn.ko tests in a real
+# kernel and prints "N passed, N failed" as its last test line, then powers
+# off. Everything happens inside the VM: two network namespaces joined by a
+# veth pair, an inceptionn device stacked on each end, addresses from the
+# private range 10.99.0.0/24 that exists only here.
+# Debian's static busybox runs its own applets before PATH lookups, so
+# the iproute2 ip (needed for "type inceptionn" and netns) is called by path.
+export PATH=/opt/bin:/tests:/bin:/sbin
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+echo 4 >/proc/sys/kernel/printk
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "PASS $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+# check NAME CMD...: one check, passes when CMD exits 0.
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else ko "$name"; fi
+}
+# st NS DEV COUNTER: one ethtool -S counter (empty if missing).
+st() {
+	/opt/bin/ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2 }'
+}
+# ge A B / gt A B with empty meaning failure.
+gt() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt "$2" ]; }
+eq() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -eq "$2" ]; }
+le() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -le "$2" ]; }
+# kernel log clean: no WARN, BUG, oops, sanitizer report
+klog_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|refcount_t' >/tmp/bad
+	rc=$?
+	[ $rc -eq 0 ] || cat /tmp/bad
+	return $rc
+}
+t_start=$(cut -d' ' -f1 /proc/uptime)
+echo "driver-vm: kernel $(uname -r), $(nproc) CPUs"
+
+# --- module load and device set-up ---------------------------------------
+for m in $(cat /modules/order); do insmod /modules/$m.ko; done
+check "insmod inceptionn" insmod /modules/inceptionn.ko
+A="/opt/bin/ip netns exec A"
+B="/opt/bin/ip netns exec B"
+/opt/bin/ip netns add A
+/opt/bin/ip netns add B
+/opt/bin/ip link add vA type veth peer name vB
+/opt/bin/ip link set vA netns A
+/opt/bin/ip link set vB netns B
+for ns in A B; do
+	/opt/bin/ip -n $ns link set lo up
+	/opt/bin/ip -n $ns link set v$ns up
+done
+check "ip link add type inceptionn (A)" /opt/bin/ip -n A link add link vA name inc0 type inceptionn
+check "ip link add type inceptionn (B)" /opt/bin/ip -n B link add link vB name inc0 type inceptionn
+/opt/bin/ip -n A addr add 10.99.0.1/24 dev inc0
+/opt/bin/ip -n B addr add 10.99.0.2/24 dev inc0
+/opt/bin/ip -n A link set inc0 up
+/opt/bin/ip -n B link set inc0 up
+check "second device on the same lower refused" \
+	sh -c '! /opt/bin/ip -n A link add link vA name inc1 type inceptionn 2>/dev/null'
+check "stacking on an inceptionn device refused" \
+	sh -c '! /opt/bin/ip -n A link add link inc0 name inc1 type inceptionn 2>/dev/null'
+check "sysfs defaults" sh -c "[ \"\$($A cat /sys/class/net/inc0/inceptionn/tos_value)\" = 0x28 ] &&
+	[ \"\$($A cat /sys/class/net/inc0/inceptionn/tos_mask)\" = 0xfc ] &&
+	[ \"\$($A cat /sys/class/net/inc0/inceptionn/eb)\" = 10 ] &&
+	[ \"\$($A cat /sys/class/net/inc0/inceptionn/offload)\" = software ]"
+check "eb out of range refused" sh -c "! $A sh -c 'echo 0 >/sys/class/net/inc0/inceptionn/eb' 2>/dev/null &&
+	! $A sh -c 'echo 127 >/sys/class/net/inc0/inceptionn/eb' 2>/dev/null"
+check "ethtool -i" sh -c "$A ethtool -i inc0 | grep -q 'driver: inceptionn'"
+check "ping over the stacked devices" $A ping -c 2 -W 3 10.99.0.2 >/dev/null
+
+# --- untagged transfer: bit-exact, nothing compressed ---------------------
+cmp0=$(st A inc0 tx_compressed_frames)
+$B inc-vm-tcp recv 5001 0 bytes 3000003 11 10 >/tmp/r1 2>&1 &
+rp=$!
+$A inc-vm-tcp send 10.99.0.2 5001 0 bytes 3000003 11 >/tmp/s1 2>&1
+wait $rp
+rc=$?
+cat /tmp/r1
+check "untagged 3000003 bytes arrive bit-exact" [ $rc -eq 0 ]
+check "untagged traffic not compressed" eq "$(st A inc0 tx_compressed_frames)" "$cmp0"
+check "untagged traffic counted as ToS bypass" gt "$(st A inc0 tx_bypass_tos)" 0
+
+# --- tagged float transfer: codec round trip, compression ratio > 1 ------
+$B inc-vm-tcp recv 5002 0x28 floats 8000000 22 10 >/tmp/r2 2>&1 &
+rp=$!
+$A inc-vm-tcp send 10.99.0.2 5002 0x28 floats 8000000 22 >/tmp/s2 2>&1
+wait $rp
+rc=$?
+cat /tmp/r2
+check "tagged 2000000 floats arrive as the codec round trip (eb 10)" [ $rc -eq 0 ]
+check "some values were lossy (the codec really ran)" \
+	sh -c "grep -q '(0 of them lossy)' /tmp/r2 && exit 1; exit 0"
+unch=$(sed -n 's/.*lossy), \([0-9]*\) unchanged.*/\1/p' /tmp/r2)
+ns=$(st A inc0 tx_bypass_not_smaller)
+check "values unchanged only if a frame was not smaller" sh -c "[ '$unch' = 0 ] || [ '${ns:-0}' -gt 0 ]"
+txc=$(st A inc0 tx_compressed_frames)
+bin=$(st A inc0 tx_compressed_bytes_in)
+bout=$(st A inc0 tx_compressed_bytes_out)
+pin=$(st A inc0 tx_compressed_payload_in)
+pout=$(st A inc0 tx_compressed_payload_out)
+rxd=$(st B inc0 rx_decompressed_frames)
+echo "A tx: compressed $txc frames, $bin -> $bout bytes (frames), $pin -> $pout bytes (payload);" \
+	"B rx: decompressed $rxd; segmented $(st A inc0 tx_gso_segmented) GSO packets;" \
+	"not_smaller $ns; values 0/8/16/32-bit: $(st A inc0 tx_values_0bit)" \
+	"$(st A inc0 tx_values_8bit) $(st A inc0 tx_values_16bit) $(st A inc0 tx_values_raw)"
+awk -v i="$bin" -v o="$bout" -v pi="$pin" -v po="$pout" \
+	'BEGIN { if (o > 0 && po > 0) printf "compression ratio: frames %.2f, payload %.2f\n", i / o, pi / po }'
+check "tagged frames compressed on A" gt "$txc" 1000
+check "frame compression ratio above 1" gt "$bin" "$bout"
+check "B decompressed what A compressed" sh -c "[ '${rxd:-0}' -gt 0 ] && [ '${rxd:-0}' -le '${txc:-0}' ]"
+check "B decompressed bytes restore the sizes" gt "$(st B inc0 rx_decompressed_bytes_out)" "$(st B inc0 rx_decompressed_bytes_in)"
+check "no malformed frames in a clean transfer" eq "$($B ethtool -S inc0 | awk '/rx_malformed_/ { s += $2 } END { print s + 0 }')" 0
+check "ACKs of the tagged flow bypass as no_payload" gt "$(st B inc0 tx_bypass_no_payload)" 0
+
+# --- GRO on the receiving veth: merges plain TCP, never compressed frames --
+if $B ethtool -K vB gro on 2>/dev/null; then
+	p0=$(st B inc0 rx_packets)
+	b0=$(st B inc0 rx_bytes)
+	$B inc-vm-tcp recv 5005 0 bytes 2000000 55 10 >/tmp/r5 2>&1 &
+	rp=$!
+	$A inc-vm-tcp send 10.99.0.2 5005 0 bytes 2000000 55 >/tmp/s5 2>&1
+	wait $rp
+	rc=$?
+	cat /tmp/r5
+	check "GRO on: untagged bytes arrive bit-exact" [ $rc -eq 0 ]
+	np=$(( $(st B inc0 rx_packets) - p0 ))
+	nb=$(( $(st B inc0 rx_bytes) - b0 ))
+	echo "GRO on: B's inc0 got $nb bytes in $np packets (plain TCP)"
+	check "GRO on vB merges plain TCP (average packet above 1514 bytes)" gt "$(( nb / (np > 0 ? np : 1) ))" 1514
+	c0=$(st A inc0 tx_compressed_frames)
+	x0=$(st A inc0 tx_dropped)
+	d0=$(st B inc0 rx_decompressed_frames)
+	o0=$(st B inc0 rx_decompressed_bytes_out)
+	$B inc-vm-tcp recv 5006 0x28 floats 2000000 66 10 >/tmp/r6 2>&1 &
+	rp=$!
+	$A inc-vm-tcp send 10.99.0.2 5006 0x28 floats 2000000 66 >/tmp/s6 2>&1
+	wait $rp
+	rc=$?
+	cat /tmp/r6
+	check "GRO on: tagged floats arrive as the codec round trip" [ $rc -eq 0 ]
+	nc=$(( $(st A inc0 tx_compressed_frames) - c0 ))
+	nx=$(( $(st A inc0 tx_dropped) - x0 ))
+	nd=$(( $(st B inc0 rx_decompressed_frames) - d0 ))
+	no=$(( $(st B inc0 rx_decompressed_bytes_out) - o0 ))
+	echo "GRO on: A compressed $nc, dropped $nx; B decompressed $nd frames, $no bytes"
+	check "GRO on: every compressed frame decompressed on its own" \
+		sh -c "[ $nd -gt 0 ] && [ $nd -le $nc ] && [ $(( nc - nd )) -le $nx ] && [ $(( no / (nd > 0 ? nd : 1) )) -le 1514 ]"
+	check "GRO on: no malformed frames" eq "$($B ethtool -S inc0 | awk '/rx_malformed_/ { s += $2 } END { print s + 0 }')" 0
+	$B ethtool -K vB gro off
+else
+	ko "ethtool -K vB gro on"
+fi
+
+# --- configuration: eb 6 on the sender, then TX disabled -----------------
+$A sh -c 'echo 6 >/sys/class/net/inc0/inceptionn/eb'
+$B inc-vm-tcp recv 5003 0x28 floats 400000 33 6 >/tmp/r3 2>&1 &
+rp=$!
+$A inc-vm-tcp send 10.99.0.2 5003 0x28 floats 400000 33 >/tmp/s3 2>&1
+wait $rp
+rc=$?
+cat /tmp/r3
+check "eb 6 set through sysfs: values are the eb-6 round trip" [ $rc -eq 0 ]
+$A sh -c 'echo 10 >/sys/class/net/inc0/inceptionn/eb; echo 0 >/sys/class/net/inc0/inceptionn/tx_enable'
+cmp0=$(st A inc0 tx_compressed_frames)
+$B inc-vm-tcp recv 5004 0x28 bytes 400000 44 10 >/tmp/r4 2>&1 &
+rp=$!
+$A inc-vm-tcp send 10.99.0.2 5004 0x28 bytes 400000 44 >/tmp/s4 2>&1
+wait $rp
+rc=$?
+cat /tmp/r4
+check "tx_enable 0: tagged bytes arrive bit-exact" [ $rc -eq 0 ]
+check "tx_enable 0: nothing compressed" eq "$(st A inc0 tx_compressed_frames)" "$cmp0"
+check "tx_enable 0: counted as disabled" gt "$(st A inc0 tx_bypass_disabled)" 0
+$A sh -c 'echo 1 >/sys/class/net/inc0/inceptionn/tx_enable'
+
+# --- malformed marked frames through AF_PACKET ---------------------------
+macB=$($B cat /sys/class/net/vB/address)
+inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters
+	m0=$(st B inc0 rx_malformed_bad_shim)
+	s0=$(st B inc0 rx_malformed_bad_stream)
+	d0=$(st B inc0 rx_decompressed_frames)
+	line=$($A inc-vm-inject vA "$macB" rx "$1" "$2" "$3" | tail -n 1)
+	echo "inject rx $1: $line"
+	sleep 1
+	em=$(echo "$line" | sed -n 's/.* bad_shim=\([0-9]*\).*/\1/p')
+	es=$(echo "$line" | sed -n 's/.* bad_stream=\([0-9]*\).*/\1/p')
+	ed=$(echo "$line" | sed -n 's/.* decompressed=\([0-9]*\).*/\1/p')
+	gm=$(( $(st B inc0 rx_malformed_bad_shim) - m0 ))
+	gs=$(( $(st B inc0 rx_malformed_bad_stream) - s0 ))
+	gd=$(( $(st B inc0 rx_decompressed_frames) - d0 ))
+	echo "counted on B: bad_shim $gm bad_stream $gs decompressed $gd"
+	check "inject $1: rx_malformed_bad_shim counts them ($em)" eq "$gm" "$em"
+	check "inject $1: rx_malformed_bad_stream counts them ($es)" eq "$gs" "$es"
+	check "inject $1: valid marked frames decompressed ($ed)" eq "$gd" "$ed"
+}
+inject_rx marked 400 5
+check "marked injection produced malformed frames" gt "$em$es" 0
+inject_rx random 3000 6
+c0=$(st A inc0 tx_compressed_frames)
+line=$($A inc-vm-inject inc0 "$macB" tx random 2000 7 | tail -n 1)
+echo "inject tx random: $line"
+ec=$(echo "$line" | sed -n 's/.* compressed=\([0-9]*\).*/\1/p')
+check "random frames sent through inc0: tx_compressed counts the model's ($ec)" \
+	eq "$(( $(st A inc0 tx_compressed_frames) - c0 ))" "$ec"
+check "ping still works after the injections" $A ping -c 1 -W 3 10.99.0.2 >/dev/null
+check "kernel log clean after traffic" klog_clean
+
+# --- PCI path: a device that is not INCEPTIONN is refused -----------------
+if grep -q 0x11e8 /sys/bus/pci/devices/*/device 2>/dev/null; then
+	echo "1234 11e8" >/sys/bus/pci/drivers/inceptionn/new_id 2>/dev/null
+	sleep 1
+	check "PCI probe checks the ID register (QEMU edu device refused)" \
+		sh -c "dmesg | grep -q 'not INCEPTIONN engines' && ! ls /sys/bus/pci/drivers/inceptionn | grep -q '^0000:'"
+fi
+
+# --- delete, unload and reload 50 times ----------------------------------
+check "ip link del inc0" /opt/bin/ip -n A link del inc0
+n=0
+while [ $n -lt 50 ]; do
+	rmmod inceptionn || break
+	insmod /modules/inceptionn.ko || break
+	/opt/bin/ip -n A link add link vA name inc0 type inceptionn || break
+	/opt/bin/ip -n A link set inc0 up || break
+	n=$((n + 1))
+done
+check "50 unload/reload cycles with a live device ($n)" [ $n -eq 50 ]
+check "final rmmod" rmmod inceptionn
+check "lower devices survive" /opt/bin/ip -n A link show vA >/dev/null
+check "kernel log clean at the end" klog_clean
+
+t_end=$(cut -d' ' -f1 /proc/uptime)
+echo "driver-vm: tests took $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.1f", b - a }') s"
+echo "$pass passed, $fail failed"
+sync
+poweroff -f
