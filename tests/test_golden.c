@@ -88,6 +88,17 @@ static int parse_uint(const char *s, unsigned *v)
 	return 0;
 }
 
+/* Offset of the first differing byte, or -1 when a and b are equal. */
+static long first_diff(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return (long)i;
+	return -1;
+}
+
 static unsigned value_rows, decode_rows, stream_rows;
 static int seen_anchor[5];
 
@@ -210,7 +221,8 @@ static void stream_row(char **c, int ncell, unsigned lineno)
 		abort();
 	r = inc_stream_compress(in, n, eb, out, (size_t)nb, &cnt);
 	CHECK(r == nb && !memcmp(out, bytes, (size_t)nb),
-	      "line %u: stream compress gives %ld bytes, doc %ld", lineno, r, nb);
+	      "line %u: stream compress gives %ld bytes, doc %ld, first difference at byte %ld",
+	      lineno, r, nb, r == nb ? first_diff(out, bytes, (size_t)nb) : 0);
 	CHECK(cnt.n[0] + cnt.n[1] + cnt.n[2] + cnt.n[3] == n,
 	      "line %u: class counts do not add up to n", lineno);
 	if (nb > 0) {
@@ -379,8 +391,9 @@ static void check_wire_doc(const char *path)
 	r = inc_frame_compress(dump[0], dlen[0], out, dlen[0], NULL, &info);
 	CHECK(r == (long)dlen[1] && info.outcome == INC_OUT_COMPRESSED &&
 	      !memcmp(out, dump[1], dlen[1]),
-	      "compressing the example gives %ld bytes (%s/%s), doc %zu", r,
-	      inc_outcome_name(info.outcome), inc_reason_name(info.reason), dlen[1]);
+	      "compressing the example gives %ld bytes (%s/%s), doc %zu, first difference at byte %ld",
+	      r, inc_outcome_name(info.outcome), inc_reason_name(info.reason), dlen[1],
+	      r == (long)dlen[1] ? first_diff(out, dump[1], dlen[1]) : 0);
 	CHECK(info.counts.n[0] == 1 && info.counts.n[1] == 2 &&
 	      info.counts.n[2] == 1 && info.counts.n[3] == 1,
 	      "example class counts %llu/%llu/%llu/%llu",
@@ -395,8 +408,9 @@ static void check_wire_doc(const char *path)
 	r = inc_frame_decompress(dump[1], dlen[1], out, dlen[2], NULL, &info);
 	CHECK(r == (long)dlen[2] && info.outcome == INC_OUT_DECOMPRESSED &&
 	      !memcmp(out, dump[2], dlen[2]),
-	      "decompressing the example gives %ld bytes (%s/%s), doc %zu", r,
-	      inc_outcome_name(info.outcome), inc_reason_name(info.reason), dlen[2]);
+	      "decompressing the example gives %ld bytes (%s/%s), doc %zu, first difference at byte %ld",
+	      r, inc_outcome_name(info.outcome), inc_reason_name(info.reason), dlen[2],
+	      r == (long)dlen[2] ? first_diff(out, dump[2], dlen[2]) : 0);
 	r = inc_frame_decompress(dump[1], dlen[1], out, dlen[2] - 1, NULL, &info);
 	CHECK(r == INC_ENOSPC, "decompress one byte short gives %ld", r);
 
