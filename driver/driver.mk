@@ -42,3 +42,9 @@ test-driver-qemu: $(BUILD)/driver/$(DRV_DEB_KREL)/inceptionn.ko $(DRV_VM_PROGS)
 	@scripts/qemu-driver-test.sh $(DRV_DEB_KREL) $(BUILD)/driver/$(DRV_DEB_KREL)/inceptionn.ko $(DRV_VM_BIN)
 
 TEST_SUITES += driver-qemu
+
+# Plain `make` builds the module too when kernel headers are installed
+# (a few seconds); otherwise only `make driver` / the test need them.
+ifneq ($(call drv_kdir,$(DRV_KREL)),)
+ALL_TARGETS += $(BUILD)/driver/$(DRV_KREL)/inceptionn.ko
+endif

@@ -90,26 +90,40 @@ void inc_stats_fold(struct inc_priv *priv, u64 *out)
 	}
 }
 
+/* One counter summed over the CPUs. */
+static u64 inc_stat_sum(struct inc_priv *priv, unsigned int i)
+{
+	unsigned int start;
+	u64 sum = 0, v;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct inc_pcpu_stats *s = per_cpu_ptr(priv->stats, cpu);
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v = s->c[i];
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		sum += v;
+	}
+	return sum;
+}
+
 static void inc_get_stats64(struct net_device *dev,
 			    struct rtnl_link_stats64 *st)
 {
 	struct inc_priv *priv = netdev_priv(dev);
-	u64 *c;
+	unsigned int r;
 
-	c = kmalloc_array(INC_ST_COUNT, sizeof(u64), GFP_ATOMIC);
-	if (!c)
-		return;
-	inc_stats_fold(priv, c);
-	st->tx_packets = c[INC_ST_TX_PACKETS];
-	st->tx_bytes = c[INC_ST_TX_BYTES];
-	st->tx_dropped = c[INC_ST_TX_DROPPED];
-	st->rx_packets = c[INC_ST_RX_PACKETS];
-	st->rx_bytes = c[INC_ST_RX_BYTES];
-	st->rx_dropped = c[INC_ST_RX_DROPPED];
-	st->rx_errors = 0;
-	for (unsigned int r = 0; r < INC_R_COUNT; r++)
-		st->rx_errors += c[INC_ST_RX_MALFORMED + r];
-	kfree(c);
+	st->tx_packets = inc_stat_sum(priv, INC_ST_TX_PACKETS);
+	st->tx_bytes = inc_stat_sum(priv, INC_ST_TX_BYTES);
+	st->tx_dropped = inc_stat_sum(priv, INC_ST_TX_DROPPED);
+	st->rx_packets = inc_stat_sum(priv, INC_ST_RX_PACKETS);
+	st->rx_bytes = inc_stat_sum(priv, INC_ST_RX_BYTES);
+	st->rx_dropped = inc_stat_sum(priv, INC_ST_RX_DROPPED);
+	st->rx_errors = 0;      /* malformed frames, passed on unchanged */
+	for (r = 0; r < INC_R_COUNT; r++)
+		st->rx_errors += inc_stat_sum(priv, INC_ST_RX_MALFORMED + r);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -278,7 +292,17 @@ static netdev_tx_t inc_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 	/* A tagged TCP super-packet: segment in software (no offloads, so
-	 * each segment is linear with its checksum done), compress each. */
+	 * each segment is linear with its checksum done), compress each. The
+	 * stack's GSO packets are CHECKSUM_PARTIAL; segmenting anything else
+	 * would trip the core's bad-offload warning, so such a packet (only a
+	 * raw socket can make one) is dropped instead. */
+	if (unlikely(skb->ip_summed != CHECKSUM_PARTIAL)) {
+		if (net_ratelimit())
+			netdev_warn(dev, "GSO packet without CHECKSUM_PARTIAL dropped\n");
+		inc_st_inc(priv, INC_ST_TX_DROPPED);
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
 	segs = skb_gso_segment(skb, 0);
 	if (IS_ERR_OR_NULL(segs)) {
 		if (net_ratelimit())

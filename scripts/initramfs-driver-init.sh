@@ -74,6 +74,14 @@ check "sysfs defaults" sh -c "[ \"\$($A cat /sys/class/net/inc0/inceptionn/tos_v
 	[ \"\$($A cat /sys/class/net/inc0/inceptionn/offload)\" = software ]"
 check "eb out of range refused" sh -c "! $A sh -c 'echo 0 >/sys/class/net/inc0/inceptionn/eb' 2>/dev/null &&
 	! $A sh -c 'echo 127 >/sys/class/net/inc0/inceptionn/eb' 2>/dev/null"
+# A user namespace has no CAP_NET_ADMIN over netns A (owned by the initial
+# one): the file's owner matches (uid 0 mapped), so only the driver's own
+# check can refuse the write.
+$A unshare -U -r sh -c 'id -u; echo 5 >/sys/class/net/inc0/inceptionn/eb' >/tmp/userns 2>&1
+echo "user namespace write: $(tr '\n' ' ' </tmp/userns)"
+check "sysfs write without CAP_NET_ADMIN refused (EPERM)" sh -c "head -n 1 /tmp/userns | grep -qx 0 &&
+	grep -q 'Operation not permitted' /tmp/userns &&
+	[ \"\$($A cat /sys/class/net/inc0/inceptionn/eb)\" = 10 ]"
 check "ethtool -i" sh -c "$A ethtool -i inc0 | grep -q 'driver: inceptionn'"
 check "ping over the stacked devices" $A ping -c 2 -W 3 10.99.0.2 >/dev/null
 
