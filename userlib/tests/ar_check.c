@@ -206,6 +206,7 @@ int main(int argc, char **argv)
 	}
 	nr = inc_comm_size(c);
 	rk = inc_comm_rank(c);
+	maxs = 1001;   /* the opts == NULL case below */
 	for (s = 0; s < nsizes; s++)
 		if (sizes[s] > maxs)
 			maxs = sizes[s];

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Suite userlib-allreduce: the all-reduce correctness check (ar-check,
+# built with ASan/UBSan) for N = 1..8 ranks on loopback, every mode
+# (none, nic, software) and both algorithms (ring, wa), many sizes and
+# segment sizes. Prints one line per run and "N passed, N failed" last.
+set -u
+cd "$(dirname "$0")/.."
+ar=${1:-build/userlib-test/ar-check}
+run=build/bin/inc-run
+pass=0 fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+export INC_TIMEOUT_MS=60000
+one() {  # N ARGS...
+	local n=$1; shift
+	local start=$(date +%s.%N)
+	nice "$run" -n "$n" "$ar" -q "$@" >"$log" 2>&1
+	local rc=$?
+	local p=0 f=0 line
+	while read -r line; do
+		p=$((p + $(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/' <<<"$line")))
+		f=$((f + $(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$line")))
+	done < <(grep -E '^rank [0-9]+: [0-9]+ passed, [0-9]+ failed' "$log")
+	local ranks=$(grep -cE '^rank [0-9]+: ' "$log")
+	if [ "$rc" -ne 0 ] || [ "$ranks" -ne "$n" ]; then
+		grep -E 'FAIL|inc-run|ar-check' "$log" | head -n 10
+		[ "$f" -eq 0 ] && f=1
+	fi
+	printf 'N=%d %-40s %6d passed, %d failed (%.1fs)\n' "$n" "$*" "$p" "$f" \
+		"$(echo "$(date +%s.%N) - $start" | bc)"
+	pass=$((pass + p)); fail=$((fail + f))
+}
+for n in 1 2 3 4 5 6 7 8; do
+	one "$n"                                 # default sizes 0..300007, 64 KiB segments
+done
+one 3 -g 32 -s 0,1,8,9,95,96,97,1000,5003      # tiny segments: deep pipeline
+one 4 -g 256 -e 3                              # another error bound
+one 5 -g 4096 -e 20 -m software,nic
+one 2 -s 3000000 -m none,software -a ring      # 12 MB: many segments in flight
+INC_COMPRESSION=software INC_ALGO=wa INC_ERROR_BOUND=2^-10 one 4 -s 777 -m none -a ring
+INC_COMPRESSION=nic one 3 -s 777 -m none -a ring
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

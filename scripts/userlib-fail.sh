@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Suite userlib-fail: a peer that dies (SIGKILL), stalls (SIGSTOP) or never
+# starts makes every other rank's call return an error within the timeout;
+# inc-run propagates a failing rank's status and stops the others; bad
+# environment values give INC_E_ENV. Last line "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+fc=${1:-build/userlib-test/fail-check}
+run=build/bin/inc-run
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+one() {
+	local out p f
+	out=$(timeout 120 "$fc" "$@" 2>&1)
+	echo "$out" | grep -vE '^[0-9]+ passed' | sed 's/^/  /'
+	p=$(echo "$out" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' | tail -n 1)
+	f=$(echo "$out" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' | tail -n 1)
+	[ -z "$p" ] && { p=0; f=1; echo "  no result line: $*"; }
+	echo "fail-check $*: $p passed, $f failed"
+	pass=$((pass + p)); fail=$((fail + f))
+}
+one -n 4 -x kill -v 2 -t 3000
+one -n 4 -x stop -v 1 -t 1500
+one -n 3 -x kill -v 0 -t 3000 -m nic
+one -n 5 -x kill -v 4 -t 3000 -m software
+one -n 4 -x kill -v 0 -t 3000 -a wa
+one -n 4 -x kill -v 2 -t 3000 -a wa -m software
+one -n 3 -x stop -v 0 -t 1500 -a wa
+one -n 3 -x absent -v 2 -t 1500
+one -n 2 -x stop -v 1 -t 1000 -c 100
+
+# inc-run: a failing rank's status comes back and the others are stopped.
+start=$(date +%s)
+"$run" -n 3 sh -c 'if [ "$INC_RANK" = 1 ]; then exit 3; fi; exec sleep 60' 2>/dev/null
+rc=$? secs=$(( $(date +%s) - start ))
+[ "$rc" -eq 3 ] && [ "$secs" -lt 10 ] && ok "inc-run returns the failing rank's status 3 in ${secs}s" \
+	|| ko "inc-run: status $rc after ${secs}s (want 3, < 10 s)"
+"$run" -n 2 sh -c 'trap "" TERM; if [ "$INC_RANK" = 0 ]; then kill -9 $$; fi; exec sleep 60' 2>/dev/null
+rc=$?
+[ "$rc" -eq 137 ] && ok "inc-run: rank killed by SIGKILL -> 137, SIGTERM-proof rank killed" \
+	|| ko "inc-run: status $rc, want 137"
+"$run" -n 2 /nonexistent/program 2>/dev/null
+rc=$?
+[ "$rc" -eq 127 ] && ok "inc-run: missing program -> 127" || ko "inc-run: status $rc, want 127"
+out=$("$run" -n 4 sh -c 'echo "$INC_RANK/$INC_WORLD_SIZE $INC_MASTER_ADDR $INC_MASTER_PORT"' | sort)
+[ "$(echo "$out" | cut -d' ' -f1 | tr '\n' ' ')" = "0/4 1/4 2/4 3/4 " ] && \
+	[ "$(echo "$out" | cut -d' ' -f3 | sort -u | wc -l)" -eq 1 ] && \
+	ok "inc-run sets rank, size, master address and one port" || ko "inc-run environment: $out"
+"$run" -n 1 true && ok "inc-run -n 1 true" || ko "inc-run -n 1 true"
+"$run" -n 0 true 2>/dev/null; [ $? -eq 2 ] && ok "inc-run -n 0 rejected" || ko "inc-run -n 0 accepted"
+
+# Bad environment: the init call returns INC_E_ENV (-33), it does not hang.
+envt() {  # expected-rc description VAR=VALUE...
+	local want=$1 what=$2; shift 2
+	local rc
+	env -u RANK -u WORLD_SIZE -u MASTER_ADDR -u MASTER_PORT "$@" \
+		"$fc" -x envcheck >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq "$want" ] && ok "env: $what" || ko "env: $what: exit $rc, want $want"
+}
+envt 33 "no rank variables"
+envt 33 "rank >= size" INC_RANK=2 INC_WORLD_SIZE=2 INC_MASTER_ADDR=127.0.0.1 INC_MASTER_PORT=1
+envt 33 "bad port" INC_RANK=0 INC_WORLD_SIZE=2 INC_MASTER_ADDR=127.0.0.1 INC_MASTER_PORT=99999
+envt 33 "bad compression" INC_RANK=0 INC_WORLD_SIZE=1 INC_COMPRESSION=zip
+envt 33 "bad error bound" INC_RANK=0 INC_WORLD_SIZE=1 INC_ERROR_BOUND=0
+envt 0 "fallback RANK/WORLD_SIZE, size 1" RANK=0 WORLD_SIZE=1
+envt 36 "master unreachable" INC_RANK=1 INC_WORLD_SIZE=2 INC_MASTER_ADDR=127.0.0.1 \
+	INC_MASTER_PORT=9 INC_TIMEOUT_MS=300
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fail_check.c - failure behaviour of the all-reduce: starts N ranks
+ * itself (fork + the INC_* environment), lets them run all-reduce in a
+ * loop, then kills (SIGKILL), stalls (SIGSTOP) or never starts one victim
+ * rank, and checks that every other rank's call returns an error code
+ * within the timeout (plus a scheduling margin), without crashing.
+ *
+ *   fail-check [-n N] [-t TIMEOUT_MS] [-x kill|stop|absent] [-v VICTIM]
+ *              [-a ring|wa] [-m none|nic|software] [-c COUNT]
+ *   fail-check -x envcheck   (init from the environment, exit with -code)
+ * Last line: "N passed, N failed".
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "inc_test.h"
+#include "inceptionn/inceptionn.h"
+
+#define MARGIN_MS 2000
+
+struct report {
+	int rank;
+	int rc;          /* 1 = ready (an iteration finished), else the error */
+	int64_t t_ms;
+	long iters;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int free_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
+		port = ntohs(sin.sin_port);
+	close(fd);
+	return port;
+}
+
+static void child(int rank, int n, int port, int timeout, int wfd, int algo,
+		  int mode, size_t count)
+{
+	struct inc_allreduce_opts o;
+	struct inc_comm *c;
+	struct report r = { .rank = rank };
+	char b[32];
+	float *buf = malloc(count * 4);
+	size_t i;
+	int rc;
+
+	snprintf(b, sizeof(b), "%d", rank);
+	setenv("INC_RANK", b, 1);
+	snprintf(b, sizeof(b), "%d", n);
+	setenv("INC_WORLD_SIZE", b, 1);
+	setenv("INC_MASTER_ADDR", "127.0.0.1", 1);
+	snprintf(b, sizeof(b), "%d", port);
+	setenv("INC_MASTER_PORT", b, 1);
+	snprintf(b, sizeof(b), "%d", timeout);
+	setenv("INC_TIMEOUT_MS", b, 1);
+	for (i = 0; i < count; i++)
+		buf[i] = (float)(i % 100) * 1e-3f;
+	rc = inc_comm_init_env(&c);
+	if (rc) {
+		r.rc = rc;
+		r.t_ms = now_ms();
+		if (write(wfd, &r, sizeof(r)) < 0)
+			_exit(3);
+		_exit(0);
+	}
+	inc_allreduce_opts_init(&o);
+	o.algo = (enum inc_algo)algo;
+	o.compression = (enum inc_compression)mode;
+	o.timeout_ms = timeout;
+	for (;;) {
+		rc = inc_allreduce_f32(c, buf, count, &o);
+		r.t_ms = now_ms();
+		if (rc) {
+			r.rc = rc;
+			if (write(wfd, &r, sizeof(r)) < 0)
+				_exit(3);
+			/* Later calls must fail fast, not hang. */
+			rc = inc_allreduce_f32(c, buf, count, &o);
+			inc_comm_destroy(c);
+			free(buf);
+			_exit(rc == INC_E_BROKEN ? 0 : 4);
+		}
+		if (r.iters++ == 0) {
+			r.rc = 1;
+			if (write(wfd, &r, sizeof(r)) < 0)
+				_exit(3);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int n = 4, timeout = 2000, victim = 1, algo = 0, mode = 0, opt, i, p[2];
+	int ready = 0, reported = 0, port, status;
+	const char *how = "kill";
+	size_t count = 1 << 20;
+	pid_t *pids;
+	struct report r;
+	int64_t t_fault = 0, t_start;
+	int got[256] = { 0 };
+
+	while ((opt = getopt(argc, argv, "n:t:x:v:a:m:c:")) != -1) {
+		switch (opt) {
+		case 'n': n = atoi(optarg); break;
+		case 't': timeout = atoi(optarg); break;
+		case 'x': how = optarg; break;
+		case 'v': victim = atoi(optarg); break;
+		case 'a': algo = !strcmp(optarg, "wa"); break;
+		case 'm': mode = !strcmp(optarg, "nic") ? 1 : !strcmp(optarg, "software") ? 2 : 0; break;
+		case 'c': count = strtoul(optarg, NULL, 0); break;
+		default:
+			fprintf(stderr, "usage: fail-check [-n N] [-t MS] [-x kill|stop|absent] [-v R] [-a ring|wa] [-m MODE]\n");
+			return 2;
+		}
+	}
+	if (!strcmp(how, "envcheck")) {
+		/* Bootstrap from this process's environment; exit with -code. */
+		struct inc_comm *c;
+		int rc = inc_comm_init_env(&c);
+
+		if (rc == 0) {
+			float x = 1.0f;
+
+			rc = inc_allreduce_f32(c, &x, 1, NULL);
+			inc_comm_destroy(c);
+		}
+		return -rc;
+	}
+	if (n < 2 || n > 256 || victim < 0 || victim >= n) {
+		fprintf(stderr, "fail-check: bad -n/-v\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_DFL);   /* the library must not need SIG_IGN */
+	port = free_port();
+	if (pipe(p) < 0)
+		return 1;
+	pids = calloc((size_t)n, sizeof(*pids));
+	t_start = now_ms();
+	for (i = 0; i < n; i++) {
+		if (!strcmp(how, "absent") && i == victim)
+			continue;
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			close(p[0]);
+			child(i, n, port, timeout, p[1], algo, mode, count);
+		}
+	}
+	close(p[1]);
+	if (!strcmp(how, "absent"))
+		t_fault = t_start;
+	while (reported < n - 1 && read(p[0], &r, sizeof(r)) == sizeof(r)) {
+		if (r.rc == 1) {
+			if (++ready == n && !t_fault) {
+				t_fault = now_ms();
+				kill(pids[victim], !strcmp(how, "stop") ? SIGSTOP : SIGKILL);
+			}
+			continue;
+		}
+		if (r.rank == victim || r.rank < 0 || r.rank >= n || got[r.rank]++)
+			continue;
+		reported++;
+		CHECK(t_fault != 0, "rank %d failed before the fault: %s", r.rank, inc_strerror(r.rc));
+		CHECK(r.rc == INC_E_CLOSED || r.rc == INC_E_TIMEOUT || r.rc == INC_E_CONNECT ||
+		      r.rc == INC_E_PROTOCOL,
+		      "rank %d: unexpected code %d (%s)", r.rank, r.rc, inc_strerror(r.rc));
+		CHECK(r.t_ms - t_fault <= timeout + MARGIN_MS,
+		      "rank %d: error after %lld ms, timeout %d ms", r.rank,
+		      (long long)(r.t_ms - t_fault), timeout);
+		printf("%s victim %d: rank %d got \"%s\" after %lld ms (timeout %d ms)\n", how,
+		       victim, r.rank, inc_strerror(r.rc), (long long)(r.t_ms - t_fault), timeout);
+	}
+	CHECK(reported == n - 1, "only %d of %d survivors reported", reported, n - 1);
+	if (pids[victim] > 0) {
+		kill(pids[victim], SIGKILL);
+		kill(pids[victim], SIGCONT);
+	}
+	for (i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		waitpid(pids[i], &status, 0);
+		if (i == victim)
+			continue;
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "rank %d ended with status 0x%x (crash, SIGPIPE or a later call not failing fast)",
+		      i, status);
+	}
+	free(pids);
+	return inc_test_done();
+}
