@@ -8,7 +8,8 @@
 # tcpdump records the veth end of the sending namespace.
 #
 # usage: scripts/capture.sh [--out DIR] [--variant NAME]... [--bytes N] [--quiet]
-#   --out DIR       where to write inc-<variant>.pcap (default tests/fixtures)
+#   --out DIR       where to write inc-<variant>.pcap (default tests/fixtures);
+#                   plain also writes inc-plain-snap96.pcap (snapshot length 96)
 #   --variant NAME  plain  MTU 1500, TCP timestamps on (the Linux default)
 #               vlan   one 802.1Q tag (VID 100, a vlan device on the veth), ECN on;
 #                      without 802.1Q in the kernel the tag is inserted into
@@ -141,21 +142,32 @@ capture_variant() {
 	# tcpdump on the veth end itself, so VLAN tags are in the frames.
 	ip netns exec "$nsa" tcpdump -i "$va" -s 0 -U --immediate-mode -n -Z root -w "$work/cap.pcap" \
 		>"$work/tcpdump.log" 2>&1 &
-	local tcpdump_pid=$!
+	local tcpdump_pid=$! snap_pid=""
 	pids+=("$tcpdump_pid")
 	wait_for "$work/tcpdump.log" "listening on"
+	if [ "$variant" = plain ]; then
+		# The same traffic with a 96-byte snapshot length: frames whose
+		# captured length is shorter than their length on the wire.
+		ip netns exec "$nsa" tcpdump -i "$va" -s 96 -U --immediate-mode -n \
+			-Z root -w "$work/snap96.pcap" >"$work/tcpdump96.log" 2>&1 &
+		snap_pid=$!
+		pids+=("$snap_pid")
+		wait_for "$work/tcpdump96.log" "listening on"
+	fi
 
 	# Tagged TCP: gradient-like data one way, a reply the other way.
 	ip netns exec "$nsb" "$gen" server --port 5201 --tos 0x28 --reply "$reply" \
 		--ready "$work/ready1" >"$work/server1.log" &
-	pids+=($!)
+	local srv1=$! srv2
+	pids+=("$srv1")
 	wait_for "$work/ready1"
 	ina "$gen" client --addr "$b" --port 5201 --tos 0x28 --bytes "$nbytes" \
 		--seed 1 >"$work/client1.log"
 	# Untagged TCP carrying the same kind of data.
 	ip netns exec "$nsb" "$gen" server --port 5202 --tos 0 --ready "$work/ready2" \
 		>"$work/server2.log" &
-	pids+=($!)
+	srv2=$!
+	pids+=("$srv2")
 	wait_for "$work/ready2"
 	ina "$gen" client --addr "$b" --port 5202 --tos 0 --bytes "$untagged" \
 		--seed 2 >"$work/client2.log"
@@ -171,11 +183,15 @@ capture_variant() {
 	ina ping -q -c 2 -i 0.2 "$b" >/dev/null
 	ina ping -q -c 2 -i 0.2 -Q 0x28 "$b" >/dev/null
 
-	wait "${pids[@]:1}"
+	wait "$srv1" "$srv2"
 	sleep 0.5
-	kill -TERM "$tcpdump_pid"
-	wait "$tcpdump_pid" || true
+	kill -TERM "$tcpdump_pid" $snap_pid
+	wait "$tcpdump_pid" $snap_pid || true
 	pids=()
+	if [ -n "$snap_pid" ]; then
+		cp "$work/snap96.pcap" "$out/inc-$variant-snap96.pcap"
+		say "$variant: $out/inc-$variant-snap96.pcap (snapshot length 96), $(stat -c %s "$out/inc-$variant-snap96.pcap") bytes"
+	fi
 	if [ "$vlan" -eq 1 ]; then
 		# The kernel has no 802.1Q support (CONFIG_VLAN_8021Q): tag the
 		# captured frames afterwards, as a trunk port would.
