@@ -122,6 +122,10 @@ echo "A tx: compressed $txc frames, $bin -> $bout bytes (frames), $pin -> $pout 
 	"$(st A inc0 tx_values_8bit) $(st A inc0 tx_values_16bit) $(st A inc0 tx_values_raw)"
 awk -v i="$bin" -v o="$bout" -v pi="$pin" -v po="$pout" \
 	'BEGIN { if (o > 0 && po > 0) printf "compression ratio: frames %.2f, payload %.2f\n", i / o, pi / po }'
+echo "ethtool -S inc0 on A, non-zero counters:"
+$A ethtool -S inc0 | grep -v ': 0$'
+echo "ethtool -S inc0 on B, non-zero counters:"
+$B ethtool -S inc0 | grep -v ': 0$'
 check "tagged frames compressed on A" gt "$txc" 1000
 check "frame compression ratio above 1" gt "$bin" "$bout"
 check "B decompressed what A compressed" sh -c "[ '${rxd:-0}' -gt 0 ] && [ '${rxd:-0}' -le '${txc:-0}' ]"
