@@ -54,6 +54,7 @@ module inc_align_unit #(
 );
 
 localparam ACC_BYTES = OUT_BYTES + IN_BYTES;
+localparam [8:0] OUT_N = OUT_BYTES[8:0];
 
 initial begin
     if (IN_BYTES > OUT_BYTES || OUT_BYTES > 128) begin
@@ -79,9 +80,9 @@ end
 wire [ACC_BYTES*8-1:0] chunk    = {{(OUT_BYTES*8){1'b0}}, in_masked};
 wire [ACC_BYTES*8-1:0] merged   = base_acc | (chunk << {base_cnt, 3'b000});
 wire [8:0]             total    = {1'b0, base_cnt} + {1'b0, in_len};
-wire                   full     = total >= OUT_BYTES;
+wire                   full     = total >= OUT_N;
 wire [ACC_BYTES*8-1:0] rest     = merged >> (OUT_BYTES*8);
-wire [8:0]             rest_cnt = total - OUT_BYTES;
+wire [8:0]             rest_cnt = total - OUT_N;
 wire                   live     = in_start || active_reg;
 
 // zero the bytes at and beyond n of a row
@@ -104,7 +105,7 @@ always @(posedge clk) begin
         if (full) begin
             out0_valid <= 1'b1;
             out0_data  <= merged[OUT_BYTES*8-1:0];
-            out0_count <= OUT_BYTES;
+            out0_count <= OUT_N[7:0];
             if (in_last) begin
                 out1_valid <= rest_cnt != 0;
                 out1_data  <= clip(rest[OUT_BYTES*8-1:0], rest_cnt);

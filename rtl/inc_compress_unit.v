@@ -37,6 +37,7 @@ module inc_compress_unit #(
 localparam TAG_BYTES   = LANES / 4;
 localparam GROUP_BYTES = TAG_BYTES + 4 * LANES;
 localparam LEVELS      = $clog2(LANES);
+localparam [7:0] TAG_N  = TAG_BYTES[7:0];
 
 initial begin
     if (LANES < 4 || (1 << LEVELS) != LANES) begin
@@ -97,7 +98,7 @@ generate
 endgenerate
 
 assign out_group = {level[LEVELS].data, tags};
-assign out_len   = level[LEVELS].len + TAG_BYTES;
+assign out_len   = level[LEVELS].len + TAG_N;
 
 
 endmodule

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_compress_engine.v - transmit engine: compresses the TCP payload of
+ * ToS-matched IPv4/TCP frames into the INCEPTIONN frame format v1
+ * (docs/wire-format.md), byte-exact with inc_frame_compress() of the model.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Store-and-forward with a data FIFO, a metadata FIFO and a header patch
+ * on output (the Corundum tx_checksum pattern). See docs/rtl.md.
+ *
+ *  s_axis -> orig RAM (every input beat, circular)          --+
+ *         -> inc_tos_matcher (header capture, checks 1-11)    |  metadata FIFO
+ *         -> realign to 4-byte lanes -> inc_compress_unit     |  (one entry per
+ *            -> + raw tail -> inc_align_unit (64-byte rows)   |   frame) -> output:
+ *            -> comp RAM (two banks of rows, circular)     ---+   orig beats or
+ *                                                                  header + shim +
+ *                                                                  comp rows, patched
+ *
+ * Every frame is compressed speculatively while it streams in; whether the
+ * compressed form is used (reason none) or the original is sent unchanged
+ * (any bypass reason, not_smaller included) is decided after tlast, when
+ * the matcher has its reason and the compressed length is known. The
+ * output then reads either the original beats, or the original header
+ * beats with the IP total length, protocol (253) and checksum patched, the
+ * 4-byte shim, and the compressed stream + tail from the comp RAM. Both
+ * RAMs are circular buffers sized for three maximal frames, so frame k+1
+ * streams in while frame k streams out. A frame starts (tready) only when
+ * both RAMs have room for a maximal frame; inside a frame tready stays
+ * high, so the input takes one beat per cycle.
+ *
+ * Payload realignment: the payload starts at P = L3 + IHL*4 + THL, i.e. at
+ * P mod 32 in beat P/32 (P = 54, 58, 66, ... up to 18 + 60 + 60 = 138).
+ * Payload beat j (bytes 32j..32j+31 of the payload, eight float lanes) is
+ * {beat[P/32 + j + 1], beat[P/32 + j]} shifted down by P mod 32 bytes; it
+ * is formed when beat P/32 + j + 1 arrives, the last one in the cycle
+ * after tlast. The header fields are parsed by then (the TCP data-offset
+ * byte lies before the payload).
+ *
+ * Oversize frames (longer than MAX_FRAME) are taken at full rate, not
+ * stored beyond MAX_FRAME bytes, dropped and counted (outcome dropped,
+ * reason oversize, bytes_out 0), also when cfg_enable is 0. With
+ * cfg_enable = 0 every other frame passes unchanged with reason disabled.
+ * cfg_* are sampled on the first beat of each frame.
+ *
+ * Reset (synchronous, any time): control state is cleared; a frame being
+ * received is discarded, as are frames not yet (fully) sent; the next beat
+ * accepted after reset starts a new frame. A frame cut off on m_axis by
+ * the reset ends without tlast, so the sink must be reset together.
+ */
+module inc_compress_engine #(
+    // AXI4-Stream data width in bits; only 256 is implemented (one group of
+    // 8 floats per beat; 512 would need two groups per beat)
+    parameter DATA_WIDTH = 256,
+    // largest frame in bytes (no FCS), 64..65535; sizes the buffers. Longer
+    // frames are dropped and counted (reason oversize)
+    parameter MAX_FRAME  = 9018
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+
+    input  wire                    cfg_enable,
+    input  wire [7:0]              cfg_tos_value,
+    input  wire [7:0]              cfg_tos_mask,
+    input  wire [6:0]              cfg_eb,
+
+    output wire                    stat_valid,
+    output wire [2:0]              stat_outcome,
+    output wire [4:0]              stat_reason,
+    output wire [15:0]             stat_bytes_in,
+    output wire [15:0]             stat_bytes_out
+);
+
+localparam DB         = DATA_WIDTH / 8;          // bytes per beat
+localparam LANES      = DATA_WIDTH / 32;         // floats per beat
+localparam GRP_BYTES  = 2 + 4 * LANES;           // largest group / chunk
+localparam ROW_BYTES  = 2 * DB;                  // comp RAM row
+localparam MAX_BEATS  = (MAX_FRAME + DB - 1) / DB;
+localparam MAX_ROWS   = (MAX_FRAME + ROW_BYTES - 1) / ROW_BYTES;
+localparam OAW        = $clog2(3 * MAX_BEATS);   // orig RAM address bits
+localparam CAW        = $clog2(3 * MAX_ROWS + 32); // comp row pointer bits
+localparam ODEPTH     = 1 << OAW;
+localparam CDEPTH     = 1 << CAW;
+localparam MQW        = 4;                       // metadata FIFO: 16 frames
+localparam MQDEPTH    = 1 << MQW;
+localparam OFW        = 2;                       // output FIFO: 4 beats
+localparam OFDEPTH    = 1 << OFW;
+localparam BW         = 12;                      // beat counters (saturating)
+
+// enum inc_outcome / inc_reason (sw-model/include/inc_model.h)
+localparam [2:0] O_BYPASS = 3'd0, O_COMPRESSED = 3'd1, O_DROPPED = 3'd4;
+localparam [4:0] R_NONE = 5'd0, R_NO_PAYLOAD = 5'd10, R_NOT_SMALLER = 5'd11,
+                 R_OVERSIZE = 5'd15, R_DISABLED = 5'd16;
+localparam [1:0] M_DROP = 2'd0, M_BYPASS = 2'd1, M_COMP = 2'd2;
+
+initial begin
+    if (DATA_WIDTH != 256) begin
+        $display("inc_compress_engine: only DATA_WIDTH = 256 is implemented");
+        $finish;
+    end
+    if (MAX_FRAME < 64 || MAX_FRAME > 65535) begin
+        $display("inc_compress_engine: MAX_FRAME must be in 64..65535");
+        $finish;
+    end
+end
+
+// ==========================================================================
+// Input: accept, store, parse
+// ==========================================================================
+reg            in_active_reg = 1'b0;   // inside a frame
+reg [BW-1:0]   ibeat_reg = 0;          // beats taken in this frame
+reg            tready_reg = 1'b0;
+reg            end_reg = 1'b0;         // the previous cycle took tlast
+reg [BW-1:0]   last_idx_reg = 0;       // index of the tlast beat
+reg            en_reg = 1'b0;
+reg [6:0]      eb_reg = 7'd10;
+reg [DATA_WIDTH-1:0] prev_reg = 0;     // the previous beat
+
+reg [OAW:0]    orig_wr_reg = 0, orig_rd_reg = 0, orig_base_reg = 0;
+reg [CAW:0]    comp_wr_reg = 0, comp_rd_reg = 0;
+reg [MQW:0]    inflight_reg = 0;       // frames started, not yet popped
+
+wire           beat     = s_axis_tvalid && tready_reg;
+wire           first    = beat && !in_active_reg;
+wire [BW-1:0]  beat_idx = in_active_reg ? ibeat_reg : {BW{1'b0}};
+
+reg [DATA_WIDTH-1:0] orig_mem [0:ODEPTH-1];
+
+// free space, checked before a frame starts
+wire [OAW:0]   orig_used = orig_wr_reg - orig_rd_reg;
+wire [CAW:0]   comp_used = comp_wr_reg - comp_rd_reg;
+wire [31:0]    orig_used_w = {{(31-OAW){1'b0}}, orig_used};
+wire [31:0]    comp_used_w = {{(31-CAW){1'b0}}, comp_used};
+wire           start_ok  = orig_used_w + MAX_BEATS + 2 <= ODEPTH &&
+                           comp_used_w + MAX_ROWS + 12 <= CDEPTH &&
+                           inflight_reg < MQDEPTH - 2;
+
+wire           pop;                    // output side: a frame's metadata is done
+wire [OAW:0]   pop_orig_end;
+wire [CAW:0]   pop_comp_end;
+
+always @(posedge clk) begin
+    end_reg <= beat && s_axis_tlast;
+    if (beat) begin
+        prev_reg <= s_axis_tdata;
+        in_active_reg <= !s_axis_tlast;
+        ibeat_reg <= beat_idx == {BW{1'b1}} ? beat_idx : beat_idx + 1'b1;
+        if (s_axis_tlast)
+            last_idx_reg <= beat_idx;
+        if ({20'd0, beat_idx} < MAX_BEATS) begin
+            orig_mem[orig_wr_reg[OAW-1:0]] <= s_axis_tdata;
+            orig_wr_reg <= orig_wr_reg + 1'b1;
+        end
+    end
+    if (first) begin
+        orig_base_reg <= orig_wr_reg;
+        en_reg <= cfg_enable;
+        eb_reg <= cfg_eb;
+    end
+    tready_reg <= (beat ? !s_axis_tlast : in_active_reg) || start_ok;
+
+    if (pop)
+        orig_rd_reg <= pop_orig_end;
+    inflight_reg <= inflight_reg + {{MQW{1'b0}}, first} - {{MQW{1'b0}}, pop};
+
+    if (rst) begin
+        in_active_reg <= 1'b0;
+        ibeat_reg <= 0;
+        tready_reg <= 1'b0;
+        end_reg <= 1'b0;
+        orig_wr_reg <= 0;
+        orig_rd_reg <= 0;
+        inflight_reg <= 0;
+    end
+end
+
+assign s_axis_tready = tready_reg;
+
+// --------------------------------------------------------------------------
+// Header parse
+// --------------------------------------------------------------------------
+wire        cur_hdr_valid;
+wire [7:0]  cur_ip_hlen, cur_tcp_hlen, cur_payload_off;
+wire [15:0] cur_ip_total, cur_payload_len;
+wire        m_done, m_vlan;
+wire [4:0]  m_reason;
+wire [15:0] m_frame_len, m_ip_total, m_payload_len, m_csum_rest;
+wire [7:0]  m_l3_off, m_ip_hlen, m_tcp_hlen, m_payload_off, m_proto, m_tos, m_ttl;
+wire        cur_vlan;
+wire [7:0]  cur_l3_off;
+
+inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
+    .clk(clk), .rst(rst),
+    .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(beat), .s_tlast(s_axis_tlast),
+    .cfg_tos_value(cfg_tos_value), .cfg_tos_mask(cfg_tos_mask),
+    .cur_hdr_valid(cur_hdr_valid), .cur_vlan(cur_vlan), .cur_l3_off(cur_l3_off),
+    .cur_ip_hlen(cur_ip_hlen), .cur_tcp_hlen(cur_tcp_hlen), .cur_ip_total(cur_ip_total),
+    .cur_payload_off(cur_payload_off), .cur_payload_len(cur_payload_len),
+    .m_done(m_done), .m_reason(m_reason), .m_frame_len(m_frame_len), .m_vlan(m_vlan),
+    .m_l3_off(m_l3_off), .m_ip_hlen(m_ip_hlen), .m_tcp_hlen(m_tcp_hlen),
+    .m_ip_total(m_ip_total), .m_payload_off(m_payload_off),
+    .m_payload_len(m_payload_len), .m_proto(m_proto), .m_tos(m_tos), .m_ttl(m_ttl),
+    .m_csum_rest(m_csum_rest)
+);
+
+
+// --------------------------------------------------------------------------
+// Payload beat generation (realignment)
+// --------------------------------------------------------------------------
+// The live parse is of the current frame; in the cycle after tlast it is
+// still the finished frame's (the next frame's first beat produces no
+// payload beat: the payload never starts before byte 54).
+wire [15:0] hdr_sum  = {8'd0, cur_ip_hlen} + {8'd0, cur_tcp_hlen};
+wire        hdr_ok   = cur_hdr_valid && cur_ip_hlen >= 8'd20 &&
+                       cur_tcp_hlen >= 8'd20 && cur_ip_total >= hdr_sum &&
+                       cur_payload_len != 16'd0;
+wire [2:0]  b0       = cur_payload_off[7:5];
+wire [4:0]  sft      = cur_payload_off[4:0];
+wire [BW-1:0] npb    = cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
+wire [13:0] nvals    = cur_payload_len[15:2];
+wire [1:0]  ntail    = cur_payload_len[1:0];
+
+wire [BW-1:0] b0x    = {{(BW-3){1'b0}}, b0};
+wire          gen_beat  = beat && hdr_ok && beat_idx > b0x &&
+                          beat_idx - b0x - 1'b1 < npb;
+wire          gen_flush = end_reg && hdr_ok && last_idx_reg >= b0x &&
+                          last_idx_reg - b0x < npb;
+wire [BW-1:0] gen_j     = end_reg ? last_idx_reg - b0x : beat_idx - b0x - 1'b1;
+wire [2*DATA_WIDTH-1:0] gen_pair = end_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
+                                           : {s_axis_tdata, prev_reg};
+wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft, 3'b000};
+
+// values left from lane 0 of payload beat j: nvals - LANES*j
+wire [15:0] gen_rem   = {2'b00, nvals} - {gen_j, 3'b000};
+wire        gen_neg   = {2'b00, nvals} < {1'b0, gen_j, 3'b000};
+wire [3:0]  gen_nv    = gen_neg ? 4'd0 : (gen_rem >= LANES ? LANES[3:0] : gen_rem[3:0]);
+wire        gen_tail  = ntail != 2'd0 && {1'b0, gen_j} == {2'b00, nvals[13:3]};
+
+// Stage X: one item per cycle: a payload beat, and/or the end-of-frame token
+reg                  x_valid = 1'b0, x_has = 1'b0, x_last = 1'b0, x_start = 1'b0;
+reg [DATA_WIDTH-1:0] x_data = 0;
+reg [3:0]            x_nv = 0;
+reg [1:0]            x_tail = 0;
+reg [5:0]            x_off = 0;
+reg [6:0]            x_eb = 0;
+reg                  x_en = 1'b0;
+reg [OAW:0]          x_orig_base = 0, x_orig_end = 0;
+
+always @(posedge clk) begin
+    x_valid <= gen_beat || end_reg;
+    x_has   <= end_reg ? gen_flush : gen_beat;
+    x_last  <= end_reg;
+    x_start <= gen_j == {BW{1'b0}};
+    x_data  <= gen_shift[DATA_WIDTH-1:0];
+    x_nv    <= gen_nv;
+    x_tail  <= gen_tail ? ntail : 2'd0;
+    x_off   <= cur_payload_off[5:0] + 6'd4;
+    // the first beat of the next frame may arrive with end_reg: until the
+    // clock edge these registers still hold the finished frame's values
+    x_eb    <= eb_reg;        // the compression blocks clamp 0 and 127
+    x_en    <= en_reg;
+    x_orig_base <= orig_base_reg;
+    x_orig_end  <= orig_wr_reg;
+    if (rst)
+        x_valid <= 1'b0;
+end
+
+// ==========================================================================
+// Compress: stage C (group + tail chunk), then the align unit
+// ==========================================================================
+wire [GRP_BYTES*8-1:0] grp;
+wire [7:0]             grp_len;
+
+inc_compress_unit #(.LANES(LANES)) unit (
+    .in_data(x_data), .in_nvalid(x_nv), .in_eb(x_eb),
+    .out_group(grp), .out_len(grp_len)
+);
+
+wire [7:0]             glen_eff  = x_nv != 4'd0 ? grp_len : 8'd0;
+wire [DATA_WIDTH-1:0]  tail_src  = x_data >> {x_nv, 5'b00000};    // 4*nv bytes
+wire [23:0]            tail_raw  = tail_src[23:0];
+wire [23:0]            tail_bytes = x_tail == 2'd1 ? {16'd0, tail_raw[7:0]} :
+                                    x_tail == 2'd2 ? {8'd0, tail_raw[15:0]} : tail_raw;
+wire [GRP_BYTES*8-1:0] grp_eff   = x_nv != 4'd0 ? grp : {GRP_BYTES*8{1'b0}};
+wire [GRP_BYTES*8-1:0] chunk     = grp_eff |
+    (({{(GRP_BYTES*8-24){1'b0}}, tail_bytes} & {GRP_BYTES*8{x_tail != 2'd0}}) << {glen_eff, 3'b000});
+wire [7:0]             chunk_len = x_has ? glen_eff + {6'd0, x_tail} : 8'd0;
+
+
+reg                   c_valid = 1'b0, c_has = 1'b0, c_last = 1'b0, c_start = 1'b0;
+reg [GRP_BYTES*8-1:0] c_data = 0;
+reg [7:0]             c_len = 0;
+reg [5:0]             c_off = 0;
+// end-of-frame token: the matcher's snapshot and the frame's buffers
+reg                   c_en = 1'b0, c_vlan = 1'b0;
+reg [4:0]             c_reason = 0;
+reg [15:0]            c_frame_len = 0, c_plen = 0, c_csum_rest = 0;
+reg [7:0]             c_poff = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_ttl = 0;
+reg [OAW:0]           c_orig_base = 0, c_orig_end = 0;
+
+always @(posedge clk) begin
+    c_valid <= x_valid;
+    c_has   <= x_has;
+    c_last  <= x_last;
+    c_start <= x_start && x_has;
+    c_data  <= chunk;
+    c_len   <= chunk_len;
+    c_off   <= x_off;
+    if (x_last) begin
+        // m_done is high now: the matcher's result for this frame
+        c_en        <= x_en;
+        c_reason    <= m_reason;
+        c_frame_len <= m_frame_len;
+        c_plen      <= m_payload_len;
+        c_csum_rest <= m_csum_rest;
+        c_poff      <= m_payload_off;
+        c_ip_hlen   <= m_ip_hlen;
+        c_tcp_hlen  <= m_tcp_hlen;
+        c_ttl       <= m_ttl;
+        c_vlan      <= m_vlan;
+        c_orig_base <= x_orig_base;
+        c_orig_end  <= x_orig_end;
+    end
+    if (rst)
+        c_valid <= 1'b0;
+end
+
+
+wire                   a0_valid, a1_valid;
+wire [ROW_BYTES*8-1:0] a0_data, a1_data;
+wire [7:0]             a0_count, a1_count;
+
+inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
+    .clk(clk), .rst(rst),
+    .in_valid(c_valid), .in_data(c_data), .in_len(c_len),
+    .in_start(c_start), .in_offset({2'b00, c_off}), .in_last(c_last),
+    .out0_valid(a0_valid), .out0_data(a0_data), .out0_count(a0_count),
+    .out1_valid(a1_valid), .out1_data(a1_data), .out1_count(a1_count)
+);
+
+
+// --------------------------------------------------------------------------
+// Decision (with the token in stage C), registered into stage F, which
+// lines up with the align unit's last rows.
+// --------------------------------------------------------------------------
+reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
+wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len};     // stream + tail bytes
+wire [16:0] out_pay  = {1'b0, chunks} + 17'd4;           // shim + stream + tail
+wire [16:0] comp_len = out_pay + {9'd0, c_poff};
+wire [16:0] new_tot  = out_pay + {9'd0, c_ip_hlen} + {9'd0, c_tcp_hlen};
+wire [17:0] ck_sum   = {2'b00, c_csum_rest} + {1'b0, new_tot} + {2'b00, c_ttl, 8'd253};
+wire [16:0] ck_f1    = {15'd0, ck_sum[17:16]} + {1'b0, ck_sum[15:0]};
+wire [15:0] ck_f2    = ck_f1[15:0] + {15'd0, ck_f1[16]};
+wire [15:0] new_csum = ~ck_f2;
+
+reg  [1:0]  dec_mode;
+reg  [2:0]  dec_outcome;
+reg  [4:0]  dec_reason;
+always @* begin
+    dec_mode    = M_BYPASS;
+    dec_outcome = O_BYPASS;
+    dec_reason  = c_reason;
+    if (c_frame_len > MAX_FRAME) begin
+        dec_mode    = M_DROP;
+        dec_outcome = O_DROPPED;
+        dec_reason  = R_OVERSIZE;
+    end else if (!c_en) begin
+        dec_reason  = R_DISABLED;
+    end else if (c_reason != R_NONE) begin
+        dec_reason  = c_reason;
+    end else if (c_plen == 16'd0) begin
+        dec_reason  = R_NO_PAYLOAD;
+    end else if (out_pay >= {1'b0, c_plen}) begin
+        dec_reason  = R_NOT_SMALLER;
+    end else begin
+        dec_mode    = M_COMP;
+        dec_outcome = O_COMPRESSED;
+        dec_reason  = R_NONE;
+    end
+end
+
+reg         f_valid = 1'b0;
+reg  [1:0]  f_mode = 0;
+reg  [2:0]  f_outcome = 0;
+reg  [4:0]  f_reason = 0;
+reg  [15:0] f_bytes_in = 0, f_out_len = 0, f_total = 0, f_csum = 0, f_plen = 0;
+reg  [7:0]  f_poff = 0;
+reg         f_vlan = 1'b0;
+reg  [OAW:0] f_orig_base = 0, f_orig_end = 0;
+
+always @(posedge clk) begin
+    if (c_valid)
+        csum_acc_reg <= c_last ? 16'd0 : chunks;
+    f_valid     <= c_valid && c_last;
+    f_mode      <= dec_mode;
+    f_outcome   <= dec_outcome;
+    f_reason    <= dec_reason;
+    f_bytes_in  <= c_frame_len;
+    f_out_len   <= dec_mode == M_DROP ? 16'd0 :
+                   dec_mode == M_COMP ? comp_len[15:0] : c_frame_len;
+    f_total     <= new_tot[15:0];
+    f_csum      <= new_csum;
+    f_plen      <= c_plen;
+    f_poff      <= c_poff;
+    f_vlan      <= c_vlan;
+    f_orig_base <= c_orig_base;
+    f_orig_end  <= c_orig_end;
+    if (rst) begin
+        f_valid <= 1'b0;
+        csum_acc_reg <= 0;
+    end
+end
+
+// --------------------------------------------------------------------------
+// Comp RAM: rows of 64 bytes in two banks by row parity, so the last chunk
+// of a frame can write two rows in one cycle.
+// --------------------------------------------------------------------------
+reg [ROW_BYTES*8-1:0] bank0 [0:CDEPTH/2-1];
+reg [ROW_BYTES*8-1:0] bank1 [0:CDEPTH/2-1];
+reg [CAW:0]           comp_base_reg = 0;     // first row of the current frame
+reg [15:0]            frame_rows_reg = 0;    // rows written for the current frame
+
+wire        w0 = a0_valid && frame_rows_reg < MAX_ROWS;
+wire        w1 = a1_valid && w0 && frame_rows_reg + 16'd1 < MAX_ROWS;
+wire [CAW:0] comp_p1 = comp_wr_reg + 1'b1;
+wire [CAW:0] comp_wr_next = comp_wr_reg + {{CAW{1'b0}}, w0} + {{CAW{1'b0}}, w1};
+
+always @(posedge clk) begin
+    if (w0) begin
+        if (comp_wr_reg[0])
+            bank1[comp_wr_reg[CAW-1:1]] <= a0_data;
+        else
+            bank0[comp_wr_reg[CAW-1:1]] <= a0_data;
+    end
+    if (w1) begin
+        if (comp_p1[0])
+            bank1[comp_p1[CAW-1:1]] <= a1_data;
+        else
+            bank0[comp_p1[CAW-1:1]] <= a1_data;
+    end
+    comp_wr_reg <= comp_wr_next;
+    if (f_valid) begin
+        comp_base_reg  <= comp_wr_next;
+        frame_rows_reg <= 16'd0;
+    end else begin
+        frame_rows_reg <= frame_rows_reg + {15'd0, w0} + {15'd0, w1};
+    end
+    if (pop)
+        comp_rd_reg <= pop_comp_end;
+    if (rst) begin
+        comp_wr_reg <= 0;
+        comp_rd_reg <= 0;
+        comp_base_reg <= 0;
+        frame_rows_reg <= 0;
+    end
+end
+
+// --------------------------------------------------------------------------
+// Metadata FIFO (one entry per frame) and statistics
+// --------------------------------------------------------------------------
+localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16;
+
+reg [MW-1:0] mq_mem [0:MQDEPTH-1];
+reg [MQW:0]  mq_wr_reg = 0, mq_rd_reg = 0;
+
+always @(posedge clk) begin
+    if (f_valid) begin
+        mq_mem[mq_wr_reg[MQW-1:0]] <= {f_mode, f_out_len, f_orig_base, f_orig_end,
+                                       comp_base_reg, comp_wr_next, f_poff, f_vlan,
+                                       f_total, f_csum, f_plen};
+        mq_wr_reg <= mq_wr_reg + 1'b1;
+    end
+    if (pop)
+        mq_rd_reg <= mq_rd_reg + 1'b1;
+    if (rst) begin
+        mq_wr_reg <= 0;
+        mq_rd_reg <= 0;
+    end
+end
+
+reg        st_valid_reg = 1'b0;
+reg [2:0]  st_outcome_reg = 0;
+reg [4:0]  st_reason_reg = 0;
+reg [15:0] st_in_reg = 0, st_out_reg = 0;
+
+always @(posedge clk) begin
+    st_valid_reg   <= f_valid;
+    st_outcome_reg <= f_outcome;
+    st_reason_reg  <= f_reason;
+    st_in_reg      <= f_bytes_in;
+    st_out_reg     <= f_out_len;
+    if (rst)
+        st_valid_reg <= 1'b0;
+end
+
+assign stat_valid     = st_valid_reg;
+assign stat_outcome   = st_outcome_reg;
+assign stat_reason    = st_reason_reg;
+assign stat_bytes_in  = st_in_reg;
+assign stat_bytes_out = st_out_reg;
+
+// ==========================================================================
+// Output: read beats of the head frame, patch, output FIFO
+// ==========================================================================
+wire          mq_empty = mq_wr_reg == mq_rd_reg;
+wire [MW-1:0] mq_head  = mq_mem[mq_rd_reg[MQW-1:0]];
+wire [1:0]    h_mode;
+wire [15:0]   h_out_len, h_total, h_csum, h_plen;
+wire [OAW:0]  h_orig_base, h_orig_end;
+wire [CAW:0]  h_comp_base, h_comp_end;
+wire [7:0]    h_poff;
+wire          h_vlan;
+assign {h_mode, h_out_len, h_orig_base, h_orig_end, h_comp_base, h_comp_end,
+        h_poff, h_vlan, h_total, h_csum, h_plen} = mq_head;
+
+reg  [BW-1:0] ob_reg = 0;              // output beat of the head frame
+reg  [OFW:0]  of_count_reg = 0;
+reg           r_valid = 1'b0;
+
+wire [BW-1:0] h_beats  = h_out_len[15:5] + {10'd0, h_out_len[4:0] != 5'd0};
+wire          h_lastb  = ob_reg == h_beats - 1'b1;
+wire          can_go   = {1'b0, of_count_reg} + {{OFW{1'b0}}, r_valid} < OFDEPTH;
+wire          issue    = !mq_empty && h_mode != M_DROP && can_go;
+assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
+assign pop_orig_end = h_orig_end;
+assign pop_comp_end = h_comp_end;
+
+wire [7:0]    shim_end  = h_poff + 8'd4;               // <= 142
+wire [31:0]   row_off   = {21'd0, ob_reg[BW-1:1]} - {30'd0, shim_end[7:6]};
+wire [31:0]   ob_w      = {20'd0, ob_reg};
+wire [CAW:0]  row_ptr   = h_comp_base + row_off[CAW:0];
+wire [OAW:0]  orig_ptr  = h_orig_base + ob_w[OAW:0];
+
+reg [DATA_WIDTH-1:0] r_orig = 0;
+reg [ROW_BYTES*8-1:0] r_row0 = 0, r_row1 = 0;
+reg           r_rowsel = 1'b0, r_half = 1'b0, r_last = 1'b0, r_comp = 1'b0, r_first = 1'b0;
+reg [5:0]     r_keep = 0;              // bytes in the last beat, 1..32
+reg [16:0]    r_pos = 0;               // byte offset of this beat
+reg [7:0]     r_poff = 0;
+reg           r_vlan = 1'b0;
+reg [15:0]    r_total = 0, r_csum = 0, r_plen = 0;
+
+always @(posedge clk) begin
+    if (issue) begin
+        ob_reg <= h_lastb ? {BW{1'b0}} : ob_reg + 1'b1;
+    end
+    r_valid  <= issue;
+    r_orig   <= orig_mem[orig_ptr[OAW-1:0]];
+    r_row0   <= bank0[row_ptr[CAW-1:1]];
+    r_row1   <= bank1[row_ptr[CAW-1:1]];
+    r_rowsel <= row_ptr[0];
+    r_half   <= ob_reg[0];
+    r_last   <= h_lastb;
+    r_comp   <= h_mode == M_COMP;
+    r_first  <= ob_reg == {BW{1'b0}};
+    r_keep   <= {1'b0, h_out_len[4:0]} == 6'd0 ? 6'd32 : {1'b0, h_out_len[4:0]};
+    r_pos    <= {ob_reg, 5'b00000};
+    r_poff   <= h_poff;
+    r_vlan   <= h_vlan;
+    r_total  <= h_total;
+    r_csum   <= h_csum;
+    r_plen   <= h_plen;
+    if (rst) begin
+        ob_reg  <= 0;
+        r_valid <= 1'b0;
+    end
+end
+
+// compose the beat
+wire [ROW_BYTES*8-1:0] r_row = r_rowsel ? r_row1 : r_row0;
+wire [DATA_WIDTH-1:0]  r_comp_beat = r_half ? r_row[ROW_BYTES*8-1:DATA_WIDTH]
+                                            : r_row[DATA_WIDTH-1:0];
+wire [7:0] l3 = r_vlan ? 8'd18 : 8'd14;
+reg  [DATA_WIDTH-1:0] o_data;
+reg  [DB-1:0]         o_keep;
+reg  [17:0]           d;
+integer b;
+always @* begin
+    o_data = r_orig;
+    for (b = 0; b < DB; b = b + 1) begin
+        // d = byte offset relative to the payload (shim) start
+        d = {1'b0, r_pos} + b[17:0] - {10'd0, r_poff};
+        if (r_comp && !d[17]) begin
+            if (d < 18'd4)
+                o_data[b*8 +: 8] = d[1:0] == 2'd0 ? 8'h49 :
+                                   d[1:0] == 2'd1 ? 8'h01 :
+                                   d[1:0] == 2'd2 ? r_plen[15:8] : r_plen[7:0];
+            else
+                o_data[b*8 +: 8] = r_comp_beat[b*8 +: 8];
+        end
+        if (r_comp && r_first) begin
+            if (b[7:0] == l3 + 8'd2)  o_data[b*8 +: 8] = r_total[15:8];
+            if (b[7:0] == l3 + 8'd3)  o_data[b*8 +: 8] = r_total[7:0];
+            if (b[7:0] == l3 + 8'd9)  o_data[b*8 +: 8] = 8'd253;
+            if (b[7:0] == l3 + 8'd10) o_data[b*8 +: 8] = r_csum[15:8];
+            if (b[7:0] == l3 + 8'd11) o_data[b*8 +: 8] = r_csum[7:0];
+        end
+        o_keep[b] = !r_last || b[5:0] < r_keep;
+    end
+end
+
+// output FIFO; m_axis comes from its head registers
+reg [DATA_WIDTH-1:0] of_data [0:OFDEPTH-1];
+reg [DB-1:0]         of_keep [0:OFDEPTH-1];
+reg                  of_last [0:OFDEPTH-1];
+reg [OFW-1:0]        of_wr_reg = 0, of_rd_reg = 0;
+
+wire of_pop = of_count_reg != 0 && m_axis_tready;
+
+always @(posedge clk) begin
+    if (r_valid) begin
+        of_data[of_wr_reg] <= o_data;
+        of_keep[of_wr_reg] <= o_keep;
+        of_last[of_wr_reg] <= r_last;
+        of_wr_reg <= of_wr_reg + 1'b1;
+    end
+    if (of_pop)
+        of_rd_reg <= of_rd_reg + 1'b1;
+    of_count_reg <= of_count_reg + {{OFW{1'b0}}, r_valid} - {{OFW{1'b0}}, of_pop};
+    if (rst) begin
+        of_wr_reg <= 0;
+        of_rd_reg <= 0;
+        of_count_reg <= 0;
+    end
+end
+
+assign m_axis_tvalid = of_count_reg != 0;
+assign m_axis_tdata  = of_data[of_rd_reg];
+assign m_axis_tkeep  = of_keep[of_rd_reg];
+assign m_axis_tlast  = of_last[of_rd_reg];
+
+// Parse fields, row counts and high bits of wide temporaries the engine
+// does not need (the matcher and the align unit serve the RX side too).
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_ok = &{1'b0, cur_vlan, cur_l3_off, m_l3_off, m_ip_total, m_proto, m_tos,
+                   m_done, a0_count, a1_count, tail_src, gen_shift, c_has, comp_len,
+                   comp_p1, shim_end, row_off, ob_w, row_ptr, orig_ptr};
+/* verilator lint_on UNUSEDSIGNAL */
+
+endmodule
+
+`resetall
