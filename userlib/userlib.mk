@@ -91,7 +91,7 @@ $(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
 
 $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
 .PHONY: test-userlib-codec test-userlib-allreduce test-userlib-fail \
 	test-userlib-capture test-userlib-install install bench-userlib

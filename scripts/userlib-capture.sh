@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Suite userlib-capture: all-reduce in nic mode on the emulated cluster
+# (scripts/netns-cluster.sh, 3 namespaces, 1 Gbit/s links) with tcpdump on
+# the bridge; pcap-check then asserts that data frames carry ToS 0x28 with
+# 4-byte-multiple payloads starting on float boundaries, and that control
+# frames are untagged. Ring and worker-aggregator (where rank 0's results
+# travel back untagged). Needs root; cleans up its namespaces on exit.
+set -u
+cd "$(dirname "$0")/.."
+ar=${1:-build/userlib-test/ar-check}
+pc=${2:-build/userlib-test/pcap-check}
+cl=scripts/netns-cluster.sh
+prefix=incap$$
+n=3 port=29400
+tmp=$(mktemp -d)
+pass=0 fail=0
+cleanup() {
+	[ -n "${dump:-}" ] && kill "$dump" 2>/dev/null
+	"$cl" down -p "$prefix"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+if [ "$(id -u)" -ne 0 ] || ! command -v tcpdump >/dev/null; then
+	echo "userlib-capture: needs root and tcpdump"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+"$cl" up -p "$prefix" -n $n || { echo "0 passed, 1 failed"; exit 1; }
+
+run() {  # NAME ALGO DOWN_TOS
+	local name=$1 algo=$2 down=$3 pcap=$tmp/$1.pcap i rc=0 pids=() out p f
+	"$cl" br -p "$prefix" tcpdump -i br0 -n -U -s 0 -w "$pcap" tcp 2>"$tmp/$name.tcpdump" &
+	dump=$!
+	for i in $(seq 50); do grep -q listening "$tmp/$name.tcpdump" && break; sleep 0.1; done
+	for ((i = 0; i < n; i++)); do
+		"$cl" exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
+			INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT=$port INC_COMPRESSION=nic \
+			INC_ALGO=$algo INC_TIMEOUT_MS=30000 \
+			"$ar" -q -m nic -a "$algo" -s ${SIZES:-1,1000,65541,300007} >"$tmp/$name.$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || rc=1; done
+	sleep 0.3
+	kill "$dump"; wait "$dump" 2>/dev/null; dump=
+	for ((i = 0; i < n; i++)); do
+		out=$(tail -n 1 "$tmp/$name.$i.log")
+		p=$(sed -nE 's/^rank [0-9]+: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")
+		f=$(sed -nE 's/^rank [0-9]+: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$out")
+		if [ -z "$p" ]; then p=0; f=1; cat "$tmp/$name.$i.log" | tail -n 5; fi
+		pass=$((pass + p)); fail=$((fail + f))
+	done
+	[ $rc -eq 0 ] || { fail=$((fail + 1)); echo "$name: a rank failed"; }
+	echo "== $name ($algo, nic): $(grep -E 'packets captured' "$tmp/$name.tcpdump")"
+	out=$("$pc" -c $port -t 0x28 ${down:+-d $down} "$pcap" 2>&1)
+	echo "$out"
+	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out" | tail -n 1)
+	f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$out" | tail -n 1)
+	[ -z "$p" ] && { p=0; f=1; }
+	pass=$((pass + p)); fail=$((fail + f))
+	port=$((port + 1))
+}
+run ring ring ""
+run wa wa 0
+
+# Negative control: a tagged connection written in 1001-byte pieces with
+# TCP_NODELAY must fail the length/offset checks, so the checker can fail.
+"$cl" br -p "$prefix" tcpdump -i br0 -n -U -s 0 -w "$tmp/neg.pcap" tcp 2>"$tmp/neg.tcpdump" &
+dump=$!
+for i in $(seq 50); do grep -q listening "$tmp/neg.tcpdump" && break; sleep 0.1; done
+"$cl" exec -p "$prefix" 1 python3 -c '
+import socket
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 29499)); s.listen(1); c, _ = s.accept()
+while c.recv(65536): pass' &
+srv=$!
+sleep 0.3
+"$cl" exec -p "$prefix" 0 python3 -c '
+import socket, time
+s = socket.socket(); s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x28)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+s.connect(("10.99.0.2", 29499))
+for i in range(50): s.sendall(b"x" * 1001); time.sleep(0.002)
+s.close()'
+wait "$srv"
+sleep 0.3
+kill "$dump"; wait "$dump" 2>/dev/null; dump=
+out=$("$pc" -c $port -t 0x28 "$tmp/neg.pcap" 2>&1)
+if grep -qE '^[0-9]+ passed, [1-9][0-9]* failed$' <<<"$out" && grep -q 'not a multiple of 4' <<<"$out"; then
+	pass=$((pass + 1)); echo "ok   negative control: odd writes are flagged"
+else
+	fail=$((fail + 1)); echo "FAIL negative control not flagged:"; echo "$out"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
