@@ -45,5 +45,24 @@ TEST_SUITES += pcap cli
 test-pcap: $(BUILD)/test/test-pcap
 	$(BUILD)/test/test-pcap $(PCAP_FIXTURES)
 
-test-cli: $(TOOLS)
-	tests/pcap/test_cli.sh
+# The cli suite runs ASan/UBSan builds of the tools (same sources).
+SAN_BIN := $(BUILD)/asan/bin
+SAN_TOOLS := $(SAN_BIN)/inc-codec $(SAN_BIN)/inc-pcap $(SAN_BIN)/inc-tcpgen
+
+$(SAN_BIN)/inc-codec: tools/inc-codec.c $(TOOL_COMMON) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN_FLAGS) tools/inc-codec.c tools/inc_tool.c \
+		$(LIB)/libincmodel-san.a -o $@
+
+$(SAN_BIN)/inc-pcap: tools/inc-pcap.c $(TOOL_COMMON) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN_FLAGS) $(PCAP_CFLAGS) tools/inc-pcap.c \
+		tools/inc_tool.c $(LIB)/libincmodel-san.a $(PCAP_LIBS) -lm -o $@
+
+$(SAN_BIN)/inc-tcpgen: tools/inc-tcpgen.c $(TOOL_COMMON) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) $(SAN_FLAGS) tools/inc-tcpgen.c tools/inc_tool.c \
+		$(LIB)/libincmodel-san.a -lm -o $@
+
+test-cli: $(SAN_TOOLS)
+	INC_BIN=$(SAN_BIN) tests/pcap/test_cli.sh

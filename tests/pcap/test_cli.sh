@@ -6,7 +6,7 @@
 # Last line: "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
-bin=build/bin
+bin=${INC_BIN:-build/bin}
 fix=tests/fixtures
 codec=$bin/inc-codec
 pcapt=$bin/inc-pcap
