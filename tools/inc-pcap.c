@@ -150,6 +150,11 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+static double ratio_inv(uint64_t a, uint64_t b)
+{
+	return ratio(b, a);
+}
+
 static void print_report(FILE *f, const struct report *r, enum mode m,
 			 const struct inc_frame_config *cfg, const char *in,
 			 int kv)
@@ -158,8 +163,9 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 						       INC_OUT_COMPRESSED];
 	uint64_t bypassed = r->outcome[INC_OUT_BYPASS] + r->cap_trunc;
 	const char *verb = m == M_DECOMPRESS ? "decompressed" : "compressed";
-	/* Bytes before/after: compress-side figures are original/compressed,
-	 * decompress-side figures are compressed/restored. */
+	/* Bytes before/after are input/output; every ratio is original over
+	 * compressed size, so decompress reports after/before. */
+	double (*rt)(uint64_t, uint64_t) = m == M_DECOMPRESS ? ratio_inv : ratio;
 	unsigned i;
 	int first = 1;
 
@@ -178,15 +184,15 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 		fprintf(f, " bytes_before=%llu bytes_after=%llu ratio=%.4f",
 			(unsigned long long)r->bytes_in,
 			(unsigned long long)r->bytes_out,
-			ratio(r->bytes_in, r->bytes_out));
+			rt(r->bytes_in, r->bytes_out));
 		fprintf(f, " frame_bytes_before=%llu frame_bytes_after=%llu frame_ratio=%.4f",
 			(unsigned long long)r->done_in,
 			(unsigned long long)r->done_out,
-			ratio(r->done_in, r->done_out));
+			rt(r->done_in, r->done_out));
 		fprintf(f, " payload_before=%llu payload_after=%llu payload_ratio=%.4f",
 			(unsigned long long)r->pay_in,
 			(unsigned long long)r->pay_out,
-			ratio(r->pay_in, r->pay_out));
+			rt(r->pay_in, r->pay_out));
 		fprintf(f, " values=%llu share2=%.2f share10=%.2f share18=%.2f share34=%.2f",
 			(unsigned long long)(r->cc.n[0] + r->cc.n[1] +
 					     r->cc.n[2] + r->cc.n[3]),
@@ -232,13 +238,13 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 	fprintf(f, "  bytes         all frames %llu -> %llu (ratio %.2f); %s frames %llu -> %llu (ratio %.2f)\n",
 		(unsigned long long)r->bytes_in,
 		(unsigned long long)r->bytes_out,
-		ratio(r->bytes_in, r->bytes_out), verb,
+		rt(r->bytes_in, r->bytes_out), verb,
 		(unsigned long long)r->done_in,
 		(unsigned long long)r->done_out,
-		ratio(r->done_in, r->done_out));
+		rt(r->done_in, r->done_out));
 	fprintf(f, "  TCP payload   %llu -> %llu (ratio %.2f)\n",
 		(unsigned long long)r->pay_in, (unsigned long long)r->pay_out,
-		ratio(r->pay_in, r->pay_out));
+		rt(r->pay_in, r->pay_out));
 	fprintf(f, "  values        %llu: 2-bit %.1f%%, 10-bit %.1f%%, 18-bit %.1f%%, 34-bit %.1f%%\n",
 		(unsigned long long)(r->cc.n[0] + r->cc.n[1] + r->cc.n[2] +
 				     r->cc.n[3]),
