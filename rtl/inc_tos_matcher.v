@@ -161,27 +161,24 @@ end
 // ------------------------------------------------------------------------
 // Decode (combinational from the capture registers)
 // ------------------------------------------------------------------------
-function [7:0] hb;
-    input integer idx;
-    begin
-        hb = hdr_reg[idx*8 +: 8];
-    end
-endfunction
+// byte k of the captured header (a part-select, not a function, so that
+// continuous assignments stay sensitive to hdr_reg in every simulator)
+`define INC_HB(k) hdr_reg[(k)*8 +: 8]
 
-wire [15:0] type1 = {hb(12), hb(13)};
-wire [15:0] type2 = {hb(16), hb(17)};
+wire [15:0] type1 = {`INC_HB(12), `INC_HB(13)};
+wire [15:0] type2 = {`INC_HB(16), `INC_HB(17)};
 wire        vlan  = type1 == 16'h8100;
 wire [15:0] etype = vlan ? type2 : type1;
 wire [7:0]  l3    = vlan ? 8'd18 : 8'd14;
 
 // IPv4 header bytes 0..19 at the selected L3 offset
-wire [7:0]  ip_vihl  = vlan ? hb(18) : hb(14);
-wire [7:0]  ip_tos   = vlan ? hb(19) : hb(15);
-wire [15:0] ip_total = vlan ? {hb(20), hb(21)} : {hb(16), hb(17)};
-wire [15:0] ip_flags = vlan ? {hb(24), hb(25)} : {hb(20), hb(21)};
+wire [7:0]  ip_vihl  = vlan ? `INC_HB(18) : `INC_HB(14);
+wire [7:0]  ip_tos   = vlan ? `INC_HB(19) : `INC_HB(15);
+wire [15:0] ip_total = vlan ? {`INC_HB(20), `INC_HB(21)} : {`INC_HB(16), `INC_HB(17)};
+wire [15:0] ip_flags = vlan ? {`INC_HB(24), `INC_HB(25)} : {`INC_HB(20), `INC_HB(21)};
 wire [13:0] ip_frag  = ip_flags[13:0];   // MF and fragment offset; DF ignored
-wire [7:0]  ip_ttl   = vlan ? hb(26) : hb(22);
-wire [7:0]  ip_proto = vlan ? hb(27) : hb(23);
+wire [7:0]  ip_ttl   = vlan ? `INC_HB(26) : `INC_HB(22);
+wire [7:0]  ip_proto = vlan ? `INC_HB(27) : `INC_HB(23);
 wire [3:0]  ihl      = ip_vihl[3:0];
 wire [7:0]  ip_hlen  = {2'b00, ihl, 2'b00};
 wire [7:0]  l4       = l3 + ip_hlen;               // <= 78
@@ -214,7 +211,7 @@ always @* begin
     sum_all  = 0;
     sum_rest = 0;
     for (w = 0; w < 30; w = w + 1) begin
-        word = vlan ? {hb(18 + 2*w), hb(19 + 2*w)} : {hb(14 + 2*w), hb(15 + 2*w)};
+        word = vlan ? {`INC_HB(18 + 2*w), `INC_HB(19 + 2*w)} : {`INC_HB(14 + 2*w), `INC_HB(15 + 2*w)};
         if (w < ihl * 2) begin
             sum_all = sum_all + {5'd0, word};
             if (w != 1 && w != 4 && w != 5)
@@ -329,5 +326,7 @@ assign m_ttl         = ttl_reg;
 assign m_csum_rest   = csum_rest_reg;
 
 endmodule
+
+`undef INC_HB
 
 `resetall

@@ -83,3 +83,23 @@ sim-bench: $(TX_ENGINE_BIN)
 SIM_TESTS += tx-engine
 SIM_SOAK_TESTS += tx-engine-soak
 TEST_SUITES += tx-engine-quick
+
+# --- Icarus smoke bench -------------------------------------------------------
+TX_ICARUS_DIR := $(SIM_BUILD)/tx_icarus
+$(TX_ICARUS_DIR)/gen: sim/tx_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(SIM_CFLAGS) $< $(SIM_COMMON_LIB) $(LIB)/libincmodel.a -o $@
+
+$(TX_ICARUS_DIR)/exp.hex: $(TX_ICARUS_DIR)/gen
+	cd $(TX_ICARUS_DIR) && ./gen
+
+$(TX_ICARUS_DIR)/tb.vvp: sim/tx_icarus_tb.v $(TX_ENGINE_V)
+	@mkdir -p $(@D)
+	iverilog -g2005 -Wall -Irtl -y rtl -s tx_icarus_tb -o $@ sim/tx_icarus_tb.v
+
+.PHONY: test-tx-icarus
+test-tx-icarus: $(TX_ICARUS_DIR)/tb.vvp $(TX_ICARUS_DIR)/exp.hex
+	@cd $(TX_ICARUS_DIR) && vvp -n tb.vvp | grep -v 'VCD\|readmem'
+
+SIM_TESTS += tx-icarus
+TEST_SUITES += tx-icarus
