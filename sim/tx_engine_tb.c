@@ -362,6 +362,60 @@ static void test_pcaps(unsigned stall, uint64_t seed)
 	run_free(&r);
 }
 
+/*
+ * Edge frames back to back: 1..40-byte runts, the largest frame and one
+ * byte more, a 70000-byte frame (longer than the 16-bit counters), and
+ * compressible frames whose payload ends on every byte of a beat.
+ */
+static void test_edges(unsigned stall, uint64_t seed)
+{
+	static uint8_t fr[70000], pay[9100];
+	static struct run r;
+	struct fcfg c = { 1, INC_TOS_DEFAULT, INC_TOS_MASK_DEFAULT, INC_EB_DEFAULT };
+	struct inc_fg_frame f;
+	uint64_t rng = seed;
+	unsigned long n = 0;
+	size_t len, i;
+
+	run_init(&r, stall ? "edges-stall" : "edges", stall, seed);
+	inc_fg_payload(fr, sizeof(fr), INC_FG_RANDOM_BITS, &rng);
+	for (len = 1; len <= 40; len++, n++) {
+		push_frame(&r, fr, len, &c);
+		while (r.src.q.count > 4)
+			step(&r);
+	}
+	for (i = 0; i < 3; i++, n++) {
+		inc_fg_defaults(&f);
+		f.tcp_opt_len = 12;
+		f.payload_len = MAX_FRAME - 66 + i;     /* 9018, 9019, 9020 bytes */
+		inc_fg_payload(pay, f.payload_len, INC_FG_GRADIENT, &rng);
+		f.payload = pay;
+		len = inc_fg_build(fr, sizeof(fr), &f);
+		push_frame(&r, fr, len, &c);
+		while (r.src.q.count > 4)
+			step(&r);
+	}
+	/* 70000 bytes: a valid header in front of random bytes */
+	push_frame(&r, fr, sizeof(fr), &c);
+	n++;
+	for (i = 0; i < 96; i++, n++) {
+		inc_fg_defaults(&f);
+		f.vlan = (int)(i & 1);
+		f.ip_opt_len = 4 * (unsigned)(i % 11);
+		f.tcp_opt_len = 4 * (unsigned)((i / 11) % 11);
+		f.payload_len = 64 + i * 5;
+		inc_fg_payload(pay, f.payload_len, INC_FG_GRADIENT, &rng);
+		f.payload = pay;
+		len = inc_fg_build(fr, sizeof(fr), &f);
+		push_frame(&r, fr, len, &c);
+		while (r.src.q.count > 4)
+			step(&r);
+	}
+	drain(&r);
+	report(&r, n);
+	run_free(&r);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Benchmark                                                               */
 /* ---------------------------------------------------------------------- */
@@ -465,6 +519,8 @@ int tx_engine_main(int argc, char **argv)
 	if (inc_sim_arg(argc, argv, "bench", NULL)) {
 		bench();
 	} else {
+		test_edges(0, seed);
+		test_edges(30, seed + 1);
 		if (pcap) {
 			test_pcaps(0, seed);
 			test_pcaps(30, seed + 1);
