@@ -35,6 +35,7 @@ expect_fail() {
 		bad "$d: exit $rc, $lines stderr lines: $(head -c 300 "$t/ef.err")"
 	fi
 }
+hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 kv() { # kv KEY FILE: value of KEY=... in a --kv line
 	tr ' ' '\n' <"$2" | sed -n "s/^$1=//p"
 }
@@ -45,9 +46,9 @@ check "codec --help" bash -c "$codec --help | grep -q 'usage: inc-codec'"
 # docs/wire-format.md example: 0.75 0.01 0.03 0.0012 -2.5 at eb 10.
 printf '\x00\x00\x40\x3f\x0a\xd7\x23\x3c\x8f\xc2\xf5\x3c\x52\x49\x9d\x3a\x00\x00\x20\xc0' >"$t/v.f32"
 $codec compress --error-bound 10 <"$t/v.f32" >"$t/v.bin"
-check "codec golden stream" test "$(xxd -p "$t/v.bin")" = "160300600103000020c0"
+check "codec golden stream" test "$(hex "$t/v.bin")" = "160300600103000020c0"
 $codec decompress --error-bound 10 --count 5 <"$t/v.bin" >"$t/v.out"
-check "codec golden decode" test "$(xxd -p "$t/v.out")" = \
+check "codec golden decode" test "$(hex "$t/v.out")" = \
 	"0000403f0000003c0000c03c00000000000020c0"
 $codec compress --error-bound=2^-10 <"$t/v.f32" | cmp -s - "$t/v.bin"
 check "codec 2^-N and --opt=value forms" test "${PIPESTATUS[0]}${?}" = 00
