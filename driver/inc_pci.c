@@ -22,6 +22,12 @@ bool inc_hw_enable = true;
 module_param_named(fpga, inc_hw_enable, bool, 0444);
 MODULE_PARM_DESC(fpga, "Use the FPGA engines when present (default: yes)");
 
+/* A bitstream may place the CSR block behind another BAR than the register
+ * map's default; the QEMU test uses a memory BAR (ivshmem) as a stand-in. */
+static int inc_csr_bar = INC_PCI_BAR;
+module_param_named(csr_bar, inc_csr_bar, int, 0444);
+MODULE_PARM_DESC(csr_bar, "BAR holding the CSR block (default: INC_PCI_BAR = 0)");
+
 struct inc_hw {
 	struct kref ref;
 	struct list_head node;
@@ -187,22 +193,26 @@ static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	BUILD_BUG_ON(INC_CNT_REASONS != INC_R_COUNT);
 	BUILD_BUG_ON(INC_CNT_PER_DIR != INC_CNT_OUTCOMES + INC_CNT_REASONS + 2);
 
+	if (inc_csr_bar < 0 || inc_csr_bar >= PCI_STD_NUM_BARS) {
+		dev_err(dev, "csr_bar=%d is not a BAR number\n", inc_csr_bar);
+		return -EINVAL;
+	}
 	err = pcim_enable_device(pdev);
 	if (err)
 		return err;
-	if (pci_resource_len(pdev, INC_PCI_BAR) <
+	if (pci_resource_len(pdev, inc_csr_bar) <
 	    INC_PCI_REGS_OFFSET + INC_REGS_SIZE) {
 		dev_err(dev, "BAR%d is %llu bytes, the CSR block needs %u\n",
-			INC_PCI_BAR,
-			(unsigned long long)pci_resource_len(pdev, INC_PCI_BAR),
+			inc_csr_bar,
+			(unsigned long long)pci_resource_len(pdev, inc_csr_bar),
 			INC_PCI_REGS_OFFSET + INC_REGS_SIZE);
 		return -ENODEV;
 	}
-	if (!(pci_resource_flags(pdev, INC_PCI_BAR) & IORESOURCE_MEM)) {
-		dev_err(dev, "BAR%d is not a memory BAR\n", INC_PCI_BAR);
+	if (!(pci_resource_flags(pdev, inc_csr_bar) & IORESOURCE_MEM)) {
+		dev_err(dev, "BAR%d is not a memory BAR\n", inc_csr_bar);
 		return -ENODEV;
 	}
-	err = pcim_iomap_regions(pdev, BIT(INC_PCI_BAR), INC_DRV_NAME);
+	err = pcim_iomap_regions(pdev, BIT(inc_csr_bar), INC_DRV_NAME);
 	if (err)
 		return err;
 
@@ -212,7 +222,7 @@ static int inc_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	kref_init(&hw->ref);
 	mutex_init(&hw->lock);
 	hw->pdev = pci_dev_get(pdev);
-	hw->regs = pcim_iomap_table(pdev)[INC_PCI_BAR] + INC_PCI_REGS_OFFSET;
+	hw->regs = pcim_iomap_table(pdev)[inc_csr_bar] + INC_PCI_REGS_OFFSET;
 
 	idreg = inc_rd(hw, INC_REG_ID);
 	if (idreg != INC_ID_VALUE) {

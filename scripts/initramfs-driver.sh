@@ -51,6 +51,7 @@ add_module() {
 }
 : >"$root/modules/order"
 add_module veth
+add_module e1000
 cp "$ko" "$root/modules/inceptionn.ko"
 
 cp "$vmbin"/inc-vm-* "$root/tests/"
