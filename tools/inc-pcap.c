@@ -52,6 +52,7 @@ struct report {
 	uint64_t frames, matched, cap_trunc;
 	uint64_t outcome[INC_OUT_COUNT];
 	uint64_t reason[INC_R_COUNT];     /* bypassed or malformed frames */
+					  /* (dropped ones are all oversize) */
 	uint64_t bytes_in, bytes_out;     /* all frames read / written */
 	uint64_t done_in, done_out;       /* frames compressed/decompressed */
 	uint64_t pay_in, pay_out;         /* their TCP payload (shim+stream+tail) */
@@ -140,7 +141,7 @@ static void account(struct report *rep, const struct inc_frame_info *info,
 		rep->pay_out += info->payload_out;
 		for (unsigned t = 0; t < 4; t++)
 			rep->cc.n[t] += info->counts.n[t];
-	} else {
+	} else if (info->outcome != INC_OUT_DROPPED) {
 		rep->reason[info->reason]++;
 	}
 }

@@ -180,6 +180,23 @@ else
 	bad "missing fixture $snap"
 fi
 
+# pcapng and nanosecond pcap input give the same output as the pcap.
+if command -v editcap >/dev/null; then
+	editcap -F pcapng "$fix/inc-jumbo.pcap" "$t/j.pcapng"
+	editcap -F nsecpcap "$fix/inc-jumbo.pcap" "$t/jn.pcap"
+	$pcapt compress "$t/j.pcapng" "$t/j.ng.c.pcap" 2>/dev/null
+	check "pcapng input" cmp -s "$t/j.ng.c.pcap" "$t/jumbo.c.pcap"
+	$pcapt compress "$t/jn.pcap" "$t/jn.c.pcap" 2>/dev/null
+	check "nanosecond pcap input" cmp -s "$t/jn.c.pcap" "$t/jumbo.c.pcap"
+fi
+# --max-frame: longer frames are dropped from the output and counted.
+$pcapt compress "$fix/inc-plain.pcap" "$t/mf.pcap" --max-frame 1000 --kv 2>"$t/mf.kv"
+dr=$(kv dropped "$t/mf.kv")
+check "--max-frame drops ($dr)" test "${dr:-0}" -gt 100
+check "--max-frame: dropped frames omitted" test \
+	$(( $(nframes "$t/mf.pcap") + dr )) -eq "$(nframes "$fix/inc-plain.pcap")"
+check "--max-frame: not counted as bypassed" test -z "$(kv reason_oversize "$t/mf.kv")"
+
 # Output to stdout.
 $pcapt compress "$fix/inc-jumbo.pcap" - 2>/dev/null >"$t/stdout.pcap"
 check "compress to stdout" cmp -s "$t/stdout.pcap" "$t/jumbo.c.pcap"
