@@ -33,7 +33,7 @@ tools: $(TOOLS)
 # --- tests -----------------------------------------------------------------
 PCAP_FIXTURES := $(wildcard tests/fixtures/*.pcap)
 
-$(BUILD)/test/test-pcap: tests/pcap/test_pcap.c tests/common/inc_test.h \
+$(BUILD)/tests/test_pcap: tests/pcap/test_pcap.c tests/common/inc_test.h \
 		$(LIB)/libincmodel-san.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(PCAP_CFLAGS) -Itests/common \
@@ -42,8 +42,8 @@ $(BUILD)/test/test-pcap: tests/pcap/test_pcap.c tests/common/inc_test.h \
 TEST_SUITES += pcap cli
 
 .PHONY: test-pcap test-cli
-test-pcap: $(BUILD)/test/test-pcap
-	$(BUILD)/test/test-pcap $(PCAP_FIXTURES)
+test-pcap: $(BUILD)/tests/test_pcap
+	$(BUILD)/tests/test_pcap $(PCAP_FIXTURES)
 
 # The cli suite runs ASan/UBSan builds of the tools (same sources).
 SAN_BIN := $(BUILD)/asan/bin
