@@ -102,11 +102,10 @@ static float f32_at(const uint8_t *p)
 static void round_trip(const uint8_t *orig, size_t orig_len,
 		       const uint8_t *comp, size_t comp_len,
 		       const struct inc_frame_config *cfg, uint8_t *buf,
-		       uint64_t idx, struct report *rep)
+		       size_t buf_cap, uint64_t idx, struct report *rep)
 {
 	struct inc_frame_info info;
-	long r = inc_frame_decompress(comp, comp_len, buf, INC_FRAME_OUT_MAX,
-				      cfg, &info);
+	long r = inc_frame_decompress(comp, comp_len, buf, buf_cap, cfg, &info);
 	size_t off, end, i;
 	double e;
 	float a, b;
@@ -282,6 +281,7 @@ int main(int argc, char **argv)
 	uint8_t *out, *buf;
 	enum mode mode;
 	int i, kv = 0, rc, snaplen, lt;
+	size_t cap;
 	uint8_t tos;
 	long r;
 
@@ -357,8 +357,15 @@ int main(int argc, char **argv)
 			inc_die("%s", pcap_geterr(pdead));
 	}
 
-	out = malloc(INC_FRAME_OUT_MAX);
-	buf = malloc(INC_FRAME_OUT_MAX);
+	/* Room for any frame the model can output and any frame libpcap
+	 * hands us (its largest snapshot length is 256 KiB). */
+	cap = INC_FRAME_OUT_MAX;
+	if (snaplen > 0 && (size_t)snaplen > cap)
+		cap = (size_t)snaplen;
+	if (cap < 262144)
+		cap = 262144;
+	out = malloc(cap);
+	buf = malloc(cap);
 	if (!out || !buf)
 		inc_die("out of memory");
 	memset(&rep, 0, sizeof(rep));
@@ -372,25 +379,26 @@ int main(int argc, char **argv)
 		if (frame_tos(data, hdr->caplen, &tos) &&
 		    (tos & cfg.tos_mask) == (cfg.tos_value & cfg.tos_mask))
 			rep.matched++;
+		if (hdr->caplen > cap)
+			inc_die("%s: frame %llu: %u bytes, larger than any snapshot length",
+				in_path, (unsigned long long)rep.frames, hdr->caplen);
 		if (hdr->caplen < hdr->len) {
 			/* Not the whole frame: nothing can be done with it. */
 			rep.cap_trunc++;
 		} else {
 			if (mode == M_DECOMPRESS)
 				r = inc_frame_decompress(data, hdr->caplen, out,
-							 INC_FRAME_OUT_MAX,
-							 &cfg, &info);
+							 cap, &cfg, &info);
 			else
 				r = inc_frame_compress(data, hdr->caplen, out,
-						       INC_FRAME_OUT_MAX, &cfg,
-						       &info);
+						       cap, &cfg, &info);
 			if (r < 0)
 				inc_die("frame %llu: %s", (unsigned long long)rep.frames,
 					inc_model_strerror((int)r));
 			account(&rep, &info, hdr->caplen, r);
 			if (info.outcome == INC_OUT_COMPRESSED)
 				round_trip(data, hdr->caplen, out, (size_t)r,
-					   &cfg, buf, rep.frames, &rep);
+					   &cfg, buf, cap, rep.frames, &rep);
 			if (info.outcome == INC_OUT_DROPPED)
 				continue;
 			wr = out;
