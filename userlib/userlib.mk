@@ -42,9 +42,10 @@ $(BIN)/inc-run: userlib/tools/inc_run.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 
-$(BIN)/inc-bench: userlib/bench/inc_bench.c $(LIB)/libinceptionn.a $(UL_HDRS)
+# The benchmark draws its gradient-like data from tests/common/inc_framegen.
+$(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c $(LIB)/libinceptionn.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UL_CFLAGS) -o $@ $< $(LIB)/libinceptionn.a
+	$(CC) $(UL_CFLAGS) -Itests/common -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn.a
 
 # MPI flavour: only comm.c differs (-DINC_WITH_MPI).
 ifneq ($(MPICC),)
@@ -63,9 +64,9 @@ $(LIB)/libinceptionn-mpi.so: $(UL_MPI_OBJS) $(MODEL_OBJS)
 	$(MPICC) -shared -pthread -Wl,-soname,libinceptionn-mpi.so.0 -o $@ $^
 	ln -sf libinceptionn-mpi.so $(LIB)/libinceptionn-mpi.so.0
 
-$(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
+$(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c tests/common/inc_framegen.c $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(MPICC) $(UL_CFLAGS) -DINC_WITH_MPI -o $@ $< $(LIB)/libinceptionn-mpi.a
+	$(MPICC) $(UL_CFLAGS) -Itests/common -DINC_WITH_MPI -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn-mpi.a
 
 UL_LIBS += $(LIB)/libinceptionn-mpi.a $(LIB)/libinceptionn-mpi.so
 UL_BINS += $(BIN)/inc-bench-mpi
@@ -141,4 +142,5 @@ endif
 bench-userlib: $(UL_BINS)
 	scripts/userlib-bench.sh quick
 
-BENCH_TARGETS += bench-userlib
+BENCH_TARGETS += $(UL_BINS)
+BENCH_RUNS += bench-userlib

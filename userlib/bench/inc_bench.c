@@ -1,1 +1,374 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: MIT
+/*
+ * inc-bench - libinceptionn benchmarks. They print figures measured in the
+ * same run and never judge them.
+ *
+ * inc-bench codec [-M MiB] [-r REPS]
+ *   Stream codec GB/s (portable = the model, and AVX2) next to memcpy GB/s
+ *   of the same buffer, on gradient-like data (inc_fg_payload
+ *   INC_FG_GRADIENT), with the compression ratio, at eb 6, 8 and 10.
+ *   GB/s counts uncompressed bytes; 1 GB = 1e9 bytes; best of REPS.
+ *
+ * inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] [-n ITERS]
+ *                     [-m none,software,nic] [-a ring,wa] [-g SEGBYTES]
+ *   One rank; run it with inc-run -n N, in the namespace cluster, or under
+ *   mpirun (inc-bench-mpi, which adds MPI_Allreduce on the same sizes).
+ *   nccl-tests style table: size, time, algbw = size/time,
+ *   busbw = algbw * 2(N-1)/N, the largest number of bytes one rank put on
+ *   its data sockets per call ("wire", after software compression), and
+ *   effbw = wire/time, the bandwidth the busiest link actually carried.
+ *   Sizes MIN..MAX bytes (default 4K..256M), times are per call, averaged
+ *   over ITERS calls, each started after a small barrier all-reduce.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef INC_WITH_MPI
+#include <mpi.h>
+#endif
+
+#include "inc_framegen.h"
+#include "inc_model.h"
+#include "inceptionn/inceptionn.h"
+
+static volatile uint8_t sink;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; break;
+	case 'm': case 'M': v *= 1024 * 1024; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+	default: break;
+	}
+	return (size_t)v;
+}
+
+static int bench_codec(int argc, char **argv)
+{
+	static const unsigned ebs[] = { 6, 8, 10 };
+	size_t mib = 64, bytes, n, cap;
+	int reps = 5, opt, k, impl;
+	unsigned i;
+	uint8_t *in, *dst, *stream;
+	uint64_t rng = 0xb16b00b5cafef00dull;
+	double t, best_cpy = 1e9, gbs_cpy;
+
+	while ((opt = getopt(argc, argv, "M:r:")) != -1) {
+		if (opt == 'M')
+			mib = strtoul(optarg, NULL, 0);
+		else if (opt == 'r')
+			reps = atoi(optarg);
+		else {
+			fprintf(stderr, "usage: inc-bench codec [-M MiB] [-r REPS]\n");
+			return 2;
+		}
+	}
+	bytes = mib << 20;
+	n = bytes / 4;
+	cap = inc_codec_max_size(n);
+	in = malloc(bytes);
+	dst = malloc(bytes);
+	stream = malloc(cap);
+	if (!mib || reps < 1 || !in || !dst || !stream) {
+		fprintf(stderr, "inc-bench: cannot allocate %zu MiB buffers\n", mib);
+		return 1;
+	}
+	inc_fg_payload(in, bytes, INC_FG_GRADIENT, &rng);
+	memset(dst, 0, bytes);
+	memset(stream, 0, cap);
+	for (k = 0; k < reps; k++) {
+		t = now();
+		memcpy(dst, in, bytes);
+		t = now() - t;
+		sink = dst[bytes / 2];
+		if (t < best_cpy)
+			best_cpy = t;
+	}
+	gbs_cpy = (double)bytes / best_cpy / 1e9;
+	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s\n",
+	       mib, reps, gbs_cpy);
+	printf("%-8s %-3s %7s %13s %8s %15s %8s\n", "impl", "eb", "ratio",
+	       "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
+	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
+		if (inc_codec_select((enum inc_codec_impl)impl)) {
+			printf("%-8s (not supported by this CPU)\n", "avx2");
+			continue;
+		}
+		for (i = 0; i < sizeof(ebs) / sizeof(ebs[0]); i++) {
+			double bc = 1e9, bd = 1e9, gc, gd;
+			long slen = 0, r;
+
+			for (k = 0; k < reps; k++) {
+				t = now();
+				slen = inc_codec_compress((const float *)(void *)in, n, ebs[i],
+							  stream, cap);
+				t = now() - t;
+				if (slen < 0) {
+					fprintf(stderr, "inc-bench: compress: %s\n", inc_strerror((int)slen));
+					return 1;
+				}
+				if (t < bc)
+					bc = t;
+				t = now();
+				r = inc_codec_decompress(stream, (size_t)slen, n, (float *)(void *)dst, bytes);
+				t = now() - t;
+				if (r != slen) {
+					fprintf(stderr, "inc-bench: decompress gave %ld, want %ld\n", r, slen);
+					return 1;
+				}
+				sink = dst[bytes / 3];
+				if (t < bd)
+					bd = t;
+			}
+			gc = (double)bytes / bc / 1e9;
+			gd = (double)bytes / bd / 1e9;
+			printf("%-8s %-3u %6.2fx %13.2f %7.2fx %15.2f %7.2fx\n", inc_codec_name(),
+			       ebs[i], (double)bytes / (double)slen, gc, gc / gbs_cpy, gd,
+			       gd / gbs_cpy);
+		}
+	}
+	inc_codec_select(INC_CODEC_AUTO);
+	free(in);
+	free(dst);
+	free(stream);
+	return 0;
+}
+
+/* Gather one 48-bit counter per rank, exactly, through the library: three
+ * 16-bit pieces as floats in the rank's slots, summed with mode none. */
+static int gather_u48(struct inc_comm *c, uint64_t v, uint64_t *out)
+{
+	int n = inc_comm_size(c), r = inc_comm_rank(c), i, rc;
+	float *x = calloc((size_t)n * 3, sizeof(float));
+	struct inc_allreduce_opts o;
+
+	inc_allreduce_opts_init(&o);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	for (i = 0; i < 3; i++)
+		x[3 * r + i] = (float)((v >> (16 * i)) & 0xffff);
+	rc = inc_allreduce_f32(c, x, (size_t)n * 3, &o);
+	for (i = 0; rc == 0 && i < n; i++)
+		out[i] = (uint64_t)x[3 * i] | (uint64_t)x[3 * i + 1] << 16 |
+			 (uint64_t)x[3 * i + 2] << 32;
+	free(x);
+	return rc;
+}
+
+static int barrier(struct inc_comm *c)
+{
+	struct inc_allreduce_opts o;
+	float x = 0;
+
+	inc_allreduce_opts_init(&o);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	return inc_allreduce_f32(c, &x, 1, &o);
+}
+
+struct cfg {
+	const char *name;
+	enum inc_algo algo;
+	enum inc_compression mode;
+};
+
+static int bench_allreduce(int argc, char **argv)
+{
+	static const struct cfg all[] = {
+		{ "ring/none", INC_ALGO_RING, INC_COMP_NONE },
+		{ "ring/sw", INC_ALGO_RING, INC_COMP_SOFTWARE },
+		{ "ring/nic", INC_ALGO_RING, INC_COMP_NIC },
+		{ "wa/none", INC_ALGO_WA, INC_COMP_NONE },
+		{ "wa/sw", INC_ALGO_WA, INC_COMP_SOFTWARE },
+		{ "wa/nic", INC_ALGO_WA, INC_COMP_NIC },
+	};
+	size_t lo = 4096, hi = 256u << 20, size, segb = 0;
+	double factor = 4;
+	int warm = 1, iters = 0, opt, rc, r, n, k, i, it, use[6] = { 1, 1, 0, 1, 1, 0 };
+	char modes[64] = "none,software", algos[64] = "ring,wa";
+	struct inc_comm *c;
+	float *buf, *src;
+	uint64_t rng = 0x5eed5eed12345ull, *wires;
+	int mpi = 0;
+
+	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:")) != -1) {
+		switch (opt) {
+		case 'b': lo = parse_size(optarg); break;
+		case 'e': hi = parse_size(optarg); break;
+		case 'f': factor = strtod(optarg, NULL); break;
+		case 'w': warm = atoi(optarg); break;
+		case 'n': iters = atoi(optarg); break;
+		case 'm': snprintf(modes, sizeof(modes), "%s", optarg); break;
+		case 'a': snprintf(algos, sizeof(algos), "%s", optarg); break;
+		case 'g': segb = parse_size(optarg); break;
+		default:
+			fprintf(stderr, "usage: inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] "
+				"[-w WARMUP] [-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES]\n");
+			return 2;
+		}
+	}
+	if (lo < 4 || hi < lo || factor <= 1) {
+		fprintf(stderr, "inc-bench: bad size range\n");
+		return 2;
+	}
+	for (i = 0; i < 6; i++) {
+		const char *m = all[i].mode == INC_COMP_NONE ? "none" :
+				all[i].mode == INC_COMP_NIC ? "nic" : "software";
+
+		use[i] = strstr(modes, m) && strstr(algos, all[i].algo == INC_ALGO_WA ? "wa" : "ring");
+	}
+#ifdef INC_WITH_MPI
+	if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE")) {
+		MPI_Init(NULL, NULL);
+		mpi = 1;
+	}
+#endif
+	rc = inc_comm_init_env(&c);
+	if (rc) {
+		fprintf(stderr, "inc-bench: init: %s\n", inc_strerror(rc));
+		return 1;
+	}
+	r = inc_comm_rank(c);
+	n = inc_comm_size(c);
+	wires = calloc((size_t)n, sizeof(*wires));
+	buf = malloc(hi);
+	src = malloc(hi);
+	if (!buf || !src) {
+		fprintf(stderr, "inc-bench: cannot allocate 2 x %zu bytes\n", hi);
+		return 1;
+	}
+	inc_fg_payload((uint8_t *)src, hi, INC_FG_GRADIENT, &rng);
+	memset(buf, 0, hi);
+	if (r == 0) {
+		printf("# inc-bench allreduce: %d ranks, codec %s, gradient-like data (eb 10), "
+		       "busbw = algbw*2(N-1)/N, wire = max bytes one rank sent per call, "
+		       "effbw = wire/time%s\n", n, inc_codec_name(),
+		       mpi ? ", mpi = MPI_Allreduce, vs_mpi = t_mpi/t" : "");
+		printf("%12s %10s %-9s %11s %9s %9s %13s %9s%s\n", "size(B)", "count", "algo",
+		       "time(us)", "algbw", "busbw", "wire(B)", "effbw", mpi ? "   vs_mpi" : "");
+		printf("%12s %10s %-9s %11s %9s %9s %13s %9s%s\n", "", "", "", "", "GB/s", "GB/s",
+		       "", "GB/s", "");
+	}
+	for (size = lo; size <= hi; size = (size_t)((double)size * factor)) {
+		size_t count = size / 4;
+		int nit = iters ? iters : size <= (1u << 20) ? 20 : size <= (16u << 20) ? 5 : 2;
+		double t_mpi = 0;
+
+#ifdef INC_WITH_MPI
+		if (mpi) {
+			double tot = 0;
+
+			for (it = -warm; it < nit; it++) {
+				memcpy(buf, src, count * 4);
+				MPI_Barrier(MPI_COMM_WORLD);
+				double t = now();
+				MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, MPI_FLOAT, MPI_SUM,
+					      MPI_COMM_WORLD);
+				t = now() - t;
+				if (it >= 0)
+					tot += t;
+			}
+			t_mpi = tot / nit;
+			if (r == 0)
+				printf("%12zu %10zu %-9s %11.1f %9.3f %9.3f %13s %9s\n", count * 4, count,
+				       "mpi", t_mpi * 1e6, (double)(count * 4) / t_mpi / 1e9,
+				       (double)(count * 4) / t_mpi / 1e9 * 2 * (n - 1) / n, "-", "-");
+		}
+#endif
+		for (k = 0; k < 6; k++) {
+			struct inc_allreduce_opts o;
+			struct inc_comm_stats s0, s1;
+			double tot = 0, t, algbw;
+			uint64_t wmax = 0;
+
+			if (!use[k])
+				continue;
+			inc_allreduce_opts_init(&o);
+			o.algo = all[k].algo;
+			o.compression = all[k].mode;
+			o.segment_bytes = segb;
+			if (o.timeout_ms < 120000)
+				o.timeout_ms = 120000;
+			inc_comm_stats(c, &s0);
+			s1 = s0;
+			for (it = -warm; it < nit; it++) {
+				memcpy(buf, src, count * 4);
+				rc = barrier(c);
+				if (it == 0)
+					inc_comm_stats(c, &s0);
+				t = now();
+				if (!rc)
+					rc = inc_allreduce_f32(c, buf, count, &o);
+				t = now() - t;
+				if (rc) {
+					fprintf(stderr, "inc-bench: rank %d: %s n=%zu: %s\n", r,
+						all[k].name, count, inc_strerror(rc));
+					return 1;
+				}
+				if (it >= 0)
+					tot += t;
+			}
+			inc_comm_stats(c, &s1);
+			t = tot / nit;
+			/* Subtract the barriers' own bytes (4 per barrier call). */
+			rc = gather_u48(c, (s1.bytes_sent - s0.bytes_sent) / (uint64_t)nit, wires);
+			if (rc) {
+				fprintf(stderr, "inc-bench: gather: %s\n", inc_strerror(rc));
+				return 1;
+			}
+			for (i = 0; i < n; i++)
+				if (wires[i] > wmax)
+					wmax = wires[i];
+			if (wmax >= 8)
+				wmax -= 8;   /* one barrier per call: <= 2 x 4 bytes */
+			algbw = (double)(count * 4) / t / 1e9;
+			if (r == 0) {
+				printf("%12zu %10zu %-9s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,
+				       all[k].name, t * 1e6, algbw, algbw * 2 * (n - 1) / n,
+				       (unsigned long long)wmax, (double)wmax / t / 1e9);
+				if (mpi)
+					printf(" %8.2fx", t_mpi / t);
+				printf("\n");
+				fflush(stdout);
+			}
+		}
+		if (size == hi)
+			break;
+		if ((size_t)((double)size * factor) > hi)
+			size = (size_t)((double)hi / factor);
+	}
+	inc_comm_destroy(c);
+#ifdef INC_WITH_MPI
+	if (mpi)
+		MPI_Finalize();
+#endif
+	free(buf);
+	free(src);
+	free(wires);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "codec"))
+		return bench_codec(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "allreduce"))
+		return bench_allreduce(argc - 1, argv + 1);
+	fprintf(stderr, "usage: inc-bench codec|allreduce [OPTIONS]  (see the source header)\n");
+	return 2;
+}

@@ -60,51 +60,70 @@ static inline unsigned clamp_eb(unsigned eb)
 	return eb > INC_EB_MAX ? INC_EB_MAX : eb;
 }
 
+/*
+ * Vector form of inc_compress_value. With a = |f| and e its exponent, the
+ * tag depends on e alone: below ebase the value is 0; the 8-bit class
+ * [ebase, thr16) keeps bits 22..16 of x = (1.m) >> (127-e), which are all
+ * zero unless e >= 120; the 16-bit class [thr16, 127) keeps bits 22..8,
+ * zero unless e >= 112. So the tag is monotone in e with two thresholds A
+ * (first 8-bit value) and B (first 16-bit value) plus 127 for raw, and the
+ * payload field is (1.m) >> (143 - e) or >> (135 - e), with the sign moved
+ * to bit 7 or 15. Bytes above a lane's payload size are never packed, so
+ * they need no masking.
+ */
 struct enc_consts {
-	__m256i ff, c126, ebase_m1, thr16_m1, c127, mant, implicit;
-	__m256i m7fff, m7f, one, two, three;
+	__m256i absmask, a_m1, b_m1, r_m1, c143, c24, eight, mant, implicit, signbit;
 };
+
+__attribute__((target("avx2")))
+static void enc_consts_init(struct enc_consts *c, unsigned eb)
+{
+	unsigned ebase = 127u - eb, thr16 = ebase + (eb + 1u) / 2u;
+	unsigned lo8 = ebase > 120u ? ebase : 120u;
+	unsigned b = thr16 > 112u ? thr16 : 112u;
+	unsigned a = lo8 < thr16 ? lo8 : b;
+
+	c->absmask = _mm256_set1_epi32(0x7fffffff);
+	c->a_m1 = _mm256_set1_epi32((int)(a << 23) - 1);
+	c->b_m1 = _mm256_set1_epi32((int)(b << 23) - 1);
+	c->r_m1 = _mm256_set1_epi32((int)(127u << 23) - 1);
+	c->c143 = _mm256_set1_epi32(143);
+	c->c24 = _mm256_set1_epi32(24);
+	c->eight = _mm256_set1_epi32(8);
+	c->mant = _mm256_set1_epi32(0x7fffff);
+	c->implicit = _mm256_set1_epi32(0x800000);
+	c->signbit = _mm256_set1_epi32((int)0x80000000u);
+}
 
 __attribute__((target("avx2")))
 static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
 				    const struct enc_consts *c)
 {
 	__m256i f = _mm256_loadu_si256((const __m256i *)in);
-	__m256i e = _mm256_and_si256(_mm256_srli_epi32(f, 23), c->ff);
-	__m256i raw = _mm256_cmpgt_epi32(e, c->c126);          /* e >= 127 */
-	__m256i below = _mm256_cmpgt_epi32(c->ebase_m1, e);    /* e < ebase */
-	__m256i n = _mm256_sub_epi32(c->c127, e);
-	__m256i m = _mm256_or_si256(_mm256_and_si256(f, c->mant), c->implicit);
-	__m256i x = _mm256_srlv_epi32(m, n);                   /* count >= 32 -> 0 */
-	__m256i is16 = _mm256_cmpgt_epi32(e, c->thr16_m1);
-	__m256i f16 = _mm256_and_si256(_mm256_srli_epi32(x, 8), c->m7fff);
-	__m256i f8 = _mm256_and_si256(_mm256_srli_epi32(x, 16), c->m7f);
-	__m256i field = _mm256_blendv_epi8(f8, f16, is16);
-	__m256i s = _mm256_srli_epi32(f, 31);
-	__m256i sgn = _mm256_blendv_epi8(_mm256_slli_epi32(s, 7),
-					 _mm256_slli_epi32(s, 15), is16);
-	__m256i zero = _mm256_or_si256(below,
-			_mm256_cmpeq_epi32(field, _mm256_setzero_si256()));
-	__m256i tag = _mm256_andnot_si256(zero,
-			_mm256_blendv_epi8(c->one, c->two, is16));
-	__m256i pay = _mm256_andnot_si256(zero, _mm256_or_si256(field, sgn));
-	__m256i mask, comp;
-	unsigned b0, b1, tw, lo, hi, ll;
-
-	tag = _mm256_blendv_epi8(tag, c->three, raw);
-	pay = _mm256_blendv_epi8(pay, f, raw);
-	b0 = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(tag, 31)));
-	b1 = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(tag, 30)));
-	tw = (unsigned)spread[b0] | (unsigned)spread[b1] << 1;
-	lo = tw & 0xffu;
-	hi = tw >> 8;
-	mask = _mm256_inserti128_si256(
+	__m256i a = _mm256_and_si256(f, c->absmask);
+	__m256i ma = _mm256_cmpgt_epi32(a, c->a_m1);
+	__m256i mb = _mm256_cmpgt_epi32(a, c->b_m1);
+	__m256i mr = _mm256_cmpgt_epi32(a, c->r_m1);
+	__m256i e = _mm256_srli_epi32(a, 23);
+	__m256i t8 = _mm256_and_si256(mb, c->eight);
+	__m256i cnt = _mm256_sub_epi32(_mm256_sub_epi32(c->c143, t8), e);
+	__m256i m24 = _mm256_or_si256(_mm256_and_si256(f, c->mant), c->implicit);
+	__m256i mag = _mm256_srlv_epi32(m24, cnt);      /* count >= 32 -> 0 */
+	__m256i sgn = _mm256_srlv_epi32(_mm256_and_si256(f, c->signbit),
+					_mm256_sub_epi32(c->c24, t8));
+	__m256i pay = _mm256_blendv_epi8(_mm256_or_si256(mag, sgn), f, mr);
+	__m256i bit0 = _mm256_xor_si256(_mm256_xor_si256(ma, mb), mr);
+	unsigned b0 = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(bit0));
+	unsigned b1 = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(mb));
+	unsigned tw = (unsigned)spread[b0] | (unsigned)spread[b1] << 1;
+	unsigned lo = tw & 0xffu, hi = tw >> 8, ll = half_len[lo];
+	__m256i mask = _mm256_inserti128_si256(
 		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)enc_tbl[lo].mask)),
 		_mm_loadu_si128((const __m128i *)enc_tbl[hi].mask), 1);
-	comp = _mm256_shuffle_epi8(pay, mask);
-	ll = half_len[lo];
-	out[0] = (uint8_t)tw;
-	out[1] = (uint8_t)(tw >> 8);
+	__m256i comp = _mm256_shuffle_epi8(pay, mask);
+	uint16_t tw16 = (uint16_t)tw;
+
+	memcpy(out, &tw16, 2);   /* little-endian host */
 	_mm_storeu_si128((__m128i *)(out + 2), _mm256_castsi256_si128(comp));
 	_mm_storeu_si128((__m128i *)(out + 2 + ll), _mm256_extracti128_si256(comp, 1));
 	return 2u + ll + half_len[hi];
@@ -119,35 +138,23 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 	uint8_t grp[INC_GROUP_MAX_BYTES];
 	struct enc_consts c;
 	size_t pos = 0, i;
-	unsigned nv, size, ebase;
+	unsigned nv, size;
 
 	if ((!in && n_values) || (!out && out_cap))
 		return INC_EINVAL;
 	pthread_once(&tbl_once, tbl_init);
 	eb = clamp_eb(eb);
-	ebase = 127u - eb;
-	c.ff = _mm256_set1_epi32(0xff);
-	c.c126 = _mm256_set1_epi32(126);
-	c.ebase_m1 = _mm256_set1_epi32((int)ebase);   /* below: ebase > e */
-	c.thr16_m1 = _mm256_set1_epi32((int)(ebase + (eb + 1u) / 2u) - 1);
-	c.c127 = _mm256_set1_epi32(127);
-	c.mant = _mm256_set1_epi32(0x7fffff);
-	c.implicit = _mm256_set1_epi32(0x800000);
-	c.m7fff = _mm256_set1_epi32(0x7fff);
-	c.m7f = _mm256_set1_epi32(0x7f);
-	c.one = _mm256_set1_epi32(1);
-	c.two = _mm256_set1_epi32(2);
-	c.three = _mm256_set1_epi32(3);
+	enc_consts_init(&c, eb);
 
-	for (i = 0; i < n_values; i += INC_GROUP_VALUES) {
+	/* Full groups with room for the largest one: vector path. */
+	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
+		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
+		pos += group_encode(in + 4 * i, out + pos, &c);
+	for (; i < n_values; i += INC_GROUP_VALUES) {
 		nv = n_values - i < INC_GROUP_VALUES ? (unsigned)(n_values - i)
 						     : INC_GROUP_VALUES;
 		if (out_cap - pos >= INC_GROUP_MAX_BYTES) {
-			if (nv == INC_GROUP_VALUES)
-				pos += group_encode(in + 4 * i, out + pos, &c);
-			else
-				pos += inc_group_encode(in + 4 * i, nv, eb,
-							out + pos, NULL);
+			pos += inc_group_encode(in + 4 * i, nv, eb, out + pos, NULL);
 			continue;
 		}
 		size = inc_group_encode(in + 4 * i, nv, eb, grp, NULL);
@@ -159,18 +166,68 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 	return (long)pos;
 }
 
+/*
+ * Decode: after the byte expansion each lane holds its payload p, zero
+ * extended (tag 0 lanes hold 0). Per tag, from 8-entry vectors indexed by
+ * the lane's tag with vpermd:
+ *   tag 1/2: value = sign | field * 2^-k, field = p & (2^k - 1), k = 7/15,
+ *            sign = (p << (31 - k)) & 0x80000000. field * 2^-k is exact
+ *            and equals the model's bit construction (exponent 127-k+msb,
+ *            the bits below the msb as mantissa); field 0 gives +-0 as in
+ *            the model.
+ *   tag 3:   field mask 0, shift 0, sign mask all ones: value = p.
+ *   tag 0:   p = 0: value = 0.
+ */
+struct dec_consts {
+	__m256i shifts, three, fmask, sh, smask;
+	__m256 scale;
+};
+
 __attribute__((target("avx2")))
+static void dec_consts_init(struct dec_consts *c)
+{
+	c->shifts = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+	c->three = _mm256_set1_epi32(3);
+	c->fmask = _mm256_setr_epi32(0, 0x7f, 0x7fff, 0, 0, 0, 0, 0);
+	c->sh = _mm256_setr_epi32(0, 24, 16, 0, 0, 0, 0, 0);
+	c->smask = _mm256_setr_epi32(0, (int)0x80000000u, (int)0x80000000u, -1, 0, 0, 0, 0);
+	c->scale = _mm256_setr_ps(0.0f, 0x1p-7f, 0x1p-15f, 0.0f, 0, 0, 0, 0);
+}
+
+/* Decode the full group at g (tag word tw, 34 readable bytes) into 8
+ * values at out. */
+__attribute__((target("avx2")))
+static inline void group_decode(const uint8_t *g, unsigned tw, uint8_t *out,
+				const struct dec_consts *c)
+{
+	unsigned lo = tw & 0xffu, hi = tw >> 8, ll = half_len[lo];
+	__m256i v = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(g + 2))),
+		_mm_loadu_si128((const __m128i *)(g + 2 + ll)), 1);
+	__m256i mask = _mm256_inserti128_si256(
+		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)dec_tbl[lo].mask)),
+		_mm_loadu_si128((const __m128i *)dec_tbl[hi].mask), 1);
+	__m256i p = _mm256_shuffle_epi8(v, mask);
+	__m256i tag = _mm256_and_si256(
+		_mm256_srlv_epi32(_mm256_set1_epi32((int)tw), c->shifts), c->three);
+	__m256i field = _mm256_and_si256(p, _mm256_permutevar8x32_epi32(c->fmask, tag));
+	__m256 mag = _mm256_mul_ps(_mm256_cvtepi32_ps(field),
+				   _mm256_permutevar8x32_ps(c->scale, tag));
+	__m256i sgn = _mm256_and_si256(
+		_mm256_sllv_epi32(p, _mm256_permutevar8x32_epi32(c->sh, tag)),
+		_mm256_permutevar8x32_epi32(c->smask, tag));
+
+	_mm256_storeu_si256((__m256i *)out,
+			    _mm256_or_si256(sgn, _mm256_castps_si256(mag)));
+}
+
+__attribute__((target("avx2,popcnt")))
 long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 			 float *outf, size_t out_cap)
 {
 	const uint8_t *in = inv;
 	uint8_t *out = (uint8_t *)outf;
-	const __m256i shifts = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
-	const __m256i three = _mm256_set1_epi32(3);
-	const __m256i two = _mm256_set1_epi32(2);
-	const __m256i one = _mm256_set1_epi32(1);
-	const __m256i k7 = _mm256_set1_epi32(7), k15 = _mm256_set1_epi32(15);
-	const __m256i zero = _mm256_setzero_si256();
+	struct dec_consts c;
 	size_t pos = 0, i;
 	unsigned nv;
 	long r;
@@ -180,39 +237,27 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 	if (n_values > out_cap / 4)
 		return INC_ENOSPC;
 	pthread_once(&tbl_once, tbl_init);
-	for (i = 0; i < n_values; i += INC_GROUP_VALUES) {
+	dec_consts_init(&c);
+	/* Full groups with 34 readable bytes: vector path. */
+	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
+		    in_len - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES) {
+		const uint8_t *g = in + pos;
+		uint16_t tw16;
+		unsigned tw;
+
+		memcpy(&tw16, g, 2);     /* little-endian host */
+		tw = tw16;
+		/* Group size from popcounts, off the table loads: this
+		 * is the loop-carried path. Bytes 1/2/4 for tags 1/2/3
+		 * = l + 2h + (l & h). */
+		pos += 2u + (unsigned)__builtin_popcount(tw & 0x5555u) +
+		       2u * (unsigned)__builtin_popcount(tw & 0xaaaau) +
+		       (unsigned)__builtin_popcount(tw & (tw >> 1) & 0x5555u);
+		group_decode(g, tw, out + 4 * i, &c);
+	}
+	for (; i < n_values; i += INC_GROUP_VALUES) {
 		nv = n_values - i < INC_GROUP_VALUES ? (unsigned)(n_values - i)
 						     : INC_GROUP_VALUES;
-		if (nv == INC_GROUP_VALUES && in_len - pos >= INC_GROUP_MAX_BYTES) {
-			const uint8_t *g = in + pos;
-			unsigned tw = (unsigned)g[0] | (unsigned)g[1] << 8;
-			unsigned lo = tw & 0xffu, hi = tw >> 8, ll = half_len[lo];
-			__m256i v = _mm256_inserti128_si256(
-				_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(g + 2))),
-				_mm_loadu_si128((const __m128i *)(g + 2 + ll)), 1);
-			__m256i mask = _mm256_inserti128_si256(
-				_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)dec_tbl[lo].mask)),
-				_mm_loadu_si128((const __m128i *)dec_tbl[hi].mask), 1);
-			__m256i p = _mm256_shuffle_epi8(v, mask);
-			__m256i t = _mm256_and_si256(
-				_mm256_srlv_epi32(_mm256_set1_epi32((int)tw), shifts), three);
-			__m256i is16 = _mm256_cmpeq_epi32(t, two);
-			__m256i k = _mm256_blendv_epi8(k7, k15, is16);
-			__m256i s = _mm256_slli_epi32(
-				_mm256_and_si256(_mm256_srlv_epi32(p, k), one), 31);
-			__m256i field = _mm256_and_si256(p,
-				_mm256_sub_epi32(_mm256_sllv_epi32(one, k), one));
-			__m256i fl = _mm256_castps_si256(_mm256_cvtepi32_ps(field));
-			__m256i val = _mm256_or_si256(s,
-				_mm256_sub_epi32(fl, _mm256_slli_epi32(k, 23)));
-
-			val = _mm256_blendv_epi8(val, s, _mm256_cmpeq_epi32(field, zero));
-			val = _mm256_blendv_epi8(val, p, _mm256_cmpeq_epi32(t, three));
-			val = _mm256_andnot_si256(_mm256_cmpeq_epi32(t, zero), val);
-			_mm256_storeu_si256((__m256i *)(out + 4 * i), val);
-			pos += 2u + ll + half_len[hi];
-			continue;
-		}
 		r = inc_group_decode(in + pos, in_len - pos, nv, out + 4 * i);
 		if (r < 0)
 			return r;
