@@ -114,7 +114,11 @@ vlan_bpf() {
 		ip netns exec "$ns" tc filter add dev "$dev" egress bpf da obj "$obj" \
 			sec tc/push 2>/dev/null &&
 		ip netns exec "$ns" tc filter add dev "$dev" ingress bpf da obj "$obj" \
-			sec tc/pop 2>/dev/null || return 1
+			sec tc/pop 2>/dev/null || {
+			ip netns exec "$nsa" tc qdisc del dev "$va" clsact 2>/dev/null
+			ip netns exec "$nsb" tc qdisc del dev "$vb" clsact 2>/dev/null
+			return 1
+		}
 	done
 }
 
@@ -210,10 +214,6 @@ capture_variant() {
 	kill -TERM "$tcpdump_pid" $snap_pid
 	wait "$tcpdump_pid" $snap_pid || true
 	pids=()
-	if [ -n "$snap_pid" ]; then
-		cp "$work/snap96.pcap" "$out/inc-$variant-snap96.pcap"
-		say "$variant: $out/inc-$variant-snap96.pcap (snapshot length 96), $(stat -c %s "$out/inc-$variant-snap96.pcap") bytes"
-	fi
 	if [ "$vlan" -eq 1 ]; then
 		# The kernel has no 802.1Q support (CONFIG_VLAN_8021Q): tag the
 		# captured frames afterwards, as a trunk port would.
@@ -226,6 +226,10 @@ capture_variant() {
 	say "$variant: $(cat "$work/client1.log")"
 	say "$variant: $(cat "$work/server1.log")"
 	say "$variant: $file, $(grep -Eo '[0-9]+ packets? captured' "$work/tcpdump.log" || echo '? packets'), $(stat -c %s "$file") bytes"
+	if [ -n "$snap_pid" ]; then
+		cp "$work/snap96.pcap" "$out/inc-$variant-snap96.pcap"
+		say "$variant: $out/inc-$variant-snap96.pcap (snapshot length 96), $(stat -c %s "$out/inc-$variant-snap96.pcap") bytes"
+	fi
 
 	ip netns del "$nsa"
 	ip netns del "$nsb"
