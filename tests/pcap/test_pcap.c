@@ -116,9 +116,11 @@ static int tagged(const struct view *v)
 static void check_compressed(const char *name, unsigned long idx,
 			     const uint8_t *in, size_t len,
 			     const struct view *v, const uint8_t *c, long clen,
-			     unsigned eb, const struct inc_frame_config *cfg)
+			     unsigned eb, const struct inc_frame_config *cfg,
+			     const struct inc_frame_info *cinfo)
 {
 	static uint8_t d[INC_FRAME_OUT_MAX];
+	struct inc_class_counts cc = { { 0, 0, 0, 0 } };
 	struct inc_frame_info info;
 	struct view cv, dv;
 	size_t i, nvals;
@@ -164,6 +166,7 @@ static void check_compressed(const char *name, unsigned long idx,
 		memcpy(&o, in + v->pay + 4 * i, 4);
 		memcpy(&r, d + v->pay + 4 * i, 4);
 		t = inc_compress_value(o, eb, &p);
+		cc.n[t]++;
 		if (r != inc_decompress_value(t, p)) {
 			CHECK(0, "%s #%lu eb %u: value %zu 0x%08x -> 0x%08x", name,
 			      idx, eb, i, o, r);
@@ -172,6 +175,13 @@ static void check_compressed(const char *name, unsigned long idx,
 	}
 	CHECK(!memcmp(d + v->pay + 4 * nvals, in + v->pay + 4 * nvals,
 		      v->pay_len % 4), "%s #%lu: tail bytes", name, idx);
+	/* The class counts the model reports, on both sides. */
+	CHECK(!memcmp(&cc, &cinfo->counts, sizeof(cc)) &&
+	      !memcmp(&cc, &info.counts, sizeof(cc)),
+	      "%s #%lu: class counts %llu/%llu/%llu/%llu differ from the values'",
+	      name, idx, (unsigned long long)cc.n[0],
+	      (unsigned long long)cc.n[1], (unsigned long long)cc.n[2],
+	      (unsigned long long)cc.n[3]);
 	/* A frame only differs from the original where the codec lost bits. */
 	if (!memcmp(d + v->pay, in + v->pay, v->pay_len))
 		CHECK(!memcmp(d, in, len), "%s #%lu: lossless payload but frame differs",
@@ -211,7 +221,8 @@ static void check_frame(const char *name, unsigned long idx,
 	fc->reason[info.reason]++;
 	if (info.outcome == INC_OUT_COMPRESSED) {
 		fc->compressed++;
-		check_compressed(name, idx, in, len, &v, out, r, eb, &cfg);
+		check_compressed(name, idx, in, len, &v, out, r, eb, &cfg,
+				 &info);
 	} else {
 		CHECK(info.outcome == INC_OUT_BYPASS && r == (long)len &&
 		      !memcmp(out, in, len),
