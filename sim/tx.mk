@@ -103,3 +103,5 @@ test-tx-icarus: $(TX_ICARUS_DIR)/tb.vvp $(TX_ICARUS_DIR)/exp.hex
 
 SIM_TESTS += tx-icarus
 TEST_SUITES += tx-icarus
+
+BENCH_TARGETS += sim-bench
