@@ -90,7 +90,7 @@ for eb in 6 8 10; do
 		"$(kv ratio "$f")" "$(kv payload_ratio "$f")"
 done
 echo
-echo "bypassed frames by reason (the same at every bound):"
+echo "bypassed frames by reason:"
 for eb in 6 8 10; do
 	printf '  2^-%-3s %s\n' "$eb" "$(tr ' ' '\n' <"$tmp/eb$eb.kv" | sed -n 's/^reason_//p' |
 		tr '=' ' ' | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')$(
