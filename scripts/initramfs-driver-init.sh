@@ -200,9 +200,15 @@ inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters
 	m0=$(st B inc0 rx_malformed_bad_shim)
 	s0=$(st B inc0 rx_malformed_bad_stream)
 	d0=$(st B inc0 rx_decompressed_frames)
-	line=$($A inc-vm-inject vA "$macB" rx "$1" "$2" "$3" | tail -n 1)
-	echo "inject rx $1: $line"
+	$B inc-vm-inject expect inc0 "$macB" "$1" "$2" "$3" >/tmp/exp 2>&1 &
+	ep=$!
 	sleep 1
+	line=$($A inc-vm-inject send vA "$macB" rx "$1" "$2" "$3" | tail -n 1)
+	echo "inject rx $1: $line"
+	wait $ep
+	erc=$?
+	echo "B's inc0: $(tail -n 1 /tmp/exp)"
+	check "inject $1: every frame reaches B's inc0 exactly as inc_frame_decompress predicts" [ $erc -eq 0 ]
 	em=$(echo "$line" | sed -n 's/.* bad_shim=\([0-9]*\).*/\1/p')
 	es=$(echo "$line" | sed -n 's/.* bad_stream=\([0-9]*\).*/\1/p')
 	ed=$(echo "$line" | sed -n 's/.* decompressed=\([0-9]*\).*/\1/p')
@@ -218,8 +224,12 @@ inject_rx marked 400 5
 check "marked injection produced malformed frames" gt "$em$es" 0
 inject_rx random 3000 6
 c0=$(st A inc0 tx_compressed_frames)
-line=$($A inc-vm-inject inc0 "$macB" tx random 2000 7 | tail -n 1)
+$A inc-vm-inject send inc0 "$macB" tx random 2000 7 vA >/tmp/inj 2>&1
+irc=$?
+line=$(tail -n 1 /tmp/inj)
 echo "inject tx random: $line"
+echo "leaving on vA: $(grep bit-exact /tmp/inj)"
+check "random frames through inc0 leave on vA exactly as inc_frame_compress predicts" [ $irc -eq 0 ]
 ec=$(echo "$line" | sed -n 's/.* compressed=\([0-9]*\).*/\1/p')
 check "random frames sent through inc0: tx_compressed counts the model's ($ec)" \
 	eq "$(( $(st A inc0 tx_compressed_frames) - c0 ))" "$ec"

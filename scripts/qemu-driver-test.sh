@@ -58,7 +58,7 @@ nice timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	</dev/null >"$log" 2>&1
 rc=$?
 secs=$(( $(date +%s) - start ))
-tr -d '\r' <"$log" | grep -E '^(PASS|FAIL|driver-vm|recv|send|inject|counted|A tx|compression ratio|expect|GRO|user namespace|CSR)|WARNING|BUG|Oops|Call Trace|Kernel panic' \
+tr -d '\r' <"$log" | grep -E '^(PASS|FAIL|driver-vm|recv|send|inject|counted|A tx|compression ratio|expect|GRO|user namespace|CSR|B.s inc0|leaving on)|WARNING|BUG|Oops|Call Trace|Kernel panic' \
 	| grep -v -E '^[0-9]+ passed, [0-9]+ failed' || true
 line=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 echo "driver-qemu: qemu exit $rc after ${secs}s (timeout ${timeout_s}s), console log $log"

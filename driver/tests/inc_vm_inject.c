@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_vm_inject.c - send crafted frames through an AF_PACKET socket for the
- * driver test in QEMU, and print what the model says the driver must count.
+ * driver test in QEMU, predict with the model what the driver must do with
+ * each, and check the frames the driver emits byte for byte.
  *
- *   inc-vm-inject IFNAME DSTMAC rx|tx marked|random COUNT SEED
+ *   inc-vm-inject send IFNAME DSTMAC rx|tx marked|random COUNT SEED [CAPIF]
+ *   inc-vm-inject expect IFNAME DSTMAC marked|random COUNT SEED
  *
  * "marked": compressed frames (inc_frame_compress of gradient payloads),
  * most of them corrupted afterwards (shim magic/version/length, stream cut
@@ -11,12 +13,20 @@
  * shim), with the IP header fixed up so they reach the marker validation.
  * "random": inc_fg_random frames of every kind, marked ones included.
  *
- * Each frame is classified with the model before it is sent: "rx" with
- * inc_frame_decompress as the receiving device's RX handler sees it (an
- * 802.1Q tag is taken off by the kernel before the handler runs; max frame
- * = MTU 1500 + 18), "tx" with inc_frame_compress as the sending device's
- * TX path sees it. The last line is machine-readable:
+ * Each frame is classified with the model: "rx" with inc_frame_decompress
+ * as the receiving device's RX handler sees it (the kernel moves one
+ * 802.1Q/802.1ad tag into metadata before the handler runs; max frame =
+ * MTU 1500 + 18), "tx" with inc_frame_compress as the sending device's TX
+ * path sees it (no size limit). The last line of "send" is machine-readable:
  *   expect sent=N decompressed=N compressed=N malformed=N bad_shim=N bad_stream=N
+ *
+ * "send ... tx ... CAPIF" also captures what leaves on CAPIF (the lower
+ * device) and requires every sent frame to appear there exactly as the
+ * model's output. "expect" runs on the receiving side: it regenerates the
+ * same frames from SEED, captures on IFNAME (the upper device) and requires
+ * every frame to arrive exactly as the model's output (decompressed, or
+ * unchanged), until COUNT frames matched or 10 s passed. It prints
+ *   bit-exact: matched=N of N, other=N
  */
 #include "inc_framegen.h"
 #include "inc_model.h"
@@ -26,6 +36,7 @@
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -124,71 +135,181 @@ static size_t make_marked(uint8_t *out, size_t cap, unsigned variant,
 	return len;
 }
 
-int main(int argc, char **argv)
+/* The next frame of the sequence (identical on both sides for one SEED),
+ * or 0 when the generator made one AF_PACKET cannot send. */
+static size_t next_frame(uint8_t *frame, size_t cap, int marked,
+			 unsigned long n, const unsigned *mac, uint64_t *rng)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	size_t len;
+	unsigned i;
+
+	if (marked)
+		len = make_marked(frame, cap, (unsigned)n, rng);
+	else
+		len = inc_fg_random(frame, cap, MTU + 14, 1, rng);
+	/* AF_PACKET takes whole Ethernet headers up to MTU + 14. */
+	if (len < 14 || len > MTU + 14)
+		return 0;
+	for (i = 0; i < 6; i++)
+		frame[i] = (uint8_t)mac[i];
+	memcpy(frame + 6, "\x02\x00\x00\xee\x00\x01", 6);
+	return len;
+}
+
+/* The frame as the driver's handler sees it, and the model's output. */
+static long predict(const uint8_t *frame, size_t len, int rx, uint8_t *out,
+		    size_t out_cap, struct inc_frame_info *info)
+{
+	static uint8_t view[4096];
 	struct inc_frame_config cfg;
-	struct inc_frame_info info;
-	static uint8_t frame[4096], view[4096], out[INC_FRAME_OUT_MAX];
-	unsigned mac[6], i;
-	unsigned long count, seed, n, sent = 0;
-	unsigned long dcmp = 0, cmp = 0, malformed = 0, bad_shim = 0, bad_stream = 0;
-	uint64_t rng;
-	int rx, marked, fd;
-	size_t len, vlen;
-
-	alarm(60);
-	if (argc != 7)
-		inc_vm_die(PROG, "usage: inc-vm-inject IFNAME DSTMAC rx|tx marked|random COUNT SEED");
-	if (sscanf(argv[2], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2],
-		   &mac[3], &mac[4], &mac[5]) != 6)
-		inc_vm_die(PROG, "bad MAC '%s'", argv[2]);
-	rx = strcmp(argv[3], "rx") == 0;
-	marked = strcmp(argv[4], "marked") == 0;
-	count = inc_vm_num(PROG, argv[5]);
-	seed = inc_vm_num(PROG, argv[6]);
-	rng = seed | 1u;
-
-	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-	if (fd < 0)
-		inc_vm_die(PROG, "AF_PACKET socket: %s", strerror(errno));
-	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
-	if (!sll.sll_ifindex)
-		inc_vm_die(PROG, "no interface '%s'", argv[1]);
-	sll.sll_halen = 6;
+	size_t vlen = len;
 
 	inc_frame_config_default(&cfg);
-	if (rx)
-		cfg.max_frame = MTU + 18;   /* the driver's RX limit */
-	else
-		cfg.max_frame = 0;          /* the driver's TX path: no limit */
+	memcpy(view, frame, len);
+	if (rx) {
+		cfg.max_frame = MTU + 18;       /* the driver's RX limit */
+		if (len >= 18 && ((view[12] == 0x81 && view[13] == 0x00) ||
+				  (view[12] == 0x88 && view[13] == 0xa8))) {
+			memmove(view + 12, view + 16, len - 16);
+			vlen = len - 4;
+		}
+		return inc_frame_decompress(view, vlen, out, out_cap, &cfg, info);
+	}
+	cfg.max_frame = 0;                      /* the driver's TX path */
+	return inc_frame_compress(view, vlen, out, out_cap, &cfg, info);
+}
+
+static int open_packet(const char *ifname, int proto, struct sockaddr_ll *sll)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW, htons(proto));
+
+	if (fd < 0)
+		inc_vm_die(PROG, "AF_PACKET socket: %s", strerror(errno));
+	memset(sll, 0, sizeof(*sll));
+	sll->sll_family = AF_PACKET;
+	sll->sll_protocol = htons(proto);
+	sll->sll_ifindex = (int)if_nametoindex(ifname);
+	if (!sll->sll_ifindex)
+		inc_vm_die(PROG, "no interface '%s'", ifname);
+	sll->sll_halen = 6;
+	if (proto && bind(fd, (struct sockaddr *)sll, sizeof(*sll)) < 0)
+		inc_vm_die(PROG, "bind %s: %s", ifname, strerror(errno));
+	return fd;
+}
+
+/* Wait up to ms for a captured frame of direction outgoing (1) or not (0)
+ * equal to want; other frames are skipped. */
+static int capture_match(int fd, int outgoing, const uint8_t *want,
+			 size_t want_len, int ms, unsigned long *other)
+{
+	static uint8_t buf[70000];
+	struct sockaddr_ll from;
+	socklen_t fl;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t r;
+
+	while (poll(&p, 1, ms) > 0) {
+		fl = sizeof(from);
+		r = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		if (r < 0)
+			return 0;
+		if ((from.sll_pkttype == PACKET_OUTGOING) != outgoing)
+			continue;
+		if ((size_t)r == want_len && memcmp(buf, want, want_len) == 0)
+			return 1;
+		(*other)++;
+	}
+	return 0;
+}
+
+static int do_expect(int argc, char **argv)
+{
+	static uint8_t frame[4096], out[INC_FRAME_OUT_MAX];
+	struct sockaddr_ll sll;
+	struct inc_frame_info info;
+	unsigned mac[6];
+	unsigned long count, n, want = 0, matched = 0, other = 0;
+	uint64_t rng;
+	int fd, marked;
+	double t_end;
+	long r;
+
+	if (argc != 7)
+		inc_vm_die(PROG, "usage: expect IFNAME DSTMAC marked|random COUNT SEED");
+	if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2],
+		   &mac[3], &mac[4], &mac[5]) != 6)
+		inc_vm_die(PROG, "bad MAC '%s'", argv[3]);
+	marked = strcmp(argv[4], "marked") == 0;
+	count = inc_vm_num(PROG, argv[5]);
+	rng = inc_vm_num(PROG, argv[6]) | 1u;
+	fd = open_packet(argv[2], ETH_P_ALL, &sll);
+	printf("expect: capturing on %s\n", argv[2]);
+	fflush(stdout);
+	t_end = inc_vm_now() + 10.0;
+	for (n = 0; n < count && inc_vm_now() < t_end; n++) {
+		size_t len = next_frame(frame, sizeof(frame), marked, n, mac, &rng);
+
+		if (!len)
+			continue;
+		r = predict(frame, len, 1, out, sizeof(out), &info);
+		if (r < 0)
+			inc_vm_die(PROG, "model: %s", inc_model_strerror((int)r));
+		if (info.outcome == INC_OUT_DROPPED)
+			continue;
+		want++;
+		/* Frames arrive in order; unrelated traffic is skipped. The
+		 * first frame may take a while (the sender starts later). */
+		matched += capture_match(fd, 0, out, (size_t)r,
+					 want == 1 ? 8000 : 1000, &other);
+	}
+	printf("bit-exact: matched=%lu of %lu, other=%lu\n", matched, want, other);
+	return matched == want ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_ll sll, csll;
+	struct inc_frame_info info;
+	static uint8_t frame[4096], out[INC_FRAME_OUT_MAX];
+	unsigned mac[6];
+	unsigned long count, seed, n, sent = 0, exact = 0, other = 0;
+	unsigned long dcmp = 0, cmp = 0, malformed = 0, bad_shim = 0, bad_stream = 0;
+	uint64_t rng;
+	int rx, marked, fd, cfd = -1;
+	size_t len;
+
+	alarm(60);
+	if (argc >= 2 && strcmp(argv[1], "expect") == 0)
+		return do_expect(argc, argv);
+	if ((argc != 8 && argc != 9) || strcmp(argv[1], "send") != 0)
+		inc_vm_die(PROG, "usage: inc-vm-inject send IFNAME DSTMAC rx|tx marked|random COUNT SEED [CAPIF]\n"
+			   "       inc-vm-inject expect IFNAME DSTMAC marked|random COUNT SEED");
+	if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2],
+		   &mac[3], &mac[4], &mac[5]) != 6)
+		inc_vm_die(PROG, "bad MAC '%s'", argv[3]);
+	rx = strcmp(argv[4], "rx") == 0;
+	marked = strcmp(argv[5], "marked") == 0;
+	count = inc_vm_num(PROG, argv[6]);
+	seed = inc_vm_num(PROG, argv[7]);
+	rng = seed | 1u;
+
+	/* Protocol 0: this socket only sends, it receives nothing. */
+	fd = open_packet(argv[2], 0, &sll);
+	if (argc == 9)
+		cfd = open_packet(argv[8], ETH_P_ALL, &csll);
 
 	for (n = 0; n < count; n++) {
 		long r;
 
-		if (marked)
-			len = make_marked(frame, sizeof(frame), (unsigned)n, &rng);
-		else
-			len = inc_fg_random(frame, sizeof(frame), MTU + 14, 1, &rng);
-		/* AF_PACKET takes whole Ethernet headers up to MTU + 14. */
-		if (len < 14 || len > MTU + 14)
+		len = next_frame(frame, sizeof(frame), marked, n, mac, &rng);
+		if (!len)
 			continue;
-		for (i = 0; i < 6; i++)
-			frame[i] = (uint8_t)mac[i];
-		memcpy(frame + 6, "\x02\x00\x00\xee\x00\x01", 6);
-		/* What the driver's handler sees. */
-		memcpy(view, frame, len);
-		vlen = len;
-		if (rx && len >= 18 && view[12] == 0x81 && view[13] == 0x00) {
-			memmove(view + 12, view + 16, len - 16);
-			vlen = len - 4;
-		}
+		sll.sll_protocol = (uint16_t)(frame[12] | frame[13] << 8);
 		if (sendto(fd, frame, len, 0, (struct sockaddr *)&sll,
 			   sizeof(sll)) != (ssize_t)len)
 			continue;       /* e.g. a header the device refuses */
 		sent++;
-		r = rx ? inc_frame_decompress(view, vlen, out, sizeof(out), &cfg, &info)
-		       : inc_frame_compress(view, vlen, out, sizeof(out), &cfg, &info);
+		r = predict(frame, len, rx, out, sizeof(out), &info);
 		if (r < 0)
 			inc_vm_die(PROG, "model: %s", inc_model_strerror((int)r));
 		if (info.outcome == INC_OUT_DECOMPRESSED)
@@ -200,12 +321,18 @@ int main(int argc, char **argv)
 			bad_shim += info.reason == INC_R_BAD_SHIM;
 			bad_stream += info.reason == INC_R_BAD_STREAM;
 		}
+		if (cfd >= 0)
+			exact += capture_match(cfd, 1, out, (size_t)r, 500, &other);
 		if (n % 16 == 15)
 			usleep(2000);   /* keep the receive backlog short */
 	}
 	close(fd);
+	if (cfd >= 0) {
+		close(cfd);
+		printf("bit-exact: matched=%lu of %lu, other=%lu\n", exact, sent, other);
+	}
 	printf("expect sent=%lu decompressed=%lu compressed=%lu malformed=%lu "
 	       "bad_shim=%lu bad_stream=%lu\n",
 	       sent, dcmp, cmp, malformed, bad_shim, bad_stream);
-	return 0;
+	return cfd >= 0 && exact != sent ? 1 : 0;
 }
