@@ -7,7 +7,8 @@
  *   +frames=N     random frames from inc_fg_random per stall setting
  *                 (default 50000; lengths 14..9018 plus a few oversize)
  *   +stall=MODE   none, random or both (default both): random = 30% tvalid
- *                 gaps and 30% tready backpressure
+ *                 gaps and 30% tready backpressure, plus a run of N/10
+ *                 frames into a sink that is ready 10% of the time
  *   +resets=N     reset the engine in the middle of a frame about every N
  *                 frames of the stalled run (default 2000; 0 = never)
  *   +nopcap       skip the captures tests/fixtures/NAME.pcap (run by default)
@@ -289,7 +290,7 @@ static void report(const struct run *r, unsigned long frames)
 }
 
 static void test_random(unsigned long nframes, unsigned stall, unsigned resets,
-			uint64_t seed, const char *name)
+			uint64_t seed, const char *name, unsigned sink_stall)
 {
 	static uint8_t fr[9200];
 	static struct run r;
@@ -298,6 +299,8 @@ static void test_random(unsigned long nframes, unsigned stall, unsigned resets,
 	struct fcfg c;
 
 	run_init(&r, name, stall, seed);
+	if (sink_stall)
+		r.sink.stall_pct = sink_stall;
 	for (i = 0; i < nframes && !r.hung; i++) {
 		uint64_t x = inc_fg_rand(&rng);
 		size_t maxl = x % 100 < 45 ? 1600 : x % 100 < 75 ? MAX_FRAME :
@@ -407,6 +410,19 @@ static void test_edges(unsigned stall, uint64_t seed)
 		inc_fg_payload(pay, f.payload_len, INC_FG_GRADIENT, &rng);
 		f.payload = pay;
 		len = inc_fg_build(fr, sizeof(fr), &f);
+		push_frame(&r, fr, len, &c);
+		while (r.src.q.count > 4)
+			step(&r);
+	}
+	/* TCP data offset below 5 and beyond the IP packet (bad_tcp_header) */
+	for (i = 0; i < 16; i++, n++) {
+		inc_fg_defaults(&f);
+		f.vlan = (int)(i & 1);
+		f.payload_len = i < 8 ? 100 : 8;
+		inc_fg_payload(pay, f.payload_len, INC_FG_GRADIENT, &rng);
+		f.payload = pay;
+		len = inc_fg_build(fr, sizeof(fr), &f);
+		fr[(f.vlan ? 18 : 14) + 20 + 12] = (uint8_t)((i < 8 ? i % 5 : 8 + i % 8) << 4);
 		push_frame(&r, fr, len, &c);
 		while (r.src.q.count > 4)
 			step(&r);
@@ -526,9 +542,12 @@ int tx_engine_main(int argc, char **argv)
 			test_pcaps(30, seed + 1);
 		}
 		if (strcmp(stall, "random"))
-			test_random(frames, 0, 0, seed * 7 + 1, "random");
-		if (strcmp(stall, "none"))
-			test_random(frames, 30, resets, seed * 7 + 2, "random-stall");
+			test_random(frames, 0, 0, seed * 7 + 1, "random", 0);
+		if (strcmp(stall, "none")) {
+			test_random(frames, 30, resets, seed * 7 + 2, "random-stall", 0);
+			/* a sink that takes one beat in ten: the buffers fill up */
+			test_random(frames / 10, 0, 0, seed * 7 + 3, "random-slow-sink", 90);
+		}
 	}
 	tb_close();
 	return inc_test_done();
