@@ -246,6 +246,7 @@ fi
 
 # --- delete, unload and reload 50 times ----------------------------------
 check "ip link del inc0" /opt/bin/ip -n A link del inc0
+echo "driver-vm: reload cycles start at $(cut -d' ' -f1 /proc/uptime) s"
 n=0
 while [ $n -lt 50 ]; do
 	rmmod inceptionn || break
@@ -256,6 +257,8 @@ while [ $n -lt 50 ]; do
 done
 check "50 unload/reload cycles with a live device ($n)" [ $n -eq 50 ]
 check "rmmod after the cycles" rmmod inceptionn
+check "lower devices survive" /opt/bin/ip -n A link show vA >/dev/null
+echo "driver-vm: reload cycles done at $(cut -d' ' -f1 /proc/uptime) s"
 
 # --- FPGA path against the register map: CSR block stand-in in slot 5 ----
 # QEMU's ivshmem (1af4:1110) at 05.0 exposes the preset register words in
@@ -291,8 +294,20 @@ if [ -e $fdev ] && [ -d /sys/bus/pci/devices/0000:00:05.1/net ]; then
 else
 	ko "FPGA stand-in devices present"
 fi
+# --- the lower device or the namespace goes away under a live device -----
+/opt/bin/ip -n A link add link vA name inc0 type inceptionn
+/opt/bin/ip -n A link set inc0 up
+check "deleting the lower device (veth pair) deletes inc0" sh -c \
+	"/opt/bin/ip -n A link del vA && ! /opt/bin/ip -n A link show inc0 2>/dev/null && ! /opt/bin/ip -n B link show vB 2>/dev/null"
+/opt/bin/ip netns add C
+/opt/bin/ip -n C link add vC type veth peer name vD
+/opt/bin/ip -n C link set vC up
+/opt/bin/ip -n C link add link vC name inc0 type inceptionn
+/opt/bin/ip -n C link add link vD name inc1 type inceptionn
+/opt/bin/ip -n C link set inc0 up
+check "deleting a namespace with stacked devices" /opt/bin/ip netns del C
+sleep 2
 check "final rmmod" rmmod inceptionn
-check "lower devices survive" /opt/bin/ip -n A link show vA >/dev/null
 check "kernel log clean at the end" klog_clean
 
 t_end=$(cut -d' ' -f1 /proc/uptime)
