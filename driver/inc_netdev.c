@@ -650,10 +650,9 @@ static const struct attribute_group inc_attr_group = {
 /* rtnetlink: ip link add link DEV name NAME type inceptionn                  */
 /* ------------------------------------------------------------------------ */
 
-static void inc_destructor(struct net_device *dev)
+/* Free what newlink set up before registering the device. */
+static void inc_priv_release(struct inc_priv *priv)
 {
-	struct inc_priv *priv = netdev_priv(dev);
-
 	free_percpu(priv->stats);
 	priv->stats = NULL;
 	if (priv->hw) {
@@ -663,6 +662,11 @@ static void inc_destructor(struct net_device *dev)
 		inc_hw_put(priv->hw);
 	}
 	priv->hw = NULL;
+}
+
+static void inc_destructor(struct net_device *dev)
+{
+	inc_priv_release(netdev_priv(dev));
 }
 
 static void inc_setup(struct net_device *dev)
@@ -762,11 +766,7 @@ err_unregister:
 	unregister_netdevice(dev);      /* the destructor frees the rest */
 	return err;
 err_free:
-	free_percpu(priv->stats);
-	priv->stats = NULL;
-	if (priv->hw)
-		inc_hw_put(priv->hw);
-	priv->hw = NULL;
+	inc_priv_release(priv);
 	return err;
 }
 
