@@ -14,7 +14,7 @@ export INC_TIMEOUT_MS=60000
 addr=127.0.0.1
 one() {  # N ARGS...
 	local n=$1; shift
-	local start=$(date +%s.%N)
+	local start=$(date +%s%N)
 	nice "$run" -n "$n" -a "$addr" "$ar" -q "$@" >"$log" 2>&1
 	local rc=$?
 	local p=0 f=0 line
@@ -27,8 +27,9 @@ one() {  # N ARGS...
 		grep -E 'FAIL|inc-run|ar-check' "$log" | head -n 10
 		[ "$f" -eq 0 ] && f=1
 	fi
-	printf 'N=%d %-40s %6d passed, %d failed (%.1fs)\n' "$n" "$*" "$p" "$f" \
-		"$(echo "$(date +%s.%N) - $start" | bc)"
+	local ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	printf 'N=%d %-40s %6d passed, %d failed (%d.%03ds)\n' "$n" "$*" "$p" "$f" \
+		$((ms / 1000)) $((ms % 1000))
 	pass=$((pass + p)); fail=$((fail + f))
 }
 for n in 1 2 3 4 5 6 7 8; do

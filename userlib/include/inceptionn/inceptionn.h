@@ -7,7 +7,8 @@
  *
  * Every function returns 0 (or a size) on success and a negative error
  * code on failure; inc_strerror() turns a code into text. The library never
- * prints. See docs/userlib.md.
+ * prints. A communicator serves one call at a time (no internal locking);
+ * different communicators are independent. See docs/userlib.md.
  */
 #ifndef INCEPTIONN_H
 #define INCEPTIONN_H
