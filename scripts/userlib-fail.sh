@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Suite userlib-fail: a peer that dies (SIGKILL), stalls (SIGSTOP) or never
 # starts makes every other rank's call return an error within the timeout;
+# ranks that disagree about a call (count, mode, a skipped call) all fail;
 # inc-run propagates a failing rank's status and stops the others; bad
 # environment values give INC_E_ENV. Last line "N passed, N failed".
 set -u
@@ -29,6 +30,12 @@ one -n 4 -x kill -v 2 -t 3000 -a wa -m software
 one -n 3 -x stop -v 0 -t 1500 -a wa
 one -n 3 -x absent -v 2 -t 1500
 one -n 2 -x stop -v 1 -t 1000 -c 100
+# Ranks that disagree about a call: every rank fails, none hangs.
+one -n 4 -x mismatch1 -v 2 -t 3000
+one -n 3 -x mismatch2 -v 0 -t 3000 -m nic
+one -n 4 -x mismatch3 -v 1 -t 3000
+one -n 3 -x mismatch1 -v 0 -t 3000 -a wa -m software
+one -n 3 -x mismatch3 -v 2 -t 3000 -a wa
 
 # inc-run: a failing rank's status comes back and the others are stopped.
 start=$(date +%s)

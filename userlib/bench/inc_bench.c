@@ -296,7 +296,7 @@ static int bench_allreduce(int argc, char **argv)
 			struct inc_allreduce_opts o;
 			struct inc_comm_stats s0, s1;
 			double tot = 0, t, algbw;
-			uint64_t wmax = 0;
+			uint64_t wmax = 0, sent = 0;
 
 			if (!use[k])
 				continue;
@@ -306,17 +306,17 @@ static int bench_allreduce(int argc, char **argv)
 			o.segment_bytes = segb;
 			if (o.timeout_ms < 120000)
 				o.timeout_ms = 120000;
-			inc_comm_stats(c, &s0);
-			s1 = s0;
 			for (it = -warm; it < nit; it++) {
 				memcpy(buf, src, count * 4);
 				rc = barrier(c);
-				if (it == 0)
-					inc_comm_stats(c, &s0);
+				inc_comm_stats(c, &s0);
 				t = now();
 				if (!rc)
 					rc = inc_allreduce_f32(c, buf, count, &o);
 				t = now() - t;
+				inc_comm_stats(c, &s1);
+				if (it >= 0)
+					sent += s1.bytes_sent - s0.bytes_sent;
 				if (rc) {
 					fprintf(stderr, "inc-bench: rank %d: %s n=%zu: %s\n", r,
 						all[k].name, count, inc_strerror(rc));
@@ -325,7 +325,6 @@ static int bench_allreduce(int argc, char **argv)
 				if (it >= 0)
 					tot += t;
 			}
-			inc_comm_stats(c, &s1);
 			/* The call can return on one rank while its last bytes
 			 * still sit in socket buffers: report the slowest rank. */
 			rc = gather_u48(c, (uint64_t)(tot / nit * 1e9), wires);
@@ -333,7 +332,7 @@ static int bench_allreduce(int argc, char **argv)
 				if ((double)wires[i] * 1e-9 > t)
 					t = (double)wires[i] * 1e-9;
 			/* Subtract the barriers' own bytes (4 per barrier call). */
-			rc = gather_u48(c, (s1.bytes_sent - s0.bytes_sent) / (uint64_t)nit, wires);
+			rc = gather_u48(c, sent / (uint64_t)nit, wires);
 			if (rc) {
 				fprintf(stderr, "inc-bench: gather: %s\n", inc_strerror(rc));
 				return 1;
@@ -341,8 +340,6 @@ static int bench_allreduce(int argc, char **argv)
 			for (i = 0; i < n; i++)
 				if (wires[i] > wmax)
 					wmax = wires[i];
-			if (wmax >= 8)
-				wmax -= 8;   /* one barrier per call: <= 2 x 4 bytes */
 			algbw = (double)(count * 4) / t / 1e9;
 			if (r == 0) {
 				printf("%12zu %10zu %-9s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,

@@ -177,6 +177,29 @@ static void flush_cork(int fd)
 	(void)inc_sock_set_cork(fd, 1);
 }
 
+/*
+ * Call header: the first 32 bytes each side sends on every data link in a
+ * call, so ranks that disagree about the call (count, mode, algorithm, error
+ * bound, segment size, or a skipped call) fail with INC_E_PROTOCOL instead
+ * of mis-framing the byte stream. Eight float32 values, every one an
+ * integer in [1, 2^24], so the NIC codec passes them unchanged (tag 3) and
+ * they keep the socket float-aligned.
+ */
+#define HDR_FLOATS 8
+
+static void hdr_make(float h[HDR_FLOATS], const struct inc_comm *c, size_t count,
+		     const struct inc_allreduce_opts *o, size_t seg)
+{
+	h[0] = 4321.0f;
+	h[1] = (float)((count & 0xffffffu) + 1u);
+	h[2] = (float)(((uint64_t)count >> 24 & 0xffffffu) + 1u);
+	h[3] = (float)((unsigned)o->compression * 4u + (unsigned)o->algo + 1u);
+	h[4] = (float)(o->error_bound + 1u);
+	h[5] = (float)((seg / 8u & 0xffffffu) + 1u);
+	h[6] = (float)((c->seq & 0xffffffu) + 1u);
+	h[7] = 8765.0f;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Segment messages                                                          */
 /* ------------------------------------------------------------------------ */
@@ -396,6 +419,8 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	struct ring g = { .count = count, .n = c->size, .r = c->rank };
 	int steps = 2 * (c->size - 1), mode = (int)o->compression, tagged;
 	int s_step = 0, r_step = 0, rc = 0, dirty = 0, progress;
+	int s_hdr = 1, r_hdr = 1;     /* call headers still to send / receive */
+	float hdr[HDR_FLOATS], hdr_in[HDR_FLOATS];
 	size_t s_seg = 0, r_seg = 0, slen = 0, smax;
 	int sfd = c->ring_send.fd, rfd = c->ring_recv.fd;
 	struct msg_out mo = { 0 };
@@ -418,6 +443,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	s_stage = c->scratch;
 	r_stage = c->scratch + smax;
 	tmp = (float *)(void *)(c->scratch + 2 * smax);
+	hdr_make(hdr, c, count, o, g.seg);
 
 	if ((rc = retag(&c->ring_send, tos)) || (rc = retag(&c->ring_recv, tos)))
 		return fail(c, rc);
@@ -431,13 +457,17 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	while (r_step < steps && nseg(&g, recv_blk(&g, r_step)) == 0)
 		r_step++;
 
-	while (s_step < steps || r_step < steps) {
+	while (s_hdr || r_hdr || s_step < steps || r_step < steps) {
 		struct pollfd p[2];
 
 		progress = 0;
 		/* Send side. */
-		while (s_step < steps) {
-			if (!mo.active) {
+		while (s_hdr || s_step < steps) {
+			if (!mo.active && s_hdr) {
+				mo.p = (const uint8_t *)hdr;
+				mo.left = sizeof(hdr);
+				mo.active = 1;
+			} else if (!mo.active) {
 				int b = send_blk(&g, s_step);
 				size_t n;
 
@@ -459,6 +489,10 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 			if (rc == 0)
 				break;
 			dirty = 1;
+			if (s_hdr) {
+				s_hdr = 0;
+				continue;
+			}
 			if (++s_seg == nseg(&g, send_blk(&g, s_step))) {
 				s_seg = 0;
 				do
@@ -467,8 +501,21 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 				       nseg(&g, send_blk(&g, s_step)) == 0);
 			}
 		}
-		/* Receive side. */
-		while (r_step < steps) {
+		/* Receive side: the predecessor's call header first. */
+		while (r_hdr) {
+			if (!mi.active)
+				in_start(&mi, (uint8_t *)hdr_in, HDR_FLOATS, INC_COMP_NONE);
+			rc = in_pump(rfd, &mi, c, INC_COMP_NONE, HDR_FLOATS, NULL, &slen,
+				     &progress);
+			if (rc < 0)
+				return fail(c, rc);
+			if (rc == 0)
+				break;
+			if (memcmp(hdr_in, hdr, sizeof(hdr)))
+				return fail(c, INC_E_PROTOCOL);
+			r_hdr = 0;
+		}
+		while (!r_hdr && r_step < steps) {
 			int b = recv_blk(&g, r_step), rs = r_step < g.n - 1;
 			size_t n = seg_len(&g, b, r_seg);
 			float *dst = buf + blk_off(&g, b) + r_seg * g.seg;
@@ -501,7 +548,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 			last = inc_now_ms();
 			continue;
 		}
-		if (s_step >= steps && r_step >= steps)
+		if (!s_hdr && !r_hdr && s_step >= steps && r_step >= steps)
 			break;
 		/* Idle: nothing to send right now ends on a float boundary. */
 		if (tagged && dirty && !mo.active) {
@@ -512,9 +559,9 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 		 * reset on the idle direction fails the call at once. */
 		p[0].fd = sfd;
 		p[0].events = (short)(mo.active ? POLLOUT : 0);
-		p[0].events |= (short)(s_step < steps ? POLLRDHUP : 0);
+		p[0].events |= (short)(s_hdr || s_step < steps ? POLLRDHUP : 0);
 		p[1].fd = rfd;
-		p[1].events = (short)(r_step < steps ? POLLIN : 0);
+		p[1].events = (short)(r_hdr || r_step < steps ? POLLIN : 0);
 		p[0].revents = p[1].revents = 0;
 		rc = wait_io(p, 2, &last, o->timeout_ms);
 		if (rc)
@@ -546,7 +593,10 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 	struct msg_in mi = { 0 };
 	int64_t last = inc_now_ms();
 	uint8_t *stage;
+	float hdr[HDR_FLOATS], hdr_in[HDR_FLOATS];
+	int s_hdr = 1, r_hdr = 1;
 
+	hdr_make(hdr, c, count, o, seg);
 	if (c->scratch_cap < smax) {
 		free(c->scratch);
 		c->scratch_cap = 0;
@@ -561,14 +611,18 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 		return fail(c, rc);
 	if (tagged && inc_sock_set_cork(fd, 1))
 		return fail(c, INC_E_SOCKET);
-	while (s_seg < nsegs || r_seg < nsegs) {
+	while (s_hdr || r_hdr || s_seg < nsegs || r_seg < nsegs) {
 		struct pollfd p;
 
 		progress = 0;
-		while (s_seg < nsegs) {
+		while (s_hdr || s_seg < nsegs) {
 			size_t n = count - s_seg * seg < seg ? count - s_seg * seg : seg;
 
-			if (!mo.active) {
+			if (!mo.active && s_hdr) {
+				mo.p = (const uint8_t *)hdr;
+				mo.left = sizeof(hdr);
+				mo.active = 1;
+			} else if (!mo.active) {
 				rc = out_start(&mo, buf + s_seg * seg, n, mode,
 					       o->error_bound, 0, stage);
 				if (rc)
@@ -580,11 +634,27 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 			if (rc == 0)
 				break;
 			dirty = 1;
-			s_seg++;
+			if (s_hdr)
+				s_hdr = 0;
+			else
+				s_seg++;
+		}
+		while (r_hdr) {
+			if (!mi.active)
+				in_start(&mi, (uint8_t *)hdr_in, HDR_FLOATS, INC_COMP_NONE);
+			rc = in_pump(fd, &mi, c, INC_COMP_NONE, HDR_FLOATS, NULL, &slen,
+				     &progress);
+			if (rc < 0)
+				return fail(c, rc);
+			if (rc == 0)
+				break;
+			if (memcmp(hdr_in, hdr, sizeof(hdr)))
+				return fail(c, INC_E_PROTOCOL);
+			r_hdr = 0;
 		}
 		/* The sum of segment s comes back only after rank 0 has all of
 		 * our segment s, so it may land in buf directly. */
-		while (r_seg < nsegs) {
+		while (!r_hdr && r_seg < nsegs) {
 			size_t n = count - r_seg * seg < seg ? count - r_seg * seg : seg;
 
 			if (!mi.active)
@@ -602,7 +672,7 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 			last = inc_now_ms();
 			continue;
 		}
-		if (s_seg >= nsegs && r_seg >= nsegs)
+		if (!s_hdr && !r_hdr && s_seg >= nsegs && r_seg >= nsegs)
 			break;
 		if (tagged && dirty && !mo.active) {
 			flush_cork(fd);
@@ -628,6 +698,7 @@ struct wa_peer {
 	size_t r_seg;          /* segments fully received (and staged) */
 	size_t s_seg;          /* result segments fully sent */
 	int staged;            /* segment r_seg is complete, waiting for the sum */
+	int r_hdr, s_hdr;      /* call headers still to receive / send */
 	size_t slen;
 	uint8_t *stage;        /* software stream */
 	float *vals;           /* one segment of values */
@@ -643,6 +714,9 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	struct pollfd *p;
 	int64_t last = inc_now_ms();
 	uint8_t *mem;
+	float hdr[HDR_FLOATS], hdr_in[HDR_FLOATS];
+
+	hdr_make(hdr, c, count, o, seg);
 
 	need = (size_t)n * (sizeof(*w) + sizeof(*p) + smax + seg * 4 + 64);
 	if (c->scratch_cap < need) {
@@ -660,6 +734,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	mem += (64 - ((uintptr_t)mem & 63)) & 63;
 	for (i = 1; i < n; i++) {
 		memset(&w[i], 0, sizeof(w[i]));
+		w[i].r_hdr = w[i].s_hdr = 1;
 		w[i].vals = (float *)(void *)mem;
 		mem += seg * 4;
 		w[i].stage = mem;
@@ -677,8 +752,22 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			struct wa_peer *x = &w[i];
 			int fd = c->wa[i].fd;
 
+			while (x->r_hdr) {
+				if (!x->mi.active)
+					in_start(&x->mi, (uint8_t *)hdr_in, HDR_FLOATS,
+						 INC_COMP_NONE);
+				rc = in_pump(fd, &x->mi, c, INC_COMP_NONE, HDR_FLOATS,
+					     NULL, &x->slen, &progress);
+				if (rc < 0)
+					return fail(c, rc);
+				if (rc == 0)
+					break;
+				if (memcmp(hdr_in, hdr, sizeof(hdr)))
+					return fail(c, INC_E_PROTOCOL);
+				x->r_hdr = 0;
+			}
 			/* Receive the next upward segment unless one waits. */
-			while (!x->staged && x->r_seg < nsegs) {
+			while (!x->r_hdr && !x->staged && x->r_seg < nsegs) {
 				size_t len = count - x->r_seg * seg < seg ?
 					     count - x->r_seg * seg : seg;
 
@@ -696,20 +785,28 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 					return fail(c, INC_E_PROTOCOL);
 				x->staged = 1;
 			}
-			/* Send back sums that are ready. */
-			while (x->s_seg < reduced) {
+			/* Send the header, then the sums that are ready. */
+			while (x->s_hdr || x->s_seg < reduced) {
 				size_t len = count - x->s_seg * seg < seg ?
 					     count - x->s_seg * seg : seg;
 
-				if (!x->mo.active)
+				if (!x->mo.active && x->s_hdr) {
+					x->mo.p = (const uint8_t *)hdr;
+					x->mo.left = sizeof(hdr);
+					x->mo.active = 1;
+				} else if (!x->mo.active) {
 					(void)out_start(&x->mo, buf + x->s_seg * seg,
 							len, INC_COMP_NONE, 0, 0, NULL);
+				}
 				rc = out_pump(fd, &x->mo, c, &progress);
 				if (rc < 0)
 					return fail(c, rc);
 				if (rc == 0)
 					break;
-				x->s_seg++;
+				if (x->s_hdr)
+					x->s_hdr = 0;
+				else
+					x->s_seg++;
 			}
 		}
 		/* Reduce segment `reduced` once every worker has staged it. */
@@ -730,7 +827,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			progress = 1;
 		}
 		for (i = 1; i < n; i++)
-			if (w[i].s_seg < nsegs)
+			if (w[i].s_seg < nsegs || w[i].s_hdr || w[i].r_hdr)
 				done = 0;
 		if (done)
 			break;
@@ -741,7 +838,8 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 		for (i = 1, np = 0; i < n; i++, np++) {
 			p[np].fd = c->wa[i].fd;
 			p[np].events = (short)((w[i].mo.active ? POLLOUT : 0) |
-				       (!w[i].staged && w[i].r_seg < nsegs ? POLLIN : 0));
+				       (w[i].r_hdr || (!w[i].staged && w[i].r_seg < nsegs) ?
+					POLLIN : 0));
 			p[np].revents = 0;
 		}
 		rc = wait_io(p, np, &last, o->timeout_ms);
@@ -790,6 +888,7 @@ int inc_allreduce_f32(struct inc_comm *c, float *buf, size_t count,
 		return INC_E_ARG;
 	if (c->broken)
 		return INC_E_BROKEN;
+	c->seq++;     /* every call, so a rank that skips one is caught */
 	if (c->size == 1 || count == 0) {
 		c->st.calls++;
 		return 0;

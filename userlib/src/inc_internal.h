@@ -37,6 +37,7 @@ struct inc_link {
 struct inc_comm {
 	int rank, size;
 	int broken;             /* an earlier call failed */
+	uint64_t seq;           /* all-reduce calls so far (call header) */
 	int mpi_finalize;       /* we called MPI_Init */
 	int ctrl_fd;            /* rank > 0: to rank 0; rank 0: -1 (see ctrl[]) */
 	int *ctrl;              /* rank 0: control fds of ranks 1..N-1 */

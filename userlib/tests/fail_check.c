@@ -9,6 +9,9 @@
  *   fail-check [-n N] [-t TIMEOUT_MS] [-x kill|stop|absent] [-v VICTIM]
  *              [-a ring|wa] [-m none|nic|software] [-c COUNT]
  *   fail-check -x envcheck   (init from the environment, exit with -code)
+ *   -x mismatchK: rank VICTIM disagrees about the call (K = 1: one more
+ *   value, 2: another compression mode, 3: one extra call); every rank must
+ *   fail with INC_E_PROTOCOL or INC_E_CLOSED, none may hang or succeed.
  * Last line: "N passed, N failed".
  */
 #include <arpa/inet.h>
@@ -57,14 +60,16 @@ static int free_port(void)
 	return port;
 }
 
+/* bad: 0 = a normal rank; 1 = one more value; 2 = another compression
+ * mode; 3 = an extra call with count 0 first (calls out of step). */
 static void child(int rank, int n, int port, int timeout, int wfd, int algo,
-		  int mode, size_t count)
+		  int mode, size_t count, int bad)
 {
 	struct inc_allreduce_opts o;
 	struct inc_comm *c;
 	struct report r = { .rank = rank };
 	char b[32];
-	float *buf = malloc(count * 4);
+	float *buf = malloc((count + 1) * 4);
 	size_t i;
 	int rc;
 
@@ -77,7 +82,7 @@ static void child(int rank, int n, int port, int timeout, int wfd, int algo,
 	setenv("INC_MASTER_PORT", b, 1);
 	snprintf(b, sizeof(b), "%d", timeout);
 	setenv("INC_TIMEOUT_MS", b, 1);
-	for (i = 0; i < count; i++)
+	for (i = 0; i <= count; i++)
 		buf[i] = (float)(i % 100) * 1e-3f;
 	rc = inc_comm_init_env(&c);
 	if (rc) {
@@ -91,6 +96,12 @@ static void child(int rank, int n, int port, int timeout, int wfd, int algo,
 	o.algo = (enum inc_algo)algo;
 	o.compression = (enum inc_compression)mode;
 	o.timeout_ms = timeout;
+	if (bad == 1)
+		count++;
+	if (bad == 2)
+		o.compression = mode == INC_COMP_SOFTWARE ? INC_COMP_NONE : INC_COMP_SOFTWARE;
+	if (bad == 3)
+		(void)inc_allreduce_f32(c, buf, 0, &o);
 	for (;;) {
 		rc = inc_allreduce_f32(c, buf, count, &o);
 		r.t_ms = now_ms();
@@ -121,7 +132,7 @@ int main(int argc, char **argv)
 	pid_t *pids;
 	struct report r;
 	int64_t t_fault = 0, t_start;
-	int got[256] = { 0 };
+	int got[256] = { 0 }, mism;
 
 	while ((opt = getopt(argc, argv, "n:t:x:v:a:m:c:")) != -1) {
 		switch (opt) {
@@ -166,35 +177,40 @@ int main(int argc, char **argv)
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			close(p[0]);
-			child(i, n, port, timeout, p[1], algo, mode, count);
+			child(i, n, port, timeout, p[1], algo, mode, count,
+			      i == victim && !strncmp(how, "mismatch", 8) ? atoi(how + 8) : 0);
 		}
 	}
 	close(p[1]);
-	if (!strcmp(how, "absent"))
+	if (!strcmp(how, "absent") || !strncmp(how, "mismatch", 8))
 		t_fault = t_start;
-	while (reported < n - 1 && read(p[0], &r, sizeof(r)) == sizeof(r)) {
+	mism = !strncmp(how, "mismatch", 8);
+	while (reported < n - 1 + mism && read(p[0], &r, sizeof(r)) == sizeof(r)) {
 		if (r.rc == 1) {
+			CHECK(!mism, "mismatch: rank %d finished a call", r.rank);
 			if (++ready == n && !t_fault) {
 				t_fault = now_ms();
 				kill(pids[victim], !strcmp(how, "stop") ? SIGSTOP : SIGKILL);
 			}
 			continue;
 		}
-		if (r.rank == victim || r.rank < 0 || r.rank >= n || got[r.rank]++)
+		if ((r.rank == victim && !mism) || r.rank < 0 || r.rank >= n || got[r.rank]++)
 			continue;
 		reported++;
 		CHECK(t_fault != 0, "rank %d failed before the fault: %s", r.rank, inc_strerror(r.rc));
 		CHECK(r.rc == INC_E_CLOSED || r.rc == INC_E_TIMEOUT || r.rc == INC_E_CONNECT ||
 		      r.rc == INC_E_PROTOCOL,
 		      "rank %d: unexpected code %d (%s)", r.rank, r.rc, inc_strerror(r.rc));
+		CHECK(!mism || r.rc == INC_E_PROTOCOL || r.rc == INC_E_CLOSED,
+		      "mismatch: rank %d got %s", r.rank, inc_strerror(r.rc));
 		CHECK(r.t_ms - t_fault <= timeout + MARGIN_MS,
 		      "rank %d: error after %lld ms, timeout %d ms", r.rank,
 		      (long long)(r.t_ms - t_fault), timeout);
 		printf("%s victim %d: rank %d got \"%s\" after %lld ms (timeout %d ms)\n", how,
 		       victim, r.rank, inc_strerror(r.rc), (long long)(r.t_ms - t_fault), timeout);
 	}
-	CHECK(reported == n - 1, "only %d of %d survivors reported", reported, n - 1);
-	if (pids[victim] > 0) {
+	CHECK(reported == n - 1 + mism, "only %d of %d ranks reported", reported, n - 1 + mism);
+	if (pids[victim] > 0 && !mism) {
 		kill(pids[victim], SIGKILL);
 		kill(pids[victim], SIGCONT);
 	}
@@ -202,7 +218,7 @@ int main(int argc, char **argv)
 		if (pids[i] <= 0)
 			continue;
 		waitpid(pids[i], &status, 0);
-		if (i == victim)
+		if (i == victim && !mism)
 			continue;
 		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "rank %d ended with status 0x%x (crash, SIGPIPE or a later call not failing fast)",
