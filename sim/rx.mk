@@ -17,3 +17,54 @@ test-regmap:
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
 TEST_SUITES += regmap
+
+# --- Verilator testbenches ------------------------------------------------
+VERILATOR ?= verilator
+RX_SIMDIR := $(BUILD)/sim
+# The decompress engine and the modules it instantiates.
+RX_RTL := rtl/inc_decompress_engine.v rtl/inc_decompress_fifo.v rtl/inc_decompress_packer.v \
+          rtl/inc_decompress_unit.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v rtl/inc_regs.vh
+RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
+# Test logic in C (model, frame generator, shared plumbing), as an archive
+# linked into the Verilated executable.
+RX_TB_CSRCS := $(MODEL_SRCS) tests/common/inc_framegen.c sim/common/inc_axis.c \
+               sim/common/inc_simutil.c sim/common/inc_pcap.c
+RX_VFLAGS := --cc --exe --build -j 1 --trace-fst -Wall -Irtl \
+             -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
+             -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
+
+# $(call rx_tb_lib,name,extra C sources)
+$(RX_SIMDIR)/%/tblib.a:
+	@mkdir -p $(@D)/cobj
+	@rm -f $@
+	@for s in $(RX_TB_CSRCS) $(RX_TB_EXTRA_$*); do \
+		o=$(@D)/cobj/$$(basename $$s .c).o; \
+		$(CC) $(ALL_CFLAGS) $(RX_TB_INC) -c $$s -o $$o || exit 1; \
+	done
+	@ar rcs $@ $(@D)/cobj/*.o
+
+RX_TB_EXTRA_rx_engine := sim/rx_engine_tb.c
+$(RX_SIMDIR)/rx_engine/tblib.a: $(RX_TB_CSRCS) sim/rx_engine_tb.c sim/rx_tb.h $(MODEL_HDRS) \
+                                sim/common/inc_axis.h sim/common/inc_simutil.h sim/common/inc_pcap.h
+$(RX_SIMDIR)/rx_engine/Vrx_engine: $(RX_SIMDIR)/rx_engine/tblib.a $(RX_RTL) sim/rx_engine_shell.cpp
+	@rm -f $@
+	nice $(VERILATOR) $(RX_VFLAGS) --top-module inc_decompress_engine --Mdir $(@D) -o Vrx_engine \
+		$(filter %.v,$(RX_RTL)) $(CURDIR)/sim/rx_engine_shell.cpp $(CURDIR)/$(RX_SIMDIR)/rx_engine/tblib.a >$(@D)/build.log 2>&1 \
+		|| { tail -n 30 $(@D)/build.log; exit 1; }
+
+RX_FIXTURES := $(wildcard tests/fixtures/*.pcap)
+RX_PCAP_ARG := $(if $(RX_FIXTURES),+pcap=tests/fixtures)
+
+.PHONY: test-rx-engine test-rx-engine-quick test-rx-engine-soak test-rx-reset
+test-rx-engine: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +frames=100000 +seed=$${SEED:-1} +stall=2 $(RX_PCAP_ARG)
+test-rx-engine-quick: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +frames=12000 +seed=$${SEED:-7} +stall=2 $(RX_PCAP_ARG)
+test-rx-reset: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +frames=6000 +seed=$${SEED:-3} +stall=2 +resets=40
+test-rx-engine-soak: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +frames=1000000 +seed=$${SEED:-11} +stall=2 +resets=20 $(RX_PCAP_ARG)
+
+SIM_TESTS += regmap rx-engine rx-reset
+SIM_SOAK_TESTS += rx-engine-soak
+TEST_SUITES += rx-engine-quick rx-reset

@@ -1,0 +1,954 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_decompress_engine - receive-side INCEPTIONN engine: decompresses
+ * marked frames (matching ToS + IP protocol 253) back to the original TCP
+ * segment; every other frame passes unchanged. Byte-identical to
+ * inc_frame_decompress() (sw-model/src/frame.c, docs/wire-format.md) with
+ * cfg {tos_value, tos_mask, max_frame = MAX_FRAME}.
+ *
+ * Three store-and-forward stages, each with two frame slots:
+ *
+ *   s_axis -> [1 ingest] --RAM_IN (2 slots)--> [2 process] --RAM_OUT (2 slots)--> [3 output] -> m_axis
+ *                 |  header capture (160 B)        |  copy, or header + burst buffer
+ *                 |  -> 2-cycle decision           |  + decompress unit + packer,
+ *                 v    -> metadata FIFO 1 -------> |  TCP checksum over the output
+ *                                                  v  -> metadata FIFO 2 (patches) -> [3]
+ *
+ * 1 ingest: writes the frame into an input slot, captures the first 160
+ *   bytes (the largest header + shim is 18 + 60 + 60 + 4 = 142), and at the
+ *   end of the frame decides in the model's order (docs/wire-format.md):
+ *   oversize, disabled, checks 1-11, not_marked, bad_shim, and the part of
+ *   bad_stream that needs no stream walk (payload - 4 < tail).
+ * 2 process: a frame to bypass (or a malformed one) is copied to an output
+ *   slot. A candidate for decompression is rebuilt there: its header bytes,
+ *   then the stream through inc_burst_buffer + inc_decompress_unit (one
+ *   group per cycle), then the raw tail, packed to beats at the output byte
+ *   offset by inc_decompress_packer; the TCP checksum is summed over the
+ *   written beats. If the stream did not occupy exactly payload - 4 - tail
+ *   bytes, or a padding lane had a non-zero tag, the frame is malformed
+ *   (bad_stream) and is copied instead, so the output is the input frame.
+ * 3 output: reads the output slot, patches IP total length, protocol, IP and
+ *   TCP checksums of a decompressed frame, and streams it out through a
+ *   register FIFO (tready is registered).
+ *
+ * Frame length limits: a frame longer than MAX_FRAME is dropped (no output,
+ * outcome dropped, reason oversize), also when the direction is disabled;
+ * only its first MAX_FRAME bytes touch the slot. With cfg_enable = 0 every
+ * other frame is copied unchanged with reason disabled.
+ *
+ * Reset (synchronous, active high) returns every stage to idle and empties
+ * the slots and FIFOs: frames inside the engine are lost and a frame being
+ * sent on m_axis stops without tlast. The next beat accepted after reset
+ * starts a new frame, so the upstream and downstream sides must be reset
+ * (or resynchronised to a frame boundary) together with the engine.
+ * Nothing else survives a reset; the frames sent afterwards are unaffected
+ * (sim/rx_engine_tb tests this).
+ *
+ * DATA_WIDTH is 256: the stream format has eight values per group, so one
+ * group per cycle fills one 256-bit beat (a 512-bit version needs two
+ * decompress units per cycle).
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "inc_regs.vh"
+
+// Receive-side decompression engine (AXI4-Stream in and out).
+module inc_decompress_engine #(
+    parameter DATA_WIDTH = 256,  // AXI4-Stream data width in bits; 256 only (one group per beat)
+    parameter MAX_FRAME  = 9018  // largest frame in bytes (no FCS), 64..65535; longer frames are dropped
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+
+    input  wire                    cfg_enable,
+    input  wire [7:0]              cfg_tos_value,
+    input  wire [7:0]              cfg_tos_mask,
+
+    output reg                     stat_valid,
+    output reg  [2:0]              stat_outcome,
+    output reg  [4:0]              stat_reason,
+    output reg  [15:0]             stat_bytes_in,
+    output reg  [15:0]             stat_bytes_out
+);
+
+localparam BYTES     = DATA_WIDTH / 8;
+localparam KW        = $clog2(BYTES + 1);                 // byte count within a beat
+localparam SLOT_USED = (MAX_FRAME + BYTES - 1) / BYTES;   // beats of the largest frame
+localparam SAW       = $clog2(SLOT_USED);                 // beat address within a slot
+localparam HDR_BYTES = 160;
+localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
+localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
+
+initial begin
+    if (DATA_WIDTH != 256) begin
+        $error("inc_decompress_engine: DATA_WIDTH must be 256 (one 8-value group per beat)");
+        $finish;
+    end
+    if (MAX_FRAME < 64 || MAX_FRAME > 65535) begin
+        $error("inc_decompress_engine: MAX_FRAME must be in 64..65535");
+        $finish;
+    end
+end
+
+localparam [2:0] OUT_BYPASS = `INC_OUT_BYPASS, OUT_DECOMPRESSED = `INC_OUT_DECOMPRESSED,
+                 OUT_MALFORMED = `INC_OUT_MALFORMED, OUT_DROPPED = `INC_OUT_DROPPED;
+localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_IPV4 = `INC_R_NOT_IPV4,
+                 R_TRUNCATED = `INC_R_TRUNCATED, R_BAD_IP_HEADER = `INC_R_BAD_IP_HEADER,
+                 R_BAD_IP_CSUM = `INC_R_BAD_IP_CSUM, R_BAD_LENGTH = `INC_R_BAD_LENGTH,
+                 R_FRAGMENT = `INC_R_FRAGMENT, R_TOS = `INC_R_TOS, R_NOT_TCP = `INC_R_NOT_TCP,
+                 R_BAD_TCP_HEADER = `INC_R_BAD_TCP_HEADER, R_NOT_MARKED = `INC_R_NOT_MARKED,
+                 R_BAD_SHIM = `INC_R_BAD_SHIM, R_BAD_STREAM = `INC_R_BAD_STREAM,
+                 R_OVERSIZE = `INC_R_OVERSIZE, R_DISABLED = `INC_R_DISABLED;
+
+integer i;
+
+// ---------------------------------------------------------------------------
+// Frame slot RAMs: {slot, beat}, written by one stage, read by the next.
+// ---------------------------------------------------------------------------
+reg [DATA_WIDTH-1:0] ram_in  [0:(2 << SAW)-1];
+reg [DATA_WIDTH-1:0] ram_out [0:(2 << SAW)-1];
+
+// ---------------------------------------------------------------------------
+// Stage 1: ingest
+// ---------------------------------------------------------------------------
+reg                    in_frame_reg;   // inside a frame
+reg                    in_slot_reg;    // slot of the frame being received
+reg  [1:0]             in_used_reg;    // slots allocated and not yet freed by stage 2
+reg  [16:0]            in_len_reg;     // bytes so far, saturating
+reg  [11:0]            in_beat_reg;    // beat index, saturating
+reg  [8*HDR_BYTES-1:0] hdr_reg;
+reg                    en_reg;
+reg  [7:0]             tosv_reg, tosm_reg;
+
+wire in_free;                          // stage 2 releases its input slot
+wire in_take = s_axis_tvalid && s_axis_tready;
+
+assign s_axis_tready = in_frame_reg || in_used_reg != 2'd2;
+
+reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
+reg [16:0]             len_next;
+reg [8*HDR_BYTES-1:0]  hdr_next;
+
+always @* begin
+    keep_bytes = {KW{1'b0}};
+    for (i = 0; i < BYTES; i = i + 1) begin
+        if (s_axis_tkeep[i]) begin
+            keep_bytes = i[KW-1:0] + 1'b1;
+        end
+    end
+    len_next = (in_frame_reg ? in_len_reg : 17'd0);
+    len_next = (len_next > 17'h1ffff - BYTES) ? 17'h1ffff : len_next + {{(17-KW){1'b0}}, keep_bytes};
+    hdr_next = hdr_reg;
+    for (i = 0; i < HDR_BEATS; i = i + 1) begin
+        if ((in_frame_reg ? in_beat_reg : 12'd0) == i[11:0]) begin
+            hdr_next[DATA_WIDTH*i +: DATA_WIDTH] = s_axis_tdata;
+        end
+    end
+end
+
+wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
+wire        in_slot_cur = in_slot_reg;
+
+always @(posedge clk) begin
+    if (in_take && in_beat_cur < SLOT_USED12) begin
+        ram_in[{in_slot_cur, in_beat_cur[SAW-1:0]}] <= s_axis_tdata;
+    end
+end
+
+// Decision pipeline registers.
+reg                    d1_valid_reg;
+reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
+reg  [16:0]            d1_len_reg;
+reg                    d1_en_reg;
+reg  [7:0]             d1_tosv_reg, d1_tosm_reg;
+
+always @(posedge clk) begin
+    d1_valid_reg <= 1'b0;
+    if (in_take) begin
+        hdr_reg    <= hdr_next;
+        in_len_reg <= len_next;
+        in_beat_reg <= (in_beat_cur == 12'hfff) ? 12'hfff : in_beat_cur + 12'd1;
+        if (!in_frame_reg) begin
+            in_frame_reg <= 1'b1;
+            en_reg   <= cfg_enable;
+            tosv_reg <= cfg_tos_value;
+            tosm_reg <= cfg_tos_mask;
+        end
+        if (s_axis_tlast) begin
+            in_frame_reg <= 1'b0;
+            in_slot_reg  <= !in_slot_reg;
+            d1_valid_reg <= 1'b1;
+            d1_hdr_reg   <= hdr_next;
+            d1_len_reg   <= len_next;
+            d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
+            d1_tosv_reg  <= in_frame_reg ? tosv_reg : cfg_tos_value;
+            d1_tosm_reg  <= in_frame_reg ? tosm_reg : cfg_tos_mask;
+        end
+    end
+    in_used_reg <= in_used_reg + {1'b0, in_take && !in_frame_reg} - {1'b0, in_free};
+    if (rst) begin
+        in_frame_reg <= 1'b0;
+        in_slot_reg  <= 1'b0;
+        in_used_reg  <= 2'd0;
+        d1_valid_reg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Decision, cycle 1: extract the header fields.
+//
+//   offset   0        6        12         14/18 (L3)          L4 = L3 + IHL*4      P = L4 + THL
+//          +--------+--------+----------+[802.1Q]+-----------+----------------------+------------+
+//          | dst    | src    | type     |        | IPv4 hdr  | TCP hdr              | shim 4 B   |
+//          +--------+--------+----------+--------+-----------+----------------------+------------+
+//   L3+0 ver/IHL, +1 ToS, +2 total, +6 flags/frag, +8 TTL, +9 proto, +10 csum, +12 saddr, +16 daddr
+//   L4+12 data offset; P+0 magic 0x49, P+1 version 1, P+2 original payload length (BE)
+// ---------------------------------------------------------------------------
+function [7:0] hb;   // header byte at a variable offset
+    input [8*HDR_BYTES-1:0] h;
+    input [7:0]             off;
+    begin
+        hb = h[{off, 3'b000} +: 8];
+    end
+endfunction
+
+wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
+wire [7:0]  x_l3    = x_vlan ? 8'd18 : 8'd14;
+wire [15:0] x_etype = x_vlan ? {hb(d1_hdr_reg, 8'd16), hb(d1_hdr_reg, 8'd17)}
+                             : {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)};
+wire [7:0]  x_vihl  = hb(d1_hdr_reg, x_l3);
+wire [7:0]  x_ihl4  = {2'b00, x_vihl[3:0], 2'b00};
+wire [7:0]  x_l4    = x_l3 + x_ihl4;
+/* verilator lint_off UNUSEDSIGNAL */ // only the data offset nibble / flags+offset bits
+wire [7:0]  x_doffb = hb(d1_hdr_reg, x_l4 + 8'd12);
+wire [7:0]  x_thl4  = {2'b00, x_doffb[7:4], 2'b00};
+wire [7:0]  x_poff  = x_l4 + x_thl4;
+wire [7:0]  x_frag_hi = hb(d1_hdr_reg, x_l3 + 8'd6);
+/* verilator lint_on UNUSEDSIGNAL */
+
+reg [20:0] x_sum_all, x_sum_excl, x_sum_addr;
+reg [15:0] x_word;
+reg [7:0]  x_idx;
+
+always @* begin
+    x_sum_all  = 21'd0;
+    x_sum_excl = 21'd0;
+    x_sum_addr = 21'd0;
+    for (i = 0; i < 30; i = i + 1) begin
+        x_idx  = x_l3 + {i[6:0], 1'b0};
+        x_word = {hb(d1_hdr_reg, x_idx), hb(d1_hdr_reg, x_idx + 8'd1)};
+        if (i < 2 * x_vihl[3:0]) begin
+            x_sum_all = x_sum_all + {5'd0, x_word};
+            if (i != 1 && i != 4 && i != 5) begin
+                x_sum_excl = x_sum_excl + {5'd0, x_word};
+            end
+        end
+        if (i >= 6 && i < 10) begin
+            x_sum_addr = x_sum_addr + {5'd0, x_word};
+        end
+    end
+end
+
+reg        x_valid_reg, x_vlan_reg, x_en_reg;
+reg [16:0] x_len_reg;
+reg [7:0]  x_tosv_reg, x_tosm_reg;
+reg [15:0] x_etype_reg, x_total_reg, x_orig_reg;
+reg [13:0] x_frag_reg;
+reg [7:0]  x_vihl_reg, x_tos_reg, x_proto_reg, x_ttl_reg, x_thl4_reg, x_magic_reg, x_ver_reg;
+reg [7:0]  x_l4_reg, x_poff_reg;
+reg [20:0] x_sum_all_reg, x_sum_excl_reg, x_sum_addr_reg;
+
+always @(posedge clk) begin
+    x_valid_reg    <= d1_valid_reg;
+    x_vlan_reg     <= x_vlan;
+    x_en_reg       <= d1_en_reg;
+    x_len_reg      <= d1_len_reg;
+    x_tosv_reg     <= d1_tosv_reg;
+    x_tosm_reg     <= d1_tosm_reg;
+    x_etype_reg    <= x_etype;
+    x_vihl_reg     <= x_vihl;
+    x_tos_reg      <= hb(d1_hdr_reg, x_l3 + 8'd1);
+    x_total_reg    <= {hb(d1_hdr_reg, x_l3 + 8'd2), hb(d1_hdr_reg, x_l3 + 8'd3)};
+    x_frag_reg     <= {x_frag_hi[5:0], hb(d1_hdr_reg, x_l3 + 8'd7)};
+    x_ttl_reg      <= hb(d1_hdr_reg, x_l3 + 8'd8);
+    x_proto_reg    <= hb(d1_hdr_reg, x_l3 + 8'd9);
+    x_l4_reg       <= x_l4;
+    x_thl4_reg     <= x_thl4;
+    x_poff_reg     <= x_poff;
+    x_magic_reg    <= hb(d1_hdr_reg, x_poff);
+    x_ver_reg      <= hb(d1_hdr_reg, x_poff + 8'd1);
+    x_orig_reg     <= {hb(d1_hdr_reg, x_poff + 8'd2), hb(d1_hdr_reg, x_poff + 8'd3)};
+    x_sum_all_reg  <= x_sum_all;
+    x_sum_excl_reg <= x_sum_excl;
+    x_sum_addr_reg <= x_sum_addr;
+    if (rst) begin
+        x_valid_reg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
+// ---------------------------------------------------------------------------
+function [15:0] fold;   // one's-complement fold of a sum, not complemented
+    input [31:0] s;
+    reg   [31:0] t;
+    begin
+        t    = {16'd0, s[15:0]} + {16'd0, s[31:16]};
+        t    = {16'd0, t[15:0]} + {16'd0, t[31:16]};
+        fold = t[15:0];
+    end
+endfunction
+
+wire [7:0]  y_l3        = x_vlan_reg ? 8'd18 : 8'd14;
+wire [7:0]  y_ihl4      = {2'b00, x_vihl_reg[3:0], 2'b00};
+wire [16:0] y_len       = x_len_reg;
+wire [16:0] y_ip_end    = {9'd0, y_l3} + {1'b0, x_total_reg};
+wire [15:0] y_paylen    = x_total_reg - {8'd0, y_ihl4} - {8'd0, x_thl4_reg};
+wire [16:0] y_orig_tot  = {9'd0, y_ihl4} + {9'd0, x_thl4_reg} + {1'b0, x_orig_reg};
+wire [17:0] y_out_len   = {10'd0, y_l3} + {1'b0, y_orig_tot};
+wire [15:0] y_avail     = y_paylen - 16'd4;
+wire [1:0]  y_tail      = x_orig_reg[1:0];
+
+reg [2:0] y_outcome;
+reg [4:0] y_reason;
+reg       y_dec;
+
+always @* begin
+    y_outcome = OUT_BYPASS;
+    y_reason  = R_NONE;
+    y_dec     = 1'b0;
+    if (y_len > MAX_FRAME) begin
+        y_outcome = OUT_DROPPED;
+        y_reason  = R_OVERSIZE;
+    end else if (!x_en_reg) begin
+        y_reason = R_DISABLED;
+    end else if (y_len < 17'd14 || (x_vlan_reg && y_len < 17'd18)) begin
+        y_reason = R_TRUNCATED;
+    end else if (x_etype_reg != 16'h0800) begin
+        y_reason = R_NOT_IPV4;
+    end else if (y_len < {9'd0, y_l3} + 17'd20) begin
+        y_reason = R_TRUNCATED;
+    end else if (x_vihl_reg[7:4] != 4'd4 || x_vihl_reg[3:0] < 4'd5) begin
+        y_reason = R_BAD_IP_HEADER;
+    end else if ((x_tos_reg & x_tosm_reg) != (x_tosv_reg & x_tosm_reg)) begin
+        y_reason = R_TOS;
+    end else if (y_len < {9'd0, y_l3} + {9'd0, y_ihl4}) begin
+        y_reason = R_TRUNCATED;
+    end else if (fold({11'd0, x_sum_all_reg}) != 16'hffff) begin
+        y_reason = R_BAD_IP_CSUM;
+    end else if (x_total_reg < {8'd0, y_ihl4} || y_ip_end > y_len ||
+                 (y_ip_end < y_len && y_len > 17'd64)) begin
+        y_reason = R_BAD_LENGTH;
+    end else if (x_frag_reg != 14'd0) begin
+        y_reason = R_FRAGMENT;
+    end else if (x_proto_reg != 8'd6 && x_proto_reg != 8'd253) begin
+        y_reason = R_NOT_TCP;
+    end else if (x_total_reg < {8'd0, y_ihl4} + 16'd20 || x_thl4_reg < 8'd20 ||
+                 {8'd0, y_ihl4} + {8'd0, x_thl4_reg} > x_total_reg) begin
+        y_reason = R_BAD_TCP_HEADER;
+    end else if (x_proto_reg != 8'd253) begin
+        y_reason = R_NOT_MARKED;
+    end else if (y_paylen < 16'd4 || x_magic_reg != 8'h49 || x_ver_reg != 8'h01) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (y_avail < {14'd0, y_tail}) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_STREAM;
+    end else begin
+        y_outcome = OUT_DECOMPRESSED;
+        y_dec     = 1'b1;
+    end
+end
+
+// New IP header checksum (total = original, protocol 6) and the TCP
+// pseudo-header sum (addresses, protocol 6, TCP length).
+wire [31:0] y_ip_sum  = {11'd0, x_sum_excl_reg} + {16'd0, y_orig_tot[15:0]} + {16'd0, x_ttl_reg, 8'd6};
+wire [15:0] y_ip_csum = ~fold(y_ip_sum);
+wire [20:0] y_pseudo  = x_sum_addr_reg + 21'd6 + {5'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}};
+
+// Metadata FIFO 1 entry.
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 21;
+wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
+                        y_l3, x_l4_reg, x_poff_reg, x_orig_reg[15:2], y_tail,
+                        y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
+                        y_ip_csum, y_pseudo};
+wire [M1W-1:0] m1_out;
+wire           m1_valid;
+reg            m1_pop;
+
+// Full/level outputs unused where the slot accounting bounds the entries.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(2)) m1_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(m1_in), .in_valid(x_valid_reg), .in_ready(),
+    .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire        m1_drop    = m1_out[M1W-1];
+wire        m1_dec     = m1_out[M1W-2];
+wire [2:0]  m1_outcome = m1_out[M1W-3 -: 3];
+wire [4:0]  m1_reason  = m1_out[M1W-6 -: 5];
+wire [16:0] m1_len     = m1_out[M1W-11 -: 17];
+wire [7:0]  m1_l3      = m1_out[M1W-28 -: 8];
+wire [7:0]  m1_l4      = m1_out[M1W-36 -: 8];
+wire [7:0]  m1_poff    = m1_out[M1W-44 -: 8];
+wire [13:0] m1_n       = m1_out[M1W-52 -: 14];
+wire [1:0]  m1_tail    = m1_out[M1W-66 -: 2];
+wire [15:0] m1_sbytes  = m1_out[M1W-68 -: 16];
+wire [15:0] m1_out_len = m1_out[M1W-84 -: 16];
+wire [15:0] m1_ip_tot  = m1_out[M1W-100 -: 16];
+wire [15:0] m1_ip_csum = m1_out[M1W-116 -: 16];
+wire [20:0] m1_pseudo  = m1_out[20:0];
+
+// ---------------------------------------------------------------------------
+// Stage 2: process (copy, or rebuild with the decompressed payload)
+// ---------------------------------------------------------------------------
+localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_SKIP = 3'd2, S_GROUPS = 3'd3,
+                 S_TAIL = 3'd4, S_DRAIN = 3'd5, S_DONE = 3'd6;
+
+reg [2:0]  st_reg;
+reg        copy_reg;          // copying the input frame unchanged
+reg [2:0]  p_outcome_reg;
+reg [4:0]  p_reason_reg;
+reg [15:0] p_len_reg, p_out_len_reg, p_ip_tot_reg, p_ip_csum_reg, p_sbytes_reg;
+reg [7:0]  p_l3_reg, p_l4_reg, p_poff_reg;
+reg [13:0] p_nleft_reg;       // values still to decode
+reg [1:0]  p_tail_reg;
+reg [20:0] p_pseudo_reg;
+reg [15:0] hdr_left_reg;      // bytes of the copy / header phase still to pack
+reg [15:0] consumed_reg;      // stream bytes taken by groups
+reg        pad_bad_reg;
+reg [4:0]  skip_reg;
+reg        rd_slot_reg;       // input slot stage 2 reads
+reg        wr_slot_reg;       // output slot stage 2 writes
+reg [1:0]  out_used_reg;      // output slots written and not yet read out
+reg [SAW-1:0] wbeat_reg;      // output beat being written
+reg [2:0]  drain_reg;
+reg        pk_done_reg;
+
+wire out_free;                // stage 3 releases its output slot
+
+// Reader of RAM_IN into a 4-entry prefetch FIFO.
+reg           ra_on_reg;      // issuing reads
+reg           ra_unl_reg;     // unlimited (stream phase): no beat count
+reg [SAW-1:0] ra_beat_reg;
+reg [11:0]    ra_left_reg;
+reg           ra_fly_reg;     // a read issued last cycle
+reg           ra_flush;
+reg [DATA_WIDTH-1:0] ra_q_reg;
+wire [2:0]    rf_count;
+wire [DATA_WIDTH-1:0] rf_data;
+wire          rf_valid;
+reg           rf_pop;
+
+wire ra_issue = ra_on_reg && (ra_unl_reg || ra_left_reg != 12'd0) &&
+                ({1'b0, rf_count} + {3'd0, ra_fly_reg} < 4'd3) && !ra_flush;
+
+always @(posedge clk) begin
+    if (ra_issue) begin
+        ra_q_reg <= ram_in[{rd_slot_reg, ra_beat_reg}];
+    end
+end
+
+// Full/level outputs unused where the slot accounting bounds the entries.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(DATA_WIDTH), .DEPTH(4)) rf_fifo (
+    .clk(clk), .rst(rst || ra_flush),
+    .in_data(ra_q_reg), .in_valid(ra_fly_reg && !ra_flush), .in_ready(),
+    .out_data(rf_data), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// Burst buffer and decompress unit.
+/* verilator lint_off UNUSEDSIGNAL */
+wire [2*DATA_WIDTH+15:0] bb_win;   // a group is at most 34 bytes: the rest is unused
+/* verilator lint_on UNUSEDSIGNAL */
+wire [6:0]  bb_count;
+reg  [6:0]  bb_consume;
+wire        bb_s_ready;
+reg         bb_flush;
+reg         bb_feed;           // the burst buffer is the reader's consumer
+
+inc_burst_buffer #(.DATA_WIDTH(DATA_WIDTH)) bb (
+    .clk(clk), .rst(rst),
+    .s_data(rf_data), .s_valid(rf_valid && bb_feed), .s_ready(bb_s_ready),
+    .win_data(bb_win), .win_count(bb_count), .consume_bytes(bb_consume), .flush(bb_flush)
+);
+
+wire [5:0]  du_gsize;
+wire        du_pad_ok;
+reg         du_valid, du_raw, du_last;
+reg  [3:0]  du_nvalid;
+wire [255:0] du_data;
+wire [5:0]  du_count;
+wire        du_out_valid, du_out_last;
+
+inc_decompress_unit du (
+    .clk(clk), .rst(rst),
+    .in_window(bb_win[271:0]), .in_valid(du_valid), .in_nvalid(du_nvalid),
+    .in_raw(du_raw), .in_raw_count(p_tail_reg), .in_last(du_last),
+    .group_size(du_gsize), .pad_ok(du_pad_ok),
+    .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
+);
+
+// Packer: fed by the header/copy phase or by the decompress unit.
+reg  [DATA_WIDTH-1:0] pk_in_data;
+reg  [KW-1:0]         pk_in_count;
+reg                   pk_in_valid, pk_in_last;
+wire [DATA_WIDTH-1:0] pk_data;
+wire [KW-1:0]         pk_count;
+wire                  pk_valid, pk_last;
+
+/* verilator lint_off PINCONNECTEMPTY */ // in_ready: nothing is sent during a flush
+inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
+    .clk(clk), .rst(rst),
+    .in_data(pk_in_data), .in_count(pk_in_count), .in_valid(pk_in_valid), .in_last(pk_in_last),
+    .in_ready(),
+    .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// Beats of a byte count: ceil(n / 32).
+wire [4:0]  m1_poff_beats = {2'b00, m1_poff[7:5]} + {4'd0, |m1_poff[4:0]};
+wire [11:0] m1_len_beats  = m1_len[16:5] + {11'd0, |m1_len[4:0]};
+wire [11:0] p_len_beats   = {1'b0, p_len_reg[15:5]} + {11'd0, |p_len_reg[4:0]};
+/* verilator lint_off UNUSEDSIGNAL */ // beat index only
+wire [7:0]  p_shim_off    = p_poff_reg + 8'd4;     // P + 4 <= 142
+/* verilator lint_on UNUSEDSIGNAL */
+wire [3:0]  p_shim_beat   = {1'b0, p_shim_off[7:5]};
+wire [15:0] hdr_chunk = (hdr_left_reg > BYTES) ? BYTES[15:0] : hdr_left_reg;
+
+always @* begin
+    pk_in_data  = rf_data;
+    pk_in_count = hdr_chunk[KW-1:0];
+    pk_in_valid = 1'b0;
+    pk_in_last  = 1'b0;
+    rf_pop      = 1'b0;
+    bb_feed     = 1'b0;
+    bb_consume  = 7'd0;
+    bb_flush    = 1'b0;
+    ra_flush    = 1'b0;
+    du_valid    = 1'b0;
+    du_raw      = 1'b0;
+    du_last     = 1'b0;
+    du_nvalid   = (p_nleft_reg >= 14'd8) ? 4'd8 : p_nleft_reg[3:0];
+    m1_pop      = 1'b0;
+    case (st_reg)
+        S_IDLE: begin
+            m1_pop = m1_valid && (m1_drop || out_used_reg != 2'd2);
+        end
+        S_HDR: begin
+            rf_pop      = rf_valid;
+            pk_in_valid = rf_valid;
+            pk_in_last  = copy_reg && hdr_left_reg <= BYTES;
+        end
+        S_SKIP: begin
+            bb_feed = 1'b1;
+            rf_pop  = rf_valid && bb_s_ready;
+            if (bb_count >= {2'b00, skip_reg}) begin
+                bb_consume = {2'b00, skip_reg};
+            end
+        end
+        S_GROUPS: begin
+            bb_feed = 1'b1;
+            rf_pop  = rf_valid && bb_s_ready;
+            if (bb_count >= 7'd2 && bb_count >= {1'b0, du_gsize}) begin
+                bb_consume = {1'b0, du_gsize};
+                du_valid   = 1'b1;
+            end
+            rf_pop = rf_valid && bb_s_ready;
+        end
+        S_TAIL: begin
+            bb_feed = 1'b1;
+            rf_pop  = rf_valid && bb_s_ready;
+            if (bb_count >= {5'd0, p_tail_reg}) begin
+                bb_consume = {5'd0, p_tail_reg};
+                du_valid   = 1'b1;
+                du_raw     = 1'b1;
+                du_last    = 1'b1;
+            end
+        end
+        S_DRAIN: begin
+            bb_flush = 1'b1;
+            ra_flush = 1'b1;
+        end
+        default: begin
+        end
+    endcase
+    if (du_out_valid) begin
+        pk_in_data  = du_data;
+        pk_in_count = du_count;
+        pk_in_valid = 1'b1;
+        pk_in_last  = du_out_last;
+    end
+end
+
+// Per-beat TCP checksum of the written output: bytes from L4 to the end,
+// with the checksum field (L4+16, L4+17) taken as zero.
+reg [19:0] beat_sum;
+reg [7:0]  cb0, cb1;
+reg [15:0] cboff;
+
+always @* begin
+    beat_sum = 20'd0;
+    for (i = 0; i < BYTES / 2; i = i + 1) begin
+        cboff = {{(11-SAW){1'b0}}, wbeat_reg, 5'd0} + {11'd0, i[3:0], 1'b0};
+        cb0 = pk_data[16*i +: 8];
+        cb1 = pk_data[16*i + 8 +: 8];
+        if (cboff < {8'd0, p_l4_reg} || cboff == {8'd0, p_l4_reg} + 16'd16 ||
+            {i[4:0], 1'b0} >= pk_count) begin
+            cb0 = 8'd0;
+        end
+        if (cboff < {8'd0, p_l4_reg} || cboff == {8'd0, p_l4_reg} + 16'd16 ||
+            {i[4:0], 1'b1} >= pk_count) begin
+            cb1 = 8'd0;
+        end
+        beat_sum = beat_sum + {4'd0, cb0, cb1};
+    end
+end
+
+reg [19:0] bsum_reg;
+reg        bsum_valid_reg;
+reg [31:0] csum_acc_reg;
+reg        stat_pend;
+reg [2:0]  stat_o;
+reg [4:0]  stat_r;
+reg [15:0] stat_bi, stat_bo;
+wire       done_ok = st_reg == S_DONE &&
+                     (copy_reg || (consumed_reg == p_sbytes_reg && !pad_bad_reg));
+
+always @(posedge clk) begin
+    if (pk_valid && {{(12-SAW){1'b0}}, wbeat_reg} < SLOT_USED12) begin
+        ram_out[{wr_slot_reg, wbeat_reg}] <= pk_data;
+    end
+end
+
+wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, p_pseudo_reg});
+
+always @(posedge clk) begin
+    stat_pend <= 1'b0;
+    bsum_valid_reg <= pk_valid;
+    bsum_reg  <= beat_sum;
+    if (bsum_valid_reg) begin
+        csum_acc_reg <= csum_acc_reg + {12'd0, bsum_reg};
+    end
+    if (pk_valid) begin
+        wbeat_reg <= wbeat_reg + 1'b1;
+        if (pk_last) begin
+            pk_done_reg <= 1'b1;
+        end
+    end
+    if (ra_issue) begin
+        ra_beat_reg <= ra_beat_reg + 1'b1;
+        if (!ra_unl_reg) begin
+            ra_left_reg <= ra_left_reg - 12'd1;
+        end
+    end
+    ra_fly_reg <= ra_issue;
+    if (rf_pop && st_reg == S_HDR) begin
+        hdr_left_reg <= hdr_left_reg - hdr_chunk;
+    end
+
+    case (st_reg)
+        S_IDLE: begin
+            if (m1_pop) begin
+                p_outcome_reg <= m1_outcome;
+                p_reason_reg  <= m1_reason;
+                p_len_reg     <= m1_len[15:0];
+                p_out_len_reg <= m1_out_len;
+                p_ip_tot_reg  <= m1_ip_tot;
+                p_ip_csum_reg <= m1_ip_csum;
+                p_sbytes_reg  <= m1_sbytes;
+                p_l3_reg      <= m1_l3;
+                p_l4_reg      <= m1_l4;
+                p_poff_reg    <= m1_poff;
+                p_nleft_reg   <= m1_n;
+                p_tail_reg    <= m1_tail;
+                p_pseudo_reg  <= m1_pseudo;
+                consumed_reg  <= 16'd0;
+                pad_bad_reg   <= 1'b0;
+                csum_acc_reg  <= 32'd0;
+                pk_done_reg   <= 1'b0;
+                wbeat_reg     <= {SAW{1'b0}};
+                if (m1_drop) begin
+                    stat_pend <= 1'b1;
+                    stat_o    <= m1_outcome;
+                    stat_r    <= m1_reason;
+                    stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
+                    stat_bo   <= 16'd0;
+                    rd_slot_reg <= !rd_slot_reg;
+                end else begin
+                    copy_reg     <= !m1_dec;
+                    hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
+                    ra_on_reg    <= 1'b1;
+                    ra_unl_reg   <= 1'b0;
+                    ra_beat_reg  <= {SAW{1'b0}};
+                    ra_left_reg  <= m1_dec ? {7'd0, m1_poff_beats} : m1_len_beats;
+                    st_reg       <= S_HDR;
+                end
+            end
+        end
+        S_HDR: begin
+            if (rf_pop && hdr_left_reg <= BYTES) begin
+                if (copy_reg) begin
+                    st_reg <= S_DRAIN;
+                    ra_on_reg <= 1'b0;
+                end else begin
+                    // Stream phase: read from the beat holding P + 4 on.
+                    ra_on_reg   <= 1'b1;
+                    ra_unl_reg  <= 1'b1;
+                    ra_beat_reg <= {{(SAW-4){1'b0}}, p_shim_beat};
+                    skip_reg    <= p_poff_reg[4:0] + 5'd4;
+                    st_reg      <= S_SKIP;
+                end
+            end
+        end
+        S_SKIP: begin
+            if (bb_count >= {2'b00, skip_reg}) begin
+                st_reg <= (p_nleft_reg == 14'd0) ? S_TAIL : S_GROUPS;
+            end
+        end
+        S_GROUPS: begin
+            if (du_valid) begin
+                consumed_reg <= consumed_reg + {10'd0, du_gsize};
+                if (!du_pad_ok) begin
+                    pad_bad_reg <= 1'b1;
+                end
+                p_nleft_reg <= p_nleft_reg - {10'd0, du_nvalid};
+                if (p_nleft_reg <= 14'd8) begin
+                    st_reg <= S_TAIL;
+                end
+            end
+        end
+        S_TAIL: begin
+            if (du_valid) begin
+                st_reg    <= S_DRAIN;
+                ra_on_reg <= 1'b0;
+            end
+        end
+        S_DRAIN: begin
+            ra_on_reg <= 1'b0;
+            if (pk_done_reg || (pk_valid && pk_last)) begin
+                drain_reg <= drain_reg + 3'd1;
+                if (drain_reg == 3'd2) begin
+                    st_reg <= S_DONE;
+                end
+            end else begin
+                drain_reg <= 3'd0;
+            end
+        end
+        S_DONE: begin
+            drain_reg   <= 3'd0;
+            pk_done_reg <= 1'b0;
+            if (!copy_reg && (consumed_reg != p_sbytes_reg || pad_bad_reg)) begin
+                // Malformed stream: copy the frame unchanged instead.
+                copy_reg      <= 1'b1;
+                p_outcome_reg <= OUT_MALFORMED;
+                p_reason_reg  <= R_BAD_STREAM;
+                hdr_left_reg  <= p_len_reg;
+                wbeat_reg     <= {SAW{1'b0}};
+                ra_on_reg     <= 1'b1;
+                ra_unl_reg    <= 1'b0;
+                ra_beat_reg   <= {SAW{1'b0}};
+                ra_left_reg   <= p_len_beats;
+                st_reg        <= S_HDR;
+            end else begin
+                stat_pend   <= 1'b1;
+                stat_o      <= p_outcome_reg;
+                stat_r      <= p_reason_reg;
+                stat_bi     <= p_len_reg;
+                stat_bo     <= copy_reg ? p_len_reg : p_out_len_reg;
+                rd_slot_reg <= !rd_slot_reg;
+                st_reg      <= S_IDLE;
+            end
+        end
+        default: begin
+            st_reg <= S_IDLE;
+        end
+    endcase
+    if (rst) begin
+        st_reg       <= S_IDLE;
+        rd_slot_reg  <= 1'b0;
+        ra_on_reg    <= 1'b0;
+        ra_fly_reg   <= 1'b0;
+        stat_pend    <= 1'b0;
+        drain_reg    <= 3'd0;
+        pk_done_reg  <= 1'b0;
+        bsum_valid_reg <= 1'b0;
+    end
+end
+
+assign in_free = stat_pend;   // one pulse per frame leaving stage 2
+
+always @(posedge clk) begin
+    stat_valid     <= stat_pend;
+    stat_outcome   <= stat_o;
+    stat_reason    <= stat_r;
+    stat_bytes_in  <= stat_bi;
+    stat_bytes_out <= stat_bo;
+    if (rst) begin
+        stat_valid <= 1'b0;
+    end
+end
+
+// Metadata FIFO 2: what stage 3 needs to read and patch an output slot.
+localparam M2W = 1 + 16 + 16 + 16 + 16 + 8 + 8;
+wire [M2W-1:0] m2_in = {!copy_reg, copy_reg ? p_len_reg : p_out_len_reg, p_ip_tot_reg,
+                        p_ip_csum_reg, tcp_csum, p_l3_reg, p_l4_reg};
+wire [M2W-1:0] m2_out;
+wire           m2_valid;
+reg            m2_pop;
+
+// Full/level outputs unused where the slot accounting bounds the entries.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(2)) m2_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(m2_in), .in_valid(done_ok), .in_ready(),
+    .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+always @(posedge clk) begin
+    if (done_ok) begin
+        wr_slot_reg <= !wr_slot_reg;
+    end
+    out_used_reg <= out_used_reg + {1'b0, done_ok} - {1'b0, out_free};
+    if (rst) begin
+        wr_slot_reg  <= 1'b0;
+        out_used_reg <= 2'd0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Stage 3: output with header patches
+// ---------------------------------------------------------------------------
+reg           o_on_reg;
+reg           o_slot_reg;
+reg [SAW-1:0] o_beat_reg;
+reg [11:0]    o_left_reg;
+reg           o_patch_reg;
+reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
+reg [15:0]    o_ip_tot_reg, o_ip_csum_reg, o_tcp_csum_reg;
+reg [7:0]     o_l3_reg, o_l4_reg;
+reg           o_fly_reg, o_fly_last_reg;
+reg [SAW-1:0] o_fly_beat_reg;
+reg [DATA_WIDTH-1:0] o_q_reg;
+wire [2:0]    of_count;
+reg           of_pop;
+
+wire o_issue = o_on_reg && ({1'b0, of_count} + {3'd0, o_fly_reg} < 4'd3);
+assign out_free = o_issue && o_left_reg == 12'd1;
+
+always @(posedge clk) begin
+    if (o_issue) begin
+        o_q_reg <= ram_out[{o_slot_reg, o_beat_reg}];
+    end
+end
+
+wire [15:0] m2_len       = m2_out[M2W-2 -: 16];
+wire [11:0] m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
+
+always @* begin
+    m2_pop = !o_on_reg && m2_valid;
+end
+
+always @(posedge clk) begin
+    o_fly_reg      <= o_issue;
+    o_fly_last_reg <= o_issue && o_left_reg == 12'd1;
+    o_fly_beat_reg <= o_beat_reg;
+    if (m2_pop) begin
+        o_on_reg       <= 1'b1;
+        o_beat_reg     <= {SAW{1'b0}};
+        o_left_reg     <= m2_len_beats;
+        o_patch_reg    <= m2_out[M2W-1];
+        o_len_reg      <= m2_out[M2W-13 -: 5];
+        o_ip_tot_reg   <= m2_out[M2W-18 -: 16];
+        o_ip_csum_reg  <= m2_out[M2W-34 -: 16];
+        o_tcp_csum_reg <= m2_out[M2W-50 -: 16];
+        o_l3_reg       <= m2_out[15:8];
+        o_l4_reg       <= m2_out[7:0];
+    end
+    if (o_issue) begin
+        o_beat_reg <= o_beat_reg + 1'b1;
+        o_left_reg <= o_left_reg - 12'd1;
+        if (o_left_reg == 12'd1) begin
+            o_on_reg   <= 1'b0;
+            o_slot_reg <= !o_slot_reg;
+        end
+    end
+    if (rst) begin
+        o_on_reg   <= 1'b0;
+        o_slot_reg <= 1'b0;
+        o_fly_reg  <= 1'b0;
+    end
+end
+
+// Patch the landing beat: IP total (L3+2), protocol (L3+9), IP checksum
+// (L3+10) and TCP checksum (L4+16) of a decompressed frame.
+reg [DATA_WIDTH-1:0] o_patched;
+reg [15:0]           o_boff;
+reg [KW-1:0]         o_keep_bytes;
+
+always @* begin
+    o_patched = o_q_reg;
+    for (i = 0; i < BYTES; i = i + 1) begin
+        o_boff = {{(11-SAW){1'b0}}, o_fly_beat_reg, i[4:0]};
+        if (o_patch_reg) begin
+            if (o_boff == {8'd0, o_l3_reg} + 16'd2)  o_patched[8*i +: 8] = o_ip_tot_reg[15:8];
+            if (o_boff == {8'd0, o_l3_reg} + 16'd3)  o_patched[8*i +: 8] = o_ip_tot_reg[7:0];
+            if (o_boff == {8'd0, o_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
+            if (o_boff == {8'd0, o_l3_reg} + 16'd10) o_patched[8*i +: 8] = o_ip_csum_reg[15:8];
+            if (o_boff == {8'd0, o_l3_reg} + 16'd11) o_patched[8*i +: 8] = o_ip_csum_reg[7:0];
+            if (o_boff == {8'd0, o_l4_reg} + 16'd16) o_patched[8*i +: 8] = o_tcp_csum_reg[15:8];
+            if (o_boff == {8'd0, o_l4_reg} + 16'd17) o_patched[8*i +: 8] = o_tcp_csum_reg[7:0];
+        end
+    end
+    o_keep_bytes = (o_fly_last_reg && o_len_reg[4:0] != 5'd0) ? {1'b0, o_len_reg[4:0]}
+                                                                : BYTES[KW-1:0];
+end
+
+wire [DATA_WIDTH+KW:0] of_in = {o_fly_last_reg, o_keep_bytes, o_patched};
+wire [DATA_WIDTH+KW:0] of_out;
+wire                   of_valid;
+
+// Full/level outputs unused where the slot accounting bounds the entries.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(of_in), .in_valid(o_fly_reg), .in_ready(),
+    .out_data(of_out), .out_valid(of_valid), .out_ready(of_pop), .count(of_count)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+always @* begin
+    of_pop = m_axis_tready;
+end
+
+wire [KW-1:0] of_keep = of_out[DATA_WIDTH +: KW];
+
+assign m_axis_tdata  = of_out[DATA_WIDTH-1:0];
+assign m_axis_tkeep  = ~({BYTES{1'b1}} << of_keep);
+assign m_axis_tvalid = of_valid;
+assign m_axis_tlast  = of_out[DATA_WIDTH+KW];
+
+endmodule
+
+`resetall

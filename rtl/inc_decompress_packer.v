@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_decompress_packer - packs chunks of 0..BYTES bytes into full beats at
+ * byte granularity (the decompress engine's output realignment: header
+ * bytes, 32-byte value groups at any byte offset, the raw tail).
+ *
+ * A beat is emitted once more than BYTES bytes are held, so after every
+ * cycle 1..BYTES bytes remain; the chunk flagged in_last flushes them (one
+ * beat, or two over two cycles: in_ready is low in the second). No other
+ * backpressure: at most one chunk in, one beat out per cycle.
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Byte-granular chunk-to-beat packer.
+module inc_decompress_packer #(
+    parameter DATA_WIDTH = 256   // beat width in bits, multiple of 32
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire [DATA_WIDTH-1:0] in_data,   // chunk, byte 0 first; bytes >= in_count ignored
+    input  wire [KW-1:0]         in_count,  // 0..BYTES
+    input  wire                  in_valid,
+    input  wire                  in_last,   // last chunk of the frame: flush
+    output wire                  in_ready,  // low only in the second cycle of a two-beat flush
+
+    output reg  [DATA_WIDTH-1:0] out_data,
+    output reg  [KW-1:0]         out_count, // bytes in the beat, BYTES except on the last
+    output reg                   out_valid,
+    output reg                   out_last
+);
+
+localparam BYTES = DATA_WIDTH / 8;
+localparam KW    = $clog2(BYTES + 1);
+localparam FW    = $clog2(2 * BYTES + 1);
+
+initial begin
+    if (DATA_WIDTH % 32 != 0 || DATA_WIDTH < 64) begin
+        $error("inc_decompress_packer: DATA_WIDTH must be a multiple of 32, >= 64");
+        $finish;
+    end
+end
+
+reg [2*DATA_WIDTH-1:0] acc_reg, acc_next;
+reg [FW-1:0]           fill_reg, fill_next;
+reg                    flush_reg, flush_next;
+
+reg [2*DATA_WIDTH-1:0] chunk;
+reg [FW-1:0]           total;
+
+assign in_ready = !flush_reg;
+
+always @* begin
+    acc_next   = acc_reg;
+    fill_next  = fill_reg;
+    flush_next = 1'b0;
+    chunk      = {{DATA_WIDTH{1'b0}}, in_data} &
+                 ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000});
+    total      = fill_reg + {{(FW-KW){1'b0}}, in_count};
+    if (flush_reg) begin
+        fill_next = {FW{1'b0}};
+    end else if (in_valid) begin
+        acc_next = acc_reg | (chunk << {fill_reg, 3'b000});
+        if (total > BYTES[FW-1:0]) begin
+            acc_next  = acc_next >> DATA_WIDTH;
+            fill_next = total - BYTES[FW-1:0];
+            flush_next = in_last;
+        end else begin
+            fill_next = in_last ? {FW{1'b0}} : total;
+        end
+        if (in_last && total <= BYTES[FW-1:0]) begin
+            acc_next = {2*DATA_WIDTH{1'b0}};
+        end
+    end
+end
+
+always @(posedge clk) begin
+    out_valid <= 1'b0;
+    out_last  <= 1'b0;
+    if (flush_reg) begin
+        out_data  <= acc_reg[DATA_WIDTH-1:0];
+        out_count <= fill_reg[KW-1:0];
+        out_valid <= 1'b1;
+        out_last  <= 1'b1;
+        acc_reg   <= {2*DATA_WIDTH{1'b0}};
+    end else begin
+        if (in_valid && (total > BYTES[FW-1:0] || in_last)) begin
+            out_data  <= acc_reg[DATA_WIDTH-1:0] | chunk[DATA_WIDTH-1:0] << {fill_reg, 3'b000};
+            out_count <= total > BYTES[FW-1:0] ? BYTES[KW-1:0] : total[KW-1:0];
+            out_valid <= 1'b1;
+            out_last  <= in_last && total <= BYTES[FW-1:0];
+        end
+        acc_reg <= acc_next;
+    end
+    fill_reg  <= fill_next;
+    flush_reg <= flush_next;
+    if (rst) begin
+        fill_reg  <= {FW{1'b0}};
+        flush_reg <= 1'b0;
+        out_valid <= 1'b0;
+        out_last  <= 1'b0;
+        acc_reg   <= {2*DATA_WIDTH{1'b0}};
+    end
+end
+
+endmodule
+
+`resetall
