@@ -27,11 +27,20 @@ if [ "$(id -u)" -ne 0 ] || ! command -v tcpdump >/dev/null; then
 fi
 "$cl" up -p "$prefix" -n $n || { echo "0 passed, 1 failed"; exit 1; }
 
+wait_dump() {  # STDERR_FILE: until tcpdump says it is listening (30 s at most)
+	local i
+	for i in $(seq 300); do
+		grep -qs listening "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 run() {  # NAME ALGO DOWN_TOS
 	local name=$1 algo=$2 down=$3 pcap=$tmp/$1.pcap i rc=0 pids=() out p f
-	"$cl" br -p "$prefix" tcpdump -i br0 -n -U -s 0 -w "$pcap" tcp 2>"$tmp/$name.tcpdump" &
+	"$cl" br -p "$prefix" tcpdump -i br0 -n -U --immediate-mode -B 32768 -s 0 -w "$pcap" tcp 2>"$tmp/$name.tcpdump" &
 	dump=$!
-	for i in $(seq 50); do grep -q listening "$tmp/$name.tcpdump" && break; sleep 0.1; done
+	wait_dump "$tmp/$name.tcpdump" || { fail=$((fail + 1)); echo "FAIL $name: tcpdump did not start"; }
 	for ((i = 0; i < n; i++)); do
 		"$cl" exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
 			INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT=$port INC_COMPRESSION=nic \
@@ -50,7 +59,7 @@ run() {  # NAME ALGO DOWN_TOS
 		pass=$((pass + p)); fail=$((fail + f))
 	done
 	[ $rc -eq 0 ] || { fail=$((fail + 1)); echo "$name: a rank failed"; }
-	echo "== $name ($algo, nic): $(grep -E 'packets captured' "$tmp/$name.tcpdump")"
+	echo "== $name ($algo, nic): $(grep -E 'packets (captured|dropped)' "$tmp/$name.tcpdump" | tr '\n' ' ')"
 	out=$("$pc" -c $port -t 0x28 ${down:+-d $down} "$pcap" 2>&1)
 	echo "$out"
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out" | tail -n 1)
@@ -64,28 +73,38 @@ run wa wa 0
 
 # Negative control: a tagged connection written in 1001-byte pieces with
 # TCP_NODELAY must fail the length/offset checks, so the checker can fail.
-"$cl" br -p "$prefix" tcpdump -i br0 -n -U -s 0 -w "$tmp/neg.pcap" tcp 2>"$tmp/neg.tcpdump" &
-dump=$!
-for i in $(seq 50); do grep -q listening "$tmp/neg.tcpdump" && break; sleep 0.1; done
-"$cl" exec -p "$prefix" 1 python3 -c '
+# (--immediate-mode: without it tcpdump may exit before the packet ring
+# hands over a short capture, leaving an empty file.)
+neg() {  # ATTEMPT
+	local pcap=$tmp/neg$1.pcap err=$tmp/neg$1.tcpdump srv i
+	"$cl" br -p "$prefix" tcpdump -i br0 -n -U --immediate-mode -B 32768 -s 0 -w "$pcap" tcp 2>"$err" &
+	dump=$!
+	wait_dump "$err" || return 1
+	"$cl" exec -p "$prefix" 1 python3 -c '
 import socket
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", 29499)); s.listen(1); c, _ = s.accept()
+s.bind(("0.0.0.0", 29499 + '"$1"')); s.listen(1); c, _ = s.accept()
 while c.recv(65536): pass' &
-srv=$!
-sleep 0.3
-"$cl" exec -p "$prefix" 0 python3 -c '
+	srv=$!
+	for i in $(seq 100); do
+		"$cl" exec -p "$prefix" 1 ss -ltn | grep -q ":$((29499 + $1)) " && break
+		sleep 0.1
+	done
+	"$cl" exec -p "$prefix" 0 python3 -c '
 import socket, time
 s = socket.socket(); s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x28)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-s.connect(("10.99.0.2", 29499))
+s.connect(("10.99.0.2", 29499 + '"$1"'))
 for i in range(50): s.sendall(b"x" * 1001); time.sleep(0.002)
 s.close()'
-wait "$srv"
-sleep 0.3
-kill "$dump"; wait "$dump" 2>/dev/null; dump=
-out=$("$pc" -c $port -t 0x28 "$tmp/neg.pcap" 2>&1)
-if grep -qE '^[0-9]+ passed, [1-9][0-9]* failed$' <<<"$out" && grep -q 'not a multiple of 4' <<<"$out"; then
+	wait "$srv"
+	sleep 0.3
+	kill "$dump"; wait "$dump" 2>/dev/null; dump=
+	echo "== negative control: $(grep -E 'packets captured' "$err")"
+	out=$("$pc" -c $port -t 0x28 "$pcap" 2>&1)
+	grep -qE '^[0-9]+ passed, [1-9][0-9]* failed$' <<<"$out" && grep -q 'not a multiple of 4' <<<"$out"
+}
+if neg 0 || neg 1; then
 	pass=$((pass + 1)); echo "ok   negative control: odd writes are flagged"
 else
 	fail=$((fail + 1)); echo "FAIL negative control not flagged:"; echo "$out"

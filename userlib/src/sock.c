@@ -17,9 +17,10 @@
 
 #include "inc_internal.h"
 
-/* Largest MSS option a data listener advertises: a multiple of 4 below the
- * loopback default of 65495 (65535 - 40), which is odd. */
-#define DATA_LISTEN_MSS 65480
+/* Largest MSS clamp for data sockets: the largest multiple of 4 that
+ * TCP_MAXSEG accepts (the kernel rejects values above MAX_TCP_WINDOW,
+ * 32767). Loopback's own MSS would be 65495 - 12 = 65483, which is odd. */
+#define DATA_LISTEN_MSS 32764
 
 int64_t inc_now_ms(void)
 {
