@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_csr - AXI4-Lite register block of the offload: identification,
+ * capabilities, per-direction enables, ToS value/mask, error bound and the
+ * 64-bit statistics counters fed by the engines' stat_* outputs. The map is
+ * sw-model/include/inc_regs.h (here through the generated inc_regs.vh);
+ * docs/registers.md has the table.
+ *
+ * Counter block of a direction (base 0x100 TX, 0x200 RX), index = off[7:3]:
+ *   0..4   outcomes (enum inc_outcome)     8..24  reasons (enum inc_reason)
+ *   28     bytes in                        29     bytes out
+ * Reading a LO word latches the counter's HI word; the next read of that
+ * HI word returns the latched value (see inc_regs.h for the read order).
+ * Writing INC_CNT_CTRL_CLEAR clears every counter; a statistics pulse in
+ * the same cycle is lost.
+ *
+ * AXI4-Lite: one transaction at a time per channel, OKAY responses only,
+ * WSTRB ignored (whole 32-bit registers). Single clock with the engines.
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "inc_regs.vh"
+
+// AXI4-Lite CSR block with the per-direction counters.
+module inc_csr #(
+    parameter DATA_WIDTH = 256,  // engines' AXI4-Stream width in bits (reported in CAPS)
+    parameter MAX_FRAME  = 9018, // engines' largest frame in bytes (reported in CAPS)
+    parameter ADDR_WIDTH = 10    // AXI4-Lite address bits (INC_REGS_SIZE = 1 KiB)
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire [ADDR_WIDTH-1:0] s_axil_awaddr,
+    /* verilator lint_off UNUSEDSIGNAL */ // protection and strobes are not used
+    input  wire [2:0]            s_axil_awprot,
+    input  wire                  s_axil_awvalid,
+    output reg                   s_axil_awready,
+    input  wire [31:0]           s_axil_wdata,
+    input  wire [3:0]            s_axil_wstrb,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                  s_axil_wvalid,
+    output reg                   s_axil_wready,
+    output wire [1:0]            s_axil_bresp,
+    output reg                   s_axil_bvalid,
+    input  wire                  s_axil_bready,
+    input  wire [ADDR_WIDTH-1:0] s_axil_araddr,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [2:0]            s_axil_arprot,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                  s_axil_arvalid,
+    output reg                   s_axil_arready,
+    output reg  [31:0]           s_axil_rdata,
+    output wire [1:0]            s_axil_rresp,
+    output reg                   s_axil_rvalid,
+    input  wire                  s_axil_rready,
+
+    output reg                   cfg_tx_enable,
+    output reg                   cfg_rx_enable,
+    output reg  [7:0]            cfg_tos_value,
+    output reg  [7:0]            cfg_tos_mask,
+    output reg  [6:0]            cfg_eb,
+
+    input  wire                  tx_stat_valid,
+    input  wire [2:0]            tx_stat_outcome,
+    input  wire [4:0]            tx_stat_reason,
+    input  wire [15:0]           tx_stat_bytes_in,
+    input  wire [15:0]           tx_stat_bytes_out,
+    input  wire                  rx_stat_valid,
+    input  wire [2:0]            rx_stat_outcome,
+    input  wire [4:0]            rx_stat_reason,
+    input  wire [15:0]           rx_stat_bytes_in,
+    input  wire [15:0]           rx_stat_bytes_out
+);
+
+initial begin
+    if (ADDR_WIDTH < 10) begin
+        $error("inc_csr: ADDR_WIDTH must be >= 10");
+        $finish;
+    end
+end
+
+localparam [31:0] CAPS = `INC_CAPS_TX | `INC_CAPS_RX | `INC_CAPS_VLAN |
+                         ((DATA_WIDTH / 8) << `INC_CAPS_BEAT_SHIFT) |
+                         (MAX_FRAME << `INC_CAPS_MAXF_SHIFT);
+
+localparam [31:0] TOS_RESET = `INC_TOS_RESET;
+
+assign s_axil_bresp = 2'b00;
+assign s_axil_rresp = 2'b00;
+
+// Counters: [dir*32 + index], 64 bits each.
+reg [63:0] cnt_reg [0:63];
+reg        clear;
+integer    i;
+
+function [63:0] cnt_inc;   // increment of counter k of a direction
+    input [4:0]  k;
+    input        v;
+    input [2:0]  o;
+    input [4:0]  r;
+    input [15:0] bi, bo;
+    begin
+        cnt_inc = 64'd0;
+        if (v) begin
+            if (k < 5'd8 && k[2:0] == o) begin
+                cnt_inc = 64'd1;
+            end
+            if (k >= 5'd8 && k < 5'd25 && k - 5'd8 == r) begin
+                cnt_inc = 64'd1;
+            end
+            if (k == 5'd28) begin
+                cnt_inc = {48'd0, bi};
+            end
+            if (k == 5'd29) begin
+                cnt_inc = {48'd0, bo};
+            end
+        end
+    end
+endfunction
+
+// Indices that hold a counter: outcomes 0..4, reasons 8..24, bytes 28, 29.
+function used;
+    input [4:0] k;
+    begin
+        used = k < 5'd5 || (k >= 5'd8 && k < 5'd25) || k == 5'd28 || k == 5'd29;
+    end
+endfunction
+
+always @(posedge clk) begin
+    for (i = 0; i < 32; i = i + 1) begin
+        if (!used(i[4:0]) || clear || rst) begin
+            cnt_reg[i]      <= 64'd0;
+            cnt_reg[32 + i] <= 64'd0;
+        end else begin
+            cnt_reg[i]      <= cnt_reg[i] + cnt_inc(i[4:0], tx_stat_valid, tx_stat_outcome,
+                                                    tx_stat_reason, tx_stat_bytes_in,
+                                                    tx_stat_bytes_out);
+            cnt_reg[32 + i] <= cnt_reg[32 + i] + cnt_inc(i[4:0], rx_stat_valid, rx_stat_outcome,
+                                                          rx_stat_reason, rx_stat_bytes_in,
+                                                          rx_stat_bytes_out);
+        end
+    end
+end
+
+// Write channel: address and data taken together.
+reg [31:0] scratch_reg;
+wire [7:0] waddr = s_axil_awaddr[9:2];
+wire       whigh = (s_axil_awaddr >> 10) == 0;   // inside the 1 KiB block
+
+always @(posedge clk) begin
+    clear          <= 1'b0;
+    s_axil_awready <= 1'b0;
+    s_axil_wready  <= 1'b0;
+    if (s_axil_bvalid && s_axil_bready) begin
+        s_axil_bvalid <= 1'b0;
+    end
+    if (s_axil_awvalid && s_axil_wvalid && !s_axil_awready && !s_axil_bvalid) begin
+        s_axil_awready <= 1'b1;
+        s_axil_wready  <= 1'b1;
+        s_axil_bvalid  <= 1'b1;
+        if (whigh) begin
+            case ({22'd0, waddr, 2'b00})
+                `INC_REG_SCRATCH: scratch_reg <= s_axil_wdata;
+                `INC_REG_CTRL: begin
+                    cfg_tx_enable <= |(s_axil_wdata & `INC_CTRL_TX_EN);
+                    cfg_rx_enable <= |(s_axil_wdata & `INC_CTRL_RX_EN);
+                end
+                `INC_REG_TOS: begin
+                    cfg_tos_value <= s_axil_wdata[`INC_TOS_VALUE_SHIFT +: 8];
+                    cfg_tos_mask  <= s_axil_wdata[`INC_TOS_MASK_SHIFT +: 8];
+                end
+                `INC_REG_EB: cfg_eb <= s_axil_wdata[6:0];
+                `INC_REG_CNT_CTRL: clear <= |(s_axil_wdata & `INC_CNT_CTRL_CLEAR);
+                default: begin
+                end
+            endcase
+        end
+    end
+    if (rst) begin
+        s_axil_awready <= 1'b0;
+        s_axil_wready  <= 1'b0;
+        s_axil_bvalid  <= 1'b0;
+        clear          <= 1'b0;
+        scratch_reg    <= 32'd0;
+        cfg_tx_enable  <= 1'b0;
+        cfg_rx_enable  <= 1'b0;
+        cfg_tos_value  <= TOS_RESET[7:0];
+        cfg_tos_mask   <= TOS_RESET[15:8];
+        cfg_eb         <= `INC_EB_RESET;
+    end
+end
+
+// Read channel.
+reg [31:0] hold_reg;          // HI word latched by a LO read
+reg [5:0]  hold_idx_reg;
+reg        hold_valid_reg;
+wire [7:0] raddr = s_axil_araddr[9:2];
+wire       rhigh = (s_axil_araddr >> 10) == 0;
+wire [5:0] ridx  = {raddr[7], raddr[5:1]};       // {dir, index}: 0x100.. TX, 0x200.. RX
+wire       rcnt  = rhigh && (raddr[7:6] == 2'b01 || raddr[7:6] == 2'b10);
+wire       rhi   = raddr[0];
+reg [31:0] rword;
+
+always @* begin
+    rword = 32'd0;
+    if (rhigh) begin
+        case ({22'd0, raddr, 2'b00})
+            `INC_REG_ID:      rword = `INC_ID_VALUE;
+            `INC_REG_VERSION: rword = `INC_VERSION_VALUE;
+            `INC_REG_CAPS:    rword = CAPS;
+            `INC_REG_SCRATCH: rword = scratch_reg;
+            `INC_REG_CTRL:    rword = (cfg_tx_enable ? `INC_CTRL_TX_EN : 32'd0) |
+                                      (cfg_rx_enable ? `INC_CTRL_RX_EN : 32'd0);
+            `INC_REG_TOS:     rword = {16'd0, cfg_tos_mask, cfg_tos_value};
+            `INC_REG_EB:      rword = {25'd0, cfg_eb};
+            default:          rword = 32'd0;
+        endcase
+    end
+end
+
+always @(posedge clk) begin
+    s_axil_arready <= 1'b0;
+    if (s_axil_rvalid && s_axil_rready) begin
+        s_axil_rvalid <= 1'b0;
+    end
+    if (s_axil_arvalid && !s_axil_arready && !s_axil_rvalid) begin
+        s_axil_arready <= 1'b1;
+        s_axil_rvalid  <= 1'b1;
+        s_axil_rdata   <= rword;
+        if (rcnt) begin
+            if (!rhi) begin
+                s_axil_rdata   <= cnt_reg[ridx][31:0];
+                hold_reg       <= cnt_reg[ridx][63:32];
+                hold_idx_reg   <= ridx;
+                hold_valid_reg <= 1'b1;
+            end else begin
+                s_axil_rdata   <= (hold_valid_reg && hold_idx_reg == ridx) ? hold_reg
+                                                                          : cnt_reg[ridx][63:32];
+                hold_valid_reg <= 1'b0;
+            end
+        end
+    end
+    if (rst) begin
+        s_axil_arready <= 1'b0;
+        s_axil_rvalid  <= 1'b0;
+        hold_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
