@@ -699,6 +699,7 @@ struct wa_peer {
 	size_t s_seg;          /* result segments fully sent */
 	int staged;            /* segment r_seg is complete, waiting for the sum */
 	int r_hdr, s_hdr;      /* call headers still to receive / send */
+	float hdr_in[HDR_FLOATS];
 	size_t slen;
 	uint8_t *stage;        /* software stream */
 	float *vals;           /* one segment of values */
@@ -714,7 +715,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	struct pollfd *p;
 	int64_t last = inc_now_ms();
 	uint8_t *mem;
-	float hdr[HDR_FLOATS], hdr_in[HDR_FLOATS];
+	float hdr[HDR_FLOATS];
 
 	hdr_make(hdr, c, count, o, seg);
 
@@ -754,7 +755,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 
 			while (x->r_hdr) {
 				if (!x->mi.active)
-					in_start(&x->mi, (uint8_t *)hdr_in, HDR_FLOATS,
+					in_start(&x->mi, (uint8_t *)x->hdr_in, HDR_FLOATS,
 						 INC_COMP_NONE);
 				rc = in_pump(fd, &x->mi, c, INC_COMP_NONE, HDR_FLOATS,
 					     NULL, &x->slen, &progress);
@@ -762,7 +763,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 					return fail(c, rc);
 				if (rc == 0)
 					break;
-				if (memcmp(hdr_in, hdr, sizeof(hdr)))
+				if (memcmp(x->hdr_in, hdr, sizeof(hdr)))
 					return fail(c, INC_E_PROTOCOL);
 				x->r_hdr = 0;
 			}
