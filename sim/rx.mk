@@ -33,24 +33,28 @@ RX_VFLAGS := --cc --exe --build -j 1 --trace-fst -Wall -Irtl \
              -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 
-# $(call rx_tb_lib,name,extra C sources)
 $(RX_SIMDIR)/%/tblib.a:
 	@mkdir -p $(@D)/cobj
-	@rm -f $@
+	@rm -f $@ $(@D)/cobj/*.o
 	@for s in $(RX_TB_CSRCS) $(RX_TB_EXTRA_$*); do \
 		o=$(@D)/cobj/$$(basename $$s .c).o; \
 		$(CC) $(ALL_CFLAGS) $(RX_TB_INC) -c $$s -o $$o || exit 1; \
 	done
 	@ar rcs $@ $(@D)/cobj/*.o
 
+# $(call rx_verilate,NAME,TOP,VERILOG,SHELL_CPP): $(RX_SIMDIR)/NAME/VNAME
+define rx_verilate
+$(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshell.h
+	@rm -f $$@
+	nice $(VERILATOR) $(RX_VFLAGS) --top-module $(2) --Mdir $(RX_SIMDIR)/$(1) -o V$(1) \
+		$(filter %.v,$(3)) $(CURDIR)/$(4) $(CURDIR)/$(RX_SIMDIR)/$(1)/tblib.a \
+		>$(RX_SIMDIR)/$(1)/build.log 2>&1 || { tail -n 30 $(RX_SIMDIR)/$(1)/build.log; exit 1; }
+$(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
+                           $(wildcard sim/common/*.h) tests/common/inc_framegen.h
+endef
+
 RX_TB_EXTRA_rx_engine := sim/rx_engine_tb.c
-$(RX_SIMDIR)/rx_engine/tblib.a: $(RX_TB_CSRCS) sim/rx_engine_tb.c sim/rx_tb.h $(MODEL_HDRS) \
-                                sim/common/inc_axis.h sim/common/inc_simutil.h sim/common/inc_pcap.h
-$(RX_SIMDIR)/rx_engine/Vrx_engine: $(RX_SIMDIR)/rx_engine/tblib.a $(RX_RTL) sim/rx_engine_shell.cpp
-	@rm -f $@
-	nice $(VERILATOR) $(RX_VFLAGS) --top-module inc_decompress_engine --Mdir $(@D) -o Vrx_engine \
-		$(filter %.v,$(RX_RTL)) $(CURDIR)/sim/rx_engine_shell.cpp $(CURDIR)/$(RX_SIMDIR)/rx_engine/tblib.a >$(@D)/build.log 2>&1 \
-		|| { tail -n 30 $(@D)/build.log; exit 1; }
+$(eval $(call rx_verilate,rx_engine,inc_decompress_engine,$(RX_RTL),sim/rx_engine_shell.cpp))
 
 RX_FIXTURES := $(wildcard tests/fixtures/*.pcap)
 RX_PCAP_ARG := $(if $(RX_FIXTURES),+pcap=tests/fixtures)
