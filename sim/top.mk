@@ -20,3 +20,23 @@ test-csr: $(RX_SIMDIR)/top/Vtop
 SIM_TESTS += loopback csr
 SIM_SOAK_TESTS += loopback-soak
 TEST_SUITES += loopback-quick csr
+
+# --- build/bin/inc-rtl-pcap: captures through the Verilated top ------------
+# The same Verilated top as the tests, with the tool's C main (top_main).
+RX_VLIBS_rtl_pcap := -LDFLAGS -lpcap
+RX_TB_EXTRA_rtl_pcap := sim/inc-rtl-pcap.c sim/top_axil.c tools/inc_tool.c
+$(eval $(call rx_verilate,rtl_pcap,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
+$(RX_SIMDIR)/rtl_pcap/tblib.a: RX_TB_INC += -Itools
+
+$(BIN)/inc-rtl-pcap: $(RX_SIMDIR)/rtl_pcap/Vrtl_pcap
+	@mkdir -p $(@D)
+	cp $< $@
+
+ALL_TARGETS += $(BIN)/inc-rtl-pcap
+
+.PHONY: test-rtl-pcap
+test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap
+	@sim/top_rtl_pcap_test.sh
+
+SIM_TESTS += rtl-pcap
+TEST_SUITES += rtl-pcap
