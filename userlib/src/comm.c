@@ -377,8 +377,15 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai)
-		goto out;
+	/* Numeric addresses first: no NSS, so static binaries (e.g. in a
+	 * minimal VM image) work too. */
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai) {
+		hints.ai_flags = AI_NUMERICSERV;
+		ai = NULL;
+		if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai)
+			goto out;
+	}
 	memcpy(&master, ai->ai_addr, ai->ai_addrlen);
 	mlen = ai->ai_addrlen;
 	family = ai->ai_family;
