@@ -72,3 +72,16 @@ test-rx-engine-soak: $(RX_SIMDIR)/rx_engine/Vrx_engine
 SIM_TESTS += regmap rx-engine rx-reset
 SIM_SOAK_TESTS += rx-engine-soak
 TEST_SUITES += rx-engine-quick rx-reset
+
+# --- unit tests: decompress block, burst buffer + decompress unit ----------
+RX_UNITS_V := sim/rx_units_top.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \
+              rtl/inc_decompress_unit.v
+RX_TB_EXTRA_rx_units := sim/rx_units_tb.c
+$(eval $(call rx_verilate,rx_units,rx_units_top,$(RX_UNITS_V),sim/rx_units_shell.cpp))
+
+.PHONY: test-rx-units
+test-rx-units: $(RX_SIMDIR)/rx_units/Vrx_units
+	$< +streams=$${STREAMS:-3000} +seed=$${SEED:-1}
+
+SIM_TESTS += rx-units
+TEST_SUITES += rx-units
