@@ -85,3 +85,24 @@ test-rx-units: $(RX_SIMDIR)/rx_units/Vrx_units
 
 SIM_TESTS += rx-units
 TEST_SUITES += rx-units
+
+# --- Icarus smoke bench of the decompress engine ---------------------------
+RX_ICARUS_DIR := $(RX_SIMDIR)/rx_icarus
+$(RX_ICARUS_DIR)/gen: sim/rx_icarus_gen.c tests/common/inc_framegen.c $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/common sim/rx_icarus_gen.c tests/common/inc_framegen.c \
+		$(LIB)/libincmodel.a -o $@
+
+$(RX_ICARUS_DIR)/exp.hex: $(RX_ICARUS_DIR)/gen
+	cd $(RX_ICARUS_DIR) && ./gen 2>gen.log
+
+$(RX_ICARUS_DIR)/tb.vvp: sim/rx_icarus_tb.v $(RX_RTL)
+	@mkdir -p $(@D)
+	iverilog -g2005 -Wall -Irtl -y rtl -s rx_icarus_tb -o $@ sim/rx_icarus_tb.v
+
+.PHONY: test-rx-icarus
+test-rx-icarus: $(RX_ICARUS_DIR)/tb.vvp $(RX_ICARUS_DIR)/exp.hex
+	@cd $(RX_ICARUS_DIR) && vvp -n tb.vvp | grep -v 'VCD\|readmem'
+
+SIM_TESTS += rx-icarus
+TEST_SUITES += rx-icarus
