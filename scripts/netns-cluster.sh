@@ -6,7 +6,7 @@
 # real MTU-sized frames. Needs root. Nothing is added to the caller's
 # namespace, and `down` removes everything.
 #
-#   netns-cluster.sh up   [-p PREFIX] [-n N] [-r RATE] [-m MTU] [-d DELAY] [-o]
+#   netns-cluster.sh up   [-p PREFIX] [-n N] [-r RATE] [-m MTU] [-d DELAY] [-o] [-x]
 #   netns-cluster.sh down [-p PREFIX]
 #   netns-cluster.sh exec [-p PREFIX] RANK CMD...   (run in node RANK)
 #   netns-cluster.sh br   [-p PREFIX] CMD...        (run in the bridge namespace)
@@ -14,11 +14,14 @@
 #
 # RATE is a tc rate (1gbit, 100mbit, 10gbit); DELAY an optional netem delay
 # per direction (e.g. 50us). -o keeps TSO/GSO/GRO on (cheaper on the CPU, but
-# the bridge then sees up to 64 KiB super-frames instead of MTU frames). PREFIX: at most 32 characters (default inccl).
+# the bridge then sees up to 64 KiB super-frames instead of MTU frames).
+# -x: no bridge; the ports v0..v(N-1) in PREFIX-br stay unbridged for a
+# user-space switch (userlib/tests/nic_switch.c), and the nodes compute
+# their TCP checksums in software (TX checksum offload off). PREFIX: at most 32 characters (default inccl).
 set -eu
 cmd=${1:-}; [ $# -gt 0 ] && shift
-prefix=inccl n=4 rate=1gbit mtu=1500 delay= offload=off
-while getopts "p:n:r:m:d:o" o; do
+prefix=inccl n=4 rate=1gbit mtu=1500 delay= offload=off nobridge=
+while getopts "p:n:r:m:d:ox" o; do
 	case $o in
 	p) prefix=$OPTARG ;;
 	n) n=$OPTARG ;;
@@ -26,6 +29,7 @@ while getopts "p:n:r:m:d:o" o; do
 	m) mtu=$OPTARG ;;
 	d) delay=$OPTARG ;;
 	o) offload=on ;;
+	x) nobridge=1 ;;
 	*) echo "netns-cluster: bad option" >&2; exit 2 ;;
 	esac
 done
@@ -59,8 +63,10 @@ up)
 	down
 	ip netns add "$br"
 	ip -n "$br" link set lo up
-	ip -n "$br" link add br0 type bridge
-	ip -n "$br" link set br0 mtu "$mtu" up
+	if [ -z "$nobridge" ]; then
+		ip -n "$br" link add br0 type bridge
+		ip -n "$br" link set br0 mtu "$mtu" up
+	fi
 	for ((i = 0; i < n; i++)); do
 		ns=$prefix-$i
 		ip netns add "$ns"
@@ -68,7 +74,12 @@ up)
 		ip -n "$ns" link add eth0 mtu "$mtu" type veth peer name "v$i" mtu "$mtu" netns "$br"
 		ip -n "$ns" addr add "10.99.0.$((i + 1))/24" dev eth0
 		ip -n "$ns" link set eth0 up
-		ip -n "$br" link set "v$i" master br0 up
+		if [ -z "$nobridge" ]; then
+			ip -n "$br" link set "v$i" master br0 up
+		else
+			ip -n "$br" link set "v$i" up
+			ip netns exec "$ns" ethtool -K eth0 tx off >/dev/null 2>&1 || true
+		fi
 		shape "$ns" eth0
 		shape "$br" "v$i"
 	done

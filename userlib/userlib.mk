@@ -94,8 +94,12 @@ $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
+$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
 .PHONY: test-userlib-codec test-userlib-allreduce test-userlib-fail \
-	test-userlib-capture test-userlib-install install bench-userlib
+	test-userlib-capture test-userlib-nicemu test-userlib-install install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
 	$(UL_TEST)/test-codec
@@ -109,10 +113,14 @@ test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
+test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
+	scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
+
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
 
-TEST_SUITES += userlib-codec userlib-allreduce userlib-fail userlib-capture userlib-install
+TEST_SUITES += userlib-codec userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+	       userlib-install
 
 # ---------------------------------------------------------------- install
 PREFIX ?= /usr/local

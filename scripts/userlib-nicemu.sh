@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Suite userlib-nicemu: the all-reduce with compression on the wire. The
+# emulated cluster's bridge is replaced by nic-switch, which passes every
+# frame through the model's inc_frame_compress (sender's NIC) and
+# inc_frame_decompress (receiver's NIC). ar-check -p then expects nic mode to
+# quantise on every hop, bit for bit, and every rank to end identical: this
+# checks the owner step, the float alignment of every tagged segment (a
+# misaligned one would decode to different values), and that the hello and
+# call-header floats survive the codec. Untagged modes must pass unchanged.
+# Needs root; removes its namespaces on exit.
+set -u
+cd "$(dirname "$0")/.."
+ar=${1:-build/userlib-test/ar-check}
+sw=${2:-build/userlib-test/nic-switch}
+cl=scripts/netns-cluster.sh
+prefix=incnic$$
+n=3
+tmp=$(mktemp -d)
+pass=0 fail=0
+swpid=
+cleanup() {
+	[ -n "$swpid" ] && kill "$swpid" 2>/dev/null
+	"$cl" down -p "$prefix"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+if [ "$(id -u)" -ne 0 ]; then
+	echo "userlib-nicemu: needs root"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+"$cl" up -p "$prefix" -n $n -x || { echo "0 passed, 1 failed"; exit 1; }
+ports=()
+for ((i = 0; i < n; i++)); do ports+=("v$i"); done
+"$cl" br -p "$prefix" "$sw" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
+swpid=$!
+for i in $(seq 100); do grep -q "nic-switch:" "$tmp/switch.log" && break; sleep 0.1; done
+
+run() {  # NAME PORT ARGS...
+	local name=$1 port=$2 i rc=0 pids=() out p f
+	shift 2
+	for ((i = 0; i < n; i++)); do
+		"$cl" exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
+			INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT=$port INC_COMPRESSION=nic \
+			INC_TIMEOUT_MS=30000 "$ar" -q -p "$@" >"$tmp/$name.$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || rc=1; done
+	for ((i = 0; i < n; i++)); do
+		out=$(tail -n 1 "$tmp/$name.$i.log")
+		p=$(sed -nE 's/^rank [0-9]+: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")
+		f=$(sed -nE 's/^rank [0-9]+: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$out")
+		if [ -z "$p" ]; then p=0; f=1; fi
+		[ "$f" -ne 0 ] && grep -E 'FAIL|ar-check' "$tmp/$name.$i.log" | head -n 5
+		pass=$((pass + p)); fail=$((fail + f))
+	done
+	[ $rc -eq 0 ] || { fail=$((fail + 1)); echo "$name: a rank failed"; }
+	echo "$name: $*: done"
+}
+run nic 29500 -m nic -a ring,wa -s 1,7,1000,65541,300007
+run nic-seg 29501 -m nic -a ring -g 4096 -s 100000
+run untagged 29502 -m none,software -a ring,wa -s 1000,65541
+
+kill "$swpid"; wait "$swpid" 2>/dev/null; swpid=
+stats=$(grep -E '^frames ' "$tmp/switch.log")
+echo "nic-switch: $stats"
+comp=$(sed -nE 's/.* compressed ([0-9]+) .*/\1/p' <<<"$stats")
+bin=$(sed -nE 's/.* bytes_in ([0-9]+) .*/\1/p' <<<"$stats")
+bw=$(sed -nE 's/.* bytes_wire ([0-9]+)$/\1/p' <<<"$stats")
+mal=$(sed -nE 's/.* malformed ([0-9]+) .*/\1/p' <<<"$stats")
+if [ -n "$comp" ] && [ "$comp" -gt 100 ]; then
+	pass=$((pass + 1)); echo "ok   $comp frames compressed on the wire"
+else
+	fail=$((fail + 1)); echo "FAIL too few compressed frames: ${comp:-none}"
+fi
+if [ -n "$bw" ] && [ "$bw" -lt "$bin" ]; then
+	pass=$((pass + 1)); echo "ok   wire bytes $bw < $bin sent ($(( 100 * bw / bin ))%)"
+else
+	fail=$((fail + 1)); echo "FAIL wire bytes ${bw:-?} not below ${bin:-?}"
+fi
+[ "${mal:-1}" -eq 0 ] && { pass=$((pass + 1)); echo "ok   no malformed frames"; } \
+	|| { fail=$((fail + 1)); echo "FAIL malformed frames: ${mal:-?}"; }
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
