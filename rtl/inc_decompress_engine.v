@@ -441,8 +441,6 @@ reg        rd_slot_reg;       // input slot stage 2 reads
 reg        wr_slot_reg;       // output slot stage 2 writes
 reg [1:0]  out_used_reg;      // output slots written and not yet read out
 reg [SAW-1:0] wbeat_reg;      // output beat being written
-reg [2:0]  drain_reg;
-reg        pk_done_reg;
 
 wire out_free;                // stage 3 releases its output slot
 
@@ -555,6 +553,11 @@ always @* begin
         S_IDLE: begin
             m1_pop = m1_valid && (m1_drop || out_used_reg != 2'd2);
         end
+        S_DONE: begin
+            // Start the next frame right away (not a dropped one: its
+            // statistics pulse would collide with this frame's).
+            m1_pop = done_ok && m1_valid && !m1_drop && out_used_reg == 2'd0;
+        end
         S_HDR: begin
             rf_pop      = rf_valid;
             pk_in_valid = rf_valid;
@@ -641,7 +644,9 @@ always @(posedge clk) begin
     end
 end
 
-wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, p_pseudo_reg});
+// In S_DONE the last beat's sum is still in bsum_reg.
+wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, p_pseudo_reg} +
+                             (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
 
 always @(posedge clk) begin
     stat_pend <= 1'b0;
@@ -652,9 +657,6 @@ always @(posedge clk) begin
     end
     if (pk_valid) begin
         wbeat_reg <= wbeat_reg + 1'b1;
-        if (pk_last) begin
-            pk_done_reg <= 1'b1;
-        end
     end
     if (ra_issue) begin
         ra_beat_reg <= ra_beat_reg + 1'b1;
@@ -669,42 +671,6 @@ always @(posedge clk) begin
 
     case (st_reg)
         S_IDLE: begin
-            if (m1_pop) begin
-                p_outcome_reg <= m1_outcome;
-                p_reason_reg  <= m1_reason;
-                p_len_reg     <= m1_len[15:0];
-                p_out_len_reg <= m1_out_len;
-                p_ip_tot_reg  <= m1_ip_tot;
-                p_ip_csum_reg <= m1_ip_csum;
-                p_sbytes_reg  <= m1_sbytes;
-                p_l3_reg      <= m1_l3;
-                p_l4_reg      <= m1_l4;
-                p_poff_reg    <= m1_poff;
-                p_nleft_reg   <= m1_n;
-                p_tail_reg    <= m1_tail;
-                p_pseudo_reg  <= m1_pseudo;
-                consumed_reg  <= 16'd0;
-                pad_bad_reg   <= 1'b0;
-                csum_acc_reg  <= 32'd0;
-                pk_done_reg   <= 1'b0;
-                wbeat_reg     <= {SAW{1'b0}};
-                if (m1_drop) begin
-                    stat_pend <= 1'b1;
-                    stat_o    <= m1_outcome;
-                    stat_r    <= m1_reason;
-                    stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
-                    stat_bo   <= 16'd0;
-                    rd_slot_reg <= !rd_slot_reg;
-                end else begin
-                    copy_reg     <= !m1_dec;
-                    hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
-                    ra_on_reg    <= 1'b1;
-                    ra_unl_reg   <= 1'b0;
-                    ra_beat_reg  <= {SAW{1'b0}};
-                    ra_left_reg  <= m1_dec ? {7'd0, m1_poff_beats} : m1_len_beats;
-                    st_reg       <= S_HDR;
-                end
-            end
         end
         S_HDR: begin
             if (rf_pop && hdr_left_reg <= BYTES) begin
@@ -746,18 +712,11 @@ always @(posedge clk) begin
         end
         S_DRAIN: begin
             ra_on_reg <= 1'b0;
-            if (pk_done_reg || (pk_valid && pk_last)) begin
-                drain_reg <= drain_reg + 3'd1;
-                if (drain_reg == 3'd2) begin
-                    st_reg <= S_DONE;
-                end
-            end else begin
-                drain_reg <= 3'd0;
+            if (pk_valid && pk_last) begin
+                st_reg <= S_DONE;
             end
         end
         S_DONE: begin
-            drain_reg   <= 3'd0;
-            pk_done_reg <= 1'b0;
             if (!copy_reg && (consumed_reg != p_sbytes_reg || pad_bad_reg)) begin
                 // Malformed stream: copy the frame unchanged instead.
                 copy_reg      <= 1'b1;
@@ -784,14 +743,48 @@ always @(posedge clk) begin
             st_reg <= S_IDLE;
         end
     endcase
+    // Take the next frame (from S_IDLE, or straight from S_DONE).
+    if (m1_pop) begin
+        p_outcome_reg <= m1_outcome;
+        p_reason_reg  <= m1_reason;
+        p_len_reg     <= m1_len[15:0];
+        p_out_len_reg <= m1_out_len;
+        p_ip_tot_reg  <= m1_ip_tot;
+        p_ip_csum_reg <= m1_ip_csum;
+        p_sbytes_reg  <= m1_sbytes;
+        p_l3_reg      <= m1_l3;
+        p_l4_reg      <= m1_l4;
+        p_poff_reg    <= m1_poff;
+        p_nleft_reg   <= m1_n;
+        p_tail_reg    <= m1_tail;
+        p_pseudo_reg  <= m1_pseudo;
+        consumed_reg  <= 16'd0;
+        pad_bad_reg   <= 1'b0;
+        csum_acc_reg  <= 32'd0;
+        wbeat_reg     <= {SAW{1'b0}};
+        if (m1_drop) begin
+            stat_pend <= 1'b1;
+            stat_o    <= m1_outcome;
+            stat_r    <= m1_reason;
+            stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
+            stat_bo   <= 16'd0;
+            rd_slot_reg <= !rd_slot_reg;
+        end else begin
+            copy_reg     <= !m1_dec;
+            hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
+            ra_on_reg    <= 1'b1;
+            ra_unl_reg   <= 1'b0;
+            ra_beat_reg  <= {SAW{1'b0}};
+            ra_left_reg  <= m1_dec ? {7'd0, m1_poff_beats} : m1_len_beats;
+            st_reg       <= S_HDR;
+        end
+    end
     if (rst) begin
         st_reg       <= S_IDLE;
         rd_slot_reg  <= 1'b0;
         ra_on_reg    <= 1'b0;
         ra_fly_reg   <= 1'b0;
         stat_pend    <= 1'b0;
-        drain_reg    <= 3'd0;
-        pk_done_reg  <= 1'b0;
         bsum_valid_reg <= 1'b0;
     end
 end
