@@ -66,7 +66,7 @@ stats=$(grep -E '^frames ' "$tmp/switch.log")
 echo "nic-switch: $stats"
 comp=$(sed -nE 's/.* compressed ([0-9]+) .*/\1/p' <<<"$stats")
 bin=$(sed -nE 's/.* bytes_in ([0-9]+) .*/\1/p' <<<"$stats")
-bw=$(sed -nE 's/.* bytes_wire ([0-9]+)$/\1/p' <<<"$stats")
+bw=$(sed -nE 's/.* bytes_wire ([0-9]+).*/\1/p' <<<"$stats")
 mal=$(sed -nE 's/.* malformed ([0-9]+) .*/\1/p' <<<"$stats")
 if [ -n "$comp" ] && [ "$comp" -gt 100 ]; then
 	pass=$((pass + 1)); echo "ok   $comp frames compressed on the wire"

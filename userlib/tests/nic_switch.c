@@ -9,8 +9,17 @@
  * Test tool (uses libc). Needs the ports' TSO/GSO/GRO and TX checksum
  * offload off (scripts/netns-cluster.sh up -x).
  *
- *   nic-switch [-e EB] PORT...      runs until SIGTERM/SIGINT, then prints
- *   "frames F compressed C bypassed B malformed M bytes_in I bytes_wire W"
+ * -r MBIT paces the links at MBIT Mbit/s of *wire* (compressed) bytes, as
+ * a store-and-forward switch: a frame occupies its sender's link for
+ * wire_len*8/rate, then the receiver's link as soon as that is free, and is
+ * delivered when it has crossed both; a port queues at most QMAX frames
+ * (tail drop). With -r the emulated links carry what the NICs put on the
+ * wire, so compression shortens transfers as it would on real links (run the
+ * namespace links themselves much faster, e.g. netns-cluster.sh -r 40gbit).
+ *
+ *   nic-switch [-e EB] [-r MBIT] PORT...   runs until SIGTERM/SIGINT, then
+ *   prints "frames F compressed C bypassed B malformed M bytes_in I
+ *   bytes_wire W dropped D"
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,12 +32,59 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inc_model.h"
 
-#define MAXPORTS 64
+#define MAXPORTS 16
 #define MAXMACS  256
+#define QMAX     1024     /* frames queued per output port */
+#define FMAX     1600     /* largest frame kept in a queue (no offloads) */
+
+struct qframe {
+	uint64_t due_ns;
+	uint16_t len;
+	uint8_t data[FMAX];
+};
+
+struct port_q {
+	struct qframe *f;     /* ring of QMAX */
+	unsigned head, count;
+	uint64_t rx_free_ns;  /* sender's link (node -> switch) busy until */
+	uint64_t tx_free_ns;  /* receiver's link (switch -> node) busy until */
+};
+
+static struct port_q q[MAXPORTS];
+static double ns_per_byte;  /* 0: no pacing */
+static unsigned long dropped;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Queue a frame for port j; it finished arriving (sender's link) at t. */
+static void enqueue(int j, const uint8_t *f, long len, long wire, uint64_t t)
+{
+	struct port_q *pq = &q[j];
+	struct qframe *x;
+	uint64_t start;
+
+	if (pq->count == QMAX || len > FMAX) {
+		dropped++;
+		return;
+	}
+	start = t > pq->tx_free_ns ? t : pq->tx_free_ns;
+	pq->tx_free_ns = start + (uint64_t)((double)wire * ns_per_byte);
+	x = &pq->f[(pq->head + pq->count++) % QMAX];
+	x->due_ns = pq->tx_free_ns;
+	x->len = (uint16_t)len;
+	memcpy(x->data, f, (size_t)len);
+}
 
 static volatile sig_atomic_t stop;
 
@@ -83,11 +139,15 @@ int main(int argc, char **argv)
 	struct inc_frame_config cfg;
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:")) != -1) {
 		if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
+		} else if (opt == 'r') {
+			double mbit = atof(optarg);
+
+			ns_per_byte = mbit > 0 ? 8e3 / mbit : 0;
 		} else {
-			fprintf(stderr, "usage: nic-switch [-e EB] PORT...\n");
+			fprintf(stderr, "usage: nic-switch [-e EB] [-r MBIT] PORT...\n");
 			return 2;
 		}
 	}
@@ -111,6 +171,11 @@ int main(int argc, char **argv)
 		}
 		(void)setsockopt(p[np].fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
 		p[np].events = POLLIN;
+		if (ns_per_byte > 0) {
+			q[np].f = calloc(QMAX, sizeof(struct qframe));
+			if (!q[np].f)
+				return 1;
+		}
 	}
 	if (np < 2) {
 		fprintf(stderr, "usage: nic-switch [-e EB] PORT PORT...\n");
@@ -118,10 +183,31 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	printf("nic-switch: %d ports, eb %u\n", np, cfg.eb);
+	printf("nic-switch: %d ports, eb %u, %s\n", np, cfg.eb,
+	       ns_per_byte > 0 ? "paced by wire bytes" : "unpaced");
 	fflush(stdout);
 	while (!stop) {
-		if (poll(p, (nfds_t)np, 200) <= 0)
+		uint64_t t = now_ns(), next = UINT64_MAX;
+		struct timespec to;
+
+		/* Deliver what has crossed both links. */
+		for (j = 0; ns_per_byte > 0 && j < np; j++) {
+			struct port_q *pq = &q[j];
+
+			while (pq->count && pq->f[pq->head].due_ns <= t) {
+				(void)send(p[j].fd, pq->f[pq->head].data, pq->f[pq->head].len,
+					   MSG_DONTWAIT);
+				pq->head = (pq->head + 1) % QMAX;
+				pq->count--;
+			}
+			if (pq->count && pq->f[pq->head].due_ns < next)
+				next = pq->f[pq->head].due_ns;
+		}
+		if (next == UINT64_MAX)
+			next = t + 200000000u;
+		to.tv_sec = (time_t)((next - t) / 1000000000u);
+		to.tv_nsec = (long)((next - t) % 1000000000u);
+		if (ppoll(p, (nfds_t)np, &to, NULL) <= 0)
 			continue;
 		for (i = 0; i < np; i++) {
 			for (;;) {
@@ -155,6 +241,19 @@ int main(int argc, char **argv)
 				if (ri.outcome == INC_OUT_MALFORMED)
 					mal++;
 				dst = mac_port(out);
+				if (ns_per_byte > 0) {
+					/* The frame occupies the sender's link first. */
+					uint64_t t0 = now_ns(), arr;
+
+					if (q[i].rx_free_ns > t0)
+						t0 = q[i].rx_free_ns;
+					arr = t0 + (uint64_t)((double)w * ns_per_byte);
+					q[i].rx_free_ns = arr;
+					for (j = 0; j < np; j++)
+						if (j != i && (dst < 0 || j == dst))
+							enqueue(j, out, o, w, arr);
+					continue;
+				}
 				for (j = 0; j < np; j++) {
 					if (j == i || (dst >= 0 && j != dst))
 						continue;
@@ -163,7 +262,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu\n",
-	       frames, comp, byp, mal, bytes_in, bytes_wire);
+	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu\n",
+	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped);
 	return 0;
 }
