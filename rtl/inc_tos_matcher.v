@@ -203,22 +203,33 @@ wire [15:0] hdr_sum  = {8'd0, ip_hlen} + {8'd0, tcp_hlen};
 wire [15:0] plen     = ip_total - hdr_sum;         // meaningful when no underflow
 
 // Header checksum: IHL*2 words from L3 (the header is always captured whole
-// when it is inside the frame: L3 + 60 <= 78 < HDR_BYTES).
-reg [20:0] sum_all, sum_rest;
-reg [15:0] word;
-integer w;
+// when it is inside the frame: L3 + 60 <= 78 < HDR_BYTES). Two balanced
+// adder trees over 32 slots (30 words + 2 zeros), five levels deep: all
+// words, and the words other than total length, TTL/protocol, checksum.
+reg [32*21-1:0] tree_all, tree_rest;
+reg [15:0]      word;
+integer w, lv;
 always @* begin
-    sum_all  = 0;
-    sum_rest = 0;
+    tree_all  = {32*21{1'b0}};
+    tree_rest = {32*21{1'b0}};
     for (w = 0; w < 30; w = w + 1) begin
         word = vlan ? {`INC_HB(18 + 2*w), `INC_HB(19 + 2*w)} : {`INC_HB(14 + 2*w), `INC_HB(15 + 2*w)};
         if (w < ihl * 2) begin
-            sum_all = sum_all + {5'd0, word};
+            tree_all[w*21 +: 21] = {5'd0, word};
             if (w != 1 && w != 4 && w != 5)
-                sum_rest = sum_rest + {5'd0, word};
+                tree_rest[w*21 +: 21] = {5'd0, word};
         end
     end
+    // in place: at each level slot i takes slots 2i and 2i+1 (ascending i
+    // only overwrites slots already read)
+    for (lv = 16; lv >= 1; lv = lv / 2)
+        for (w = 0; w < lv; w = w + 1) begin
+            tree_all[w*21 +: 21]  = tree_all[(2*w)*21 +: 21] + tree_all[(2*w+1)*21 +: 21];
+            tree_rest[w*21 +: 21] = tree_rest[(2*w)*21 +: 21] + tree_rest[(2*w+1)*21 +: 21];
+        end
 end
+wire [20:0] sum_all  = tree_all[20:0];
+wire [20:0] sum_rest = tree_rest[20:0];
 
 function [15:0] fold;
     input [20:0] s;
