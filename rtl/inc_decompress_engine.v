@@ -218,7 +218,7 @@ end
 //   L3+0 ver/IHL, +1 ToS, +2 total, +6 flags/frag, +8 TTL, +9 proto, +10 csum, +12 saddr, +16 daddr
 //   L4+12 data offset; P+0 magic 0x49, P+1 version 1, P+2 original payload length (BE)
 // ---------------------------------------------------------------------------
-function [7:0] hb;   // header byte at a variable offset
+function [7:0] hb;   // header byte at an offset (constant at every use)
     input [8*HDR_BYTES-1:0] h;
     input [7:0]             off;
     begin
@@ -226,18 +226,51 @@ function [7:0] hb;   // header byte at a variable offset
     end
 endfunction
 
+// Every header field sits at one of a few offsets (L3 is 14 or 18, IHL and
+// the data offset take 11 values each): select among those positions
+// explicitly rather than shifting the whole 160-byte header.
+function [7:0] ipb;  // byte L3 + c of the IPv4 header
+    input [8*HDR_BYTES-1:0] h;
+    input                   vlan;
+    input [7:0]             c;
+    begin
+        ipb = vlan ? hb(h, 8'd18 + c) : hb(h, 8'd14 + c);
+    end
+endfunction
+
 wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
 wire [7:0]  x_l3    = x_vlan ? 8'd18 : 8'd14;
 wire [15:0] x_etype = x_vlan ? {hb(d1_hdr_reg, 8'd16), hb(d1_hdr_reg, 8'd17)}
                              : {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)};
-wire [7:0]  x_vihl  = hb(d1_hdr_reg, x_l3);
+wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 wire [7:0]  x_ihl4  = {2'b00, x_vihl[3:0], 2'b00};
 wire [7:0]  x_l4    = x_l3 + x_ihl4;
-/* verilator lint_off UNUSEDSIGNAL */ // only the data offset nibble / flags+offset bits
-wire [7:0]  x_doffb = hb(d1_hdr_reg, x_l4 + 8'd12);
+/* verilator lint_off UNUSEDSIGNAL */ // the data offset nibble only
+reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [31:0] x_shim;    // P .. P + 3
+reg  [4:0]  x_hsum;    // IHL + data offset: P = L3 + 4 * x_hsum
+
+always @* begin
+    x_doffb = 8'd0;
+    for (i = 5; i < 16; i = i + 1) begin
+        if (x_vihl[3:0] == i[3:0]) begin
+            x_doffb = ipb(d1_hdr_reg, x_vlan, 8'd12 + 4 * i[7:0]);
+        end
+    end
+    x_hsum = {1'b0, x_vihl[3:0]} + {1'b0, x_doffb[7:4]};
+    x_shim = 32'd0;
+    for (i = 0; i < 31; i = i + 1) begin
+        if (x_hsum == i[4:0]) begin
+            x_shim = {ipb(d1_hdr_reg, x_vlan, 4 * i[7:0]), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd1),
+                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd2), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd3)};
+        end
+    end
+end
+/* verilator lint_off UNUSEDSIGNAL */ // only the flags+offset bits
 wire [7:0]  x_thl4  = {2'b00, x_doffb[7:4], 2'b00};
 wire [7:0]  x_poff  = x_l4 + x_thl4;
-wire [7:0]  x_frag_hi = hb(d1_hdr_reg, x_l3 + 8'd6);
+wire [7:0]  x_frag_hi = ipb(d1_hdr_reg, x_vlan, 8'd6);
 /* verilator lint_on UNUSEDSIGNAL */
 
 reg [20:0] x_sum_all, x_sum_excl, x_sum_addr;
@@ -249,8 +282,8 @@ always @* begin
     x_sum_excl = 21'd0;
     x_sum_addr = 21'd0;
     for (i = 0; i < 30; i = i + 1) begin
-        x_idx  = x_l3 + {i[6:0], 1'b0};
-        x_word = {hb(d1_hdr_reg, x_idx), hb(d1_hdr_reg, x_idx + 8'd1)};
+        x_idx  = {i[6:0], 1'b0};
+        x_word = {ipb(d1_hdr_reg, x_vlan, x_idx), ipb(d1_hdr_reg, x_vlan, x_idx + 8'd1)};
         if (i < 2 * x_vihl[3:0]) begin
             x_sum_all = x_sum_all + {5'd0, x_word};
             if (i != 1 && i != 4 && i != 5) begin
@@ -281,17 +314,17 @@ always @(posedge clk) begin
     x_tosm_reg     <= d1_tosm_reg;
     x_etype_reg    <= x_etype;
     x_vihl_reg     <= x_vihl;
-    x_tos_reg      <= hb(d1_hdr_reg, x_l3 + 8'd1);
-    x_total_reg    <= {hb(d1_hdr_reg, x_l3 + 8'd2), hb(d1_hdr_reg, x_l3 + 8'd3)};
-    x_frag_reg     <= {x_frag_hi[5:0], hb(d1_hdr_reg, x_l3 + 8'd7)};
-    x_ttl_reg      <= hb(d1_hdr_reg, x_l3 + 8'd8);
-    x_proto_reg    <= hb(d1_hdr_reg, x_l3 + 8'd9);
+    x_tos_reg      <= ipb(d1_hdr_reg, x_vlan, 8'd1);
+    x_total_reg    <= {ipb(d1_hdr_reg, x_vlan, 8'd2), ipb(d1_hdr_reg, x_vlan, 8'd3)};
+    x_frag_reg     <= {x_frag_hi[5:0], ipb(d1_hdr_reg, x_vlan, 8'd7)};
+    x_ttl_reg      <= ipb(d1_hdr_reg, x_vlan, 8'd8);
+    x_proto_reg    <= ipb(d1_hdr_reg, x_vlan, 8'd9);
     x_l4_reg       <= x_l4;
     x_thl4_reg     <= x_thl4;
     x_poff_reg     <= x_poff;
-    x_magic_reg    <= hb(d1_hdr_reg, x_poff);
-    x_ver_reg      <= hb(d1_hdr_reg, x_poff + 8'd1);
-    x_orig_reg     <= {hb(d1_hdr_reg, x_poff + 8'd2), hb(d1_hdr_reg, x_poff + 8'd3)};
+    x_magic_reg    <= x_shim[31:24];
+    x_ver_reg      <= x_shim[23:16];
+    x_orig_reg     <= x_shim[15:0];
     x_sum_all_reg  <= x_sum_all;
     x_sum_excl_reg <= x_sum_excl;
     x_sum_addr_reg <= x_sum_addr;
