@@ -14,11 +14,13 @@
  *                 v    -> metadata FIFO 1 -------> |  TCP checksum over the output
  *                                                  v  -> metadata FIFO 2 (patches) -> [3]
  *
- * 1 ingest: writes the frame into an input slot, captures the first 160
- *   bytes (the largest header + shim is 18 + 60 + 60 + 4 = 142), and at the
- *   end of the frame decides in the model's order (docs/wire-format.md):
- *   oversize, disabled, checks 1-11, not_marked, bad_shim, and the part of
- *   bad_stream that needs no stream walk (payload - 4 < tail).
+ * 1 ingest: writes the frame into an input slot; inc_tos_matcher (RX = 1)
+ *   parses the headers (checks 1-11 of docs/wire-format.md); the engine
+ *   captures the first 160 bytes for the shim (the largest header + shim is
+ *   18 + 60 + 60 + 4 = 142) and the addresses, and two cycles after the end
+ *   of the frame decides in the model's order: oversize, disabled, checks
+ *   1-11, not_marked, bad_shim, and the part of bad_stream that needs no
+ *   stream walk (payload - 4 < tail).
  * 2 process: a frame to bypass (or a malformed one) is copied to an output
  *   slot. A candidate for decompression is rebuilt there: its header bytes,
  *   then the stream through inc_burst_buffer + inc_decompress_unit (one
@@ -106,11 +108,7 @@ end
 
 localparam [2:0] OUT_BYPASS = `INC_OUT_BYPASS, OUT_DECOMPRESSED = `INC_OUT_DECOMPRESSED,
                  OUT_MALFORMED = `INC_OUT_MALFORMED, OUT_DROPPED = `INC_OUT_DROPPED;
-localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_IPV4 = `INC_R_NOT_IPV4,
-                 R_TRUNCATED = `INC_R_TRUNCATED, R_BAD_IP_HEADER = `INC_R_BAD_IP_HEADER,
-                 R_BAD_IP_CSUM = `INC_R_BAD_IP_CSUM, R_BAD_LENGTH = `INC_R_BAD_LENGTH,
-                 R_FRAGMENT = `INC_R_FRAGMENT, R_TOS = `INC_R_TOS, R_NOT_TCP = `INC_R_NOT_TCP,
-                 R_BAD_TCP_HEADER = `INC_R_BAD_TCP_HEADER, R_NOT_MARKED = `INC_R_NOT_MARKED,
+localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_MARKED = `INC_R_NOT_MARKED,
                  R_BAD_SHIM = `INC_R_BAD_SHIM, R_BAD_STREAM = `INC_R_BAD_STREAM,
                  R_OVERSIZE = `INC_R_OVERSIZE, R_DISABLED = `INC_R_DISABLED;
 
@@ -132,7 +130,6 @@ reg  [16:0]            in_len_reg;     // bytes so far, saturating
 reg  [11:0]            in_beat_reg;    // beat index, saturating
 reg  [8*HDR_BYTES-1:0] hdr_reg;
 reg                    en_reg;
-reg  [7:0]             tosv_reg, tosm_reg;
 
 wire in_free;                          // stage 2 releases its input slot
 wire in_take = s_axis_tvalid && s_axis_tready;
@@ -174,7 +171,6 @@ reg                    d1_valid_reg;
 reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
 reg  [16:0]            d1_len_reg;
 reg                    d1_en_reg;
-reg  [7:0]             d1_tosv_reg, d1_tosm_reg;
 
 always @(posedge clk) begin
     d1_valid_reg <= 1'b0;
@@ -185,8 +181,6 @@ always @(posedge clk) begin
         if (!in_frame_reg) begin
             in_frame_reg <= 1'b1;
             en_reg   <= cfg_enable;
-            tosv_reg <= cfg_tos_value;
-            tosm_reg <= cfg_tos_mask;
         end
         if (s_axis_tlast) begin
             in_frame_reg <= 1'b0;
@@ -195,8 +189,6 @@ always @(posedge clk) begin
             d1_hdr_reg   <= hdr_next;
             d1_len_reg   <= len_next;
             d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
-            d1_tosv_reg  <= in_frame_reg ? tosv_reg : cfg_tos_value;
-            d1_tosm_reg  <= in_frame_reg ? tosm_reg : cfg_tos_mask;
         end
     end
     in_used_reg <= in_used_reg + {1'b0, in_take && !in_frame_reg} - {1'b0, in_free};
@@ -239,17 +231,13 @@ function [7:0] ipb;  // byte L3 + c of the IPv4 header
 endfunction
 
 wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
-wire [7:0]  x_l3    = x_vlan ? 8'd18 : 8'd14;
-wire [15:0] x_etype = x_vlan ? {hb(d1_hdr_reg, 8'd16), hb(d1_hdr_reg, 8'd17)}
-                             : {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)};
+/* verilator lint_off UNUSEDSIGNAL */ // IHL and the data offset nibble only
 wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
-wire [7:0]  x_ihl4  = {2'b00, x_vihl[3:0], 2'b00};
-wire [7:0]  x_l4    = x_l3 + x_ihl4;
-/* verilator lint_off UNUSEDSIGNAL */ // the data offset nibble only
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 /* verilator lint_on UNUSEDSIGNAL */
 reg  [31:0] x_shim;    // P .. P + 3
 reg  [4:0]  x_hsum;    // IHL + data offset: P = L3 + 4 * x_hsum
+reg  [17:0] x_sum_addr;
 
 always @* begin
     x_doffb = 8'd0;
@@ -266,67 +254,24 @@ always @* begin
                       ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd2), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd3)};
         end
     end
-end
-/* verilator lint_off UNUSEDSIGNAL */ // only the flags+offset bits
-wire [7:0]  x_thl4  = {2'b00, x_doffb[7:4], 2'b00};
-wire [7:0]  x_poff  = x_l4 + x_thl4;
-wire [7:0]  x_frag_hi = ipb(d1_hdr_reg, x_vlan, 8'd6);
-/* verilator lint_on UNUSEDSIGNAL */
-
-reg [20:0] x_sum_all, x_sum_excl, x_sum_addr;
-reg [15:0] x_word;
-reg [7:0]  x_idx;
-
-always @* begin
-    x_sum_all  = 21'd0;
-    x_sum_excl = 21'd0;
-    x_sum_addr = 21'd0;
-    for (i = 0; i < 30; i = i + 1) begin
-        x_idx  = {i[6:0], 1'b0};
-        x_word = {ipb(d1_hdr_reg, x_vlan, x_idx), ipb(d1_hdr_reg, x_vlan, x_idx + 8'd1)};
-        if (i < 2 * x_vihl[3:0]) begin
-            x_sum_all = x_sum_all + {5'd0, x_word};
-            if (i != 1 && i != 4 && i != 5) begin
-                x_sum_excl = x_sum_excl + {5'd0, x_word};
-            end
-        end
-        if (i >= 6 && i < 10) begin
-            x_sum_addr = x_sum_addr + {5'd0, x_word};
-        end
+    // source and destination addresses (L3 + 12 .. L3 + 19)
+    x_sum_addr = 18'd0;
+    for (i = 6; i < 10; i = i + 1) begin
+        x_sum_addr = x_sum_addr + {2'd0, ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
+                                   ipb(d1_hdr_reg, x_vlan, 2 * i[7:0] + 8'd1)};
     end
 end
 
-reg        x_valid_reg, x_vlan_reg, x_en_reg;
+reg        x_valid_reg, x_en_reg;
 reg [16:0] x_len_reg;
-reg [7:0]  x_tosv_reg, x_tosm_reg;
-reg [15:0] x_etype_reg, x_total_reg, x_orig_reg;
-reg [13:0] x_frag_reg;
-reg [7:0]  x_vihl_reg, x_tos_reg, x_proto_reg, x_ttl_reg, x_thl4_reg, x_magic_reg, x_ver_reg;
-reg [7:0]  x_l4_reg, x_poff_reg;
-reg [20:0] x_sum_all_reg, x_sum_excl_reg, x_sum_addr_reg;
+reg [31:0] x_shim_reg;
+reg [17:0] x_sum_addr_reg;
 
 always @(posedge clk) begin
     x_valid_reg    <= d1_valid_reg;
-    x_vlan_reg     <= x_vlan;
     x_en_reg       <= d1_en_reg;
     x_len_reg      <= d1_len_reg;
-    x_tosv_reg     <= d1_tosv_reg;
-    x_tosm_reg     <= d1_tosm_reg;
-    x_etype_reg    <= x_etype;
-    x_vihl_reg     <= x_vihl;
-    x_tos_reg      <= ipb(d1_hdr_reg, x_vlan, 8'd1);
-    x_total_reg    <= {ipb(d1_hdr_reg, x_vlan, 8'd2), ipb(d1_hdr_reg, x_vlan, 8'd3)};
-    x_frag_reg     <= {x_frag_hi[5:0], ipb(d1_hdr_reg, x_vlan, 8'd7)};
-    x_ttl_reg      <= ipb(d1_hdr_reg, x_vlan, 8'd8);
-    x_proto_reg    <= ipb(d1_hdr_reg, x_vlan, 8'd9);
-    x_l4_reg       <= x_l4;
-    x_thl4_reg     <= x_thl4;
-    x_poff_reg     <= x_poff;
-    x_magic_reg    <= x_shim[31:24];
-    x_ver_reg      <= x_shim[23:16];
-    x_orig_reg     <= x_shim[15:0];
-    x_sum_all_reg  <= x_sum_all;
-    x_sum_excl_reg <= x_sum_excl;
+    x_shim_reg     <= x_shim;
     x_sum_addr_reg <= x_sum_addr;
     if (rst) begin
         x_valid_reg <= 1'b0;
@@ -335,7 +280,30 @@ end
 
 // ---------------------------------------------------------------------------
 // Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
+// inc_tos_matcher (RX = 1) gives checks 1-11 and the parsed header at the
+// same cycle (m_done two cycles after the tlast beat, like x_valid_reg).
 // ---------------------------------------------------------------------------
+/* verilator lint_off UNUSEDSIGNAL */ // parts of the parse the engine does not need
+wire        mt_done, mt_vlan;
+wire [4:0]  mt_reason;
+wire [15:0] mt_frame_len, mt_ip_total, mt_payload_len, mt_csum_rest;
+wire [7:0]  mt_l3, mt_ip_hlen, mt_tcp_hlen, mt_payload_off, mt_proto, mt_tos, mt_ttl;
+/* verilator lint_on UNUSEDSIGNAL */
+
+/* verilator lint_off PINCONNECTEMPTY */ // the live view is not used
+inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(1)) matcher (
+    .clk(clk), .rst(rst),
+    .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(in_take), .s_tlast(s_axis_tlast),
+    .cfg_tos_value(cfg_tos_value), .cfg_tos_mask(cfg_tos_mask),
+    .cur_hdr_valid(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(), .cur_tcp_hlen(),
+    .cur_ip_total(), .cur_payload_off(), .cur_payload_len(),
+    .m_done(mt_done), .m_reason(mt_reason), .m_frame_len(mt_frame_len), .m_vlan(mt_vlan),
+    .m_l3_off(mt_l3), .m_ip_hlen(mt_ip_hlen), .m_tcp_hlen(mt_tcp_hlen),
+    .m_ip_total(mt_ip_total), .m_payload_off(mt_payload_off), .m_payload_len(mt_payload_len),
+    .m_proto(mt_proto), .m_tos(mt_tos), .m_ttl(mt_ttl), .m_csum_rest(mt_csum_rest)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
 function [15:0] fold;   // one's-complement fold of a sum, not complemented
     input [31:0] s;
     reg   [31:0] t;
@@ -346,12 +314,14 @@ function [15:0] fold;   // one's-complement fold of a sum, not complemented
     end
 endfunction
 
-wire [7:0]  y_l3        = x_vlan_reg ? 8'd18 : 8'd14;
-wire [7:0]  y_ihl4      = {2'b00, x_vihl_reg[3:0], 2'b00};
+wire [7:0]  y_l3        = mt_l3;
+wire [7:0]  y_ihl4      = mt_ip_hlen;
+wire [7:0]  x_l4_reg    = mt_l3 + mt_ip_hlen;
+wire [7:0]  x_poff_reg  = mt_payload_off;
 wire [16:0] y_len       = x_len_reg;
-wire [16:0] y_ip_end    = {9'd0, y_l3} + {1'b0, x_total_reg};
-wire [15:0] y_paylen    = x_total_reg - {8'd0, y_ihl4} - {8'd0, x_thl4_reg};
-wire [16:0] y_orig_tot  = {9'd0, y_ihl4} + {9'd0, x_thl4_reg} + {1'b0, x_orig_reg};
+wire [15:0] y_paylen    = mt_payload_len;
+wire [15:0] x_orig_reg  = x_shim_reg[15:0];
+wire [16:0] y_orig_tot  = {9'd0, y_ihl4} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
 wire [17:0] y_out_len   = {10'd0, y_l3} + {1'b0, y_orig_tot};
 wire [15:0] y_avail     = y_paylen - 16'd4;
 wire [1:0]  y_tail      = x_orig_reg[1:0];
@@ -369,33 +339,11 @@ always @* begin
         y_reason  = R_OVERSIZE;
     end else if (!x_en_reg) begin
         y_reason = R_DISABLED;
-    end else if (y_len < 17'd14 || (x_vlan_reg && y_len < 17'd18)) begin
-        y_reason = R_TRUNCATED;
-    end else if (x_etype_reg != 16'h0800) begin
-        y_reason = R_NOT_IPV4;
-    end else if (y_len < {9'd0, y_l3} + 17'd20) begin
-        y_reason = R_TRUNCATED;
-    end else if (x_vihl_reg[7:4] != 4'd4 || x_vihl_reg[3:0] < 4'd5) begin
-        y_reason = R_BAD_IP_HEADER;
-    end else if ((x_tos_reg & x_tosm_reg) != (x_tosv_reg & x_tosm_reg)) begin
-        y_reason = R_TOS;
-    end else if (y_len < {9'd0, y_l3} + {9'd0, y_ihl4}) begin
-        y_reason = R_TRUNCATED;
-    end else if (fold({11'd0, x_sum_all_reg}) != 16'hffff) begin
-        y_reason = R_BAD_IP_CSUM;
-    end else if (x_total_reg < {8'd0, y_ihl4} || y_ip_end > y_len ||
-                 (y_ip_end < y_len && y_len > 17'd64)) begin
-        y_reason = R_BAD_LENGTH;
-    end else if (x_frag_reg != 14'd0) begin
-        y_reason = R_FRAGMENT;
-    end else if (x_proto_reg != 8'd6 && x_proto_reg != 8'd253) begin
-        y_reason = R_NOT_TCP;
-    end else if (x_total_reg < {8'd0, y_ihl4} + 16'd20 || x_thl4_reg < 8'd20 ||
-                 {8'd0, y_ihl4} + {8'd0, x_thl4_reg} > x_total_reg) begin
-        y_reason = R_BAD_TCP_HEADER;
-    end else if (x_proto_reg != 8'd253) begin
+    end else if (mt_reason != R_NONE) begin           // checks 1-11
+        y_reason = mt_reason;
+    end else if (mt_proto != 8'd253) begin
         y_reason = R_NOT_MARKED;
-    end else if (y_paylen < 16'd4 || x_magic_reg != 8'h49 || x_ver_reg != 8'h01) begin
+    end else if (y_paylen < 16'd4 || x_shim_reg[31:24] != 8'h49 || x_shim_reg[23:16] != 8'h01) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
     end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME) begin
@@ -412,9 +360,9 @@ end
 
 // New IP header checksum (total = original, protocol 6) and the TCP
 // pseudo-header sum (addresses, protocol 6, TCP length).
-wire [31:0] y_ip_sum  = {11'd0, x_sum_excl_reg} + {16'd0, y_orig_tot[15:0]} + {16'd0, x_ttl_reg, 8'd6};
+wire [31:0] y_ip_sum  = {16'd0, mt_csum_rest} + {16'd0, y_orig_tot[15:0]} + {16'd0, mt_ttl, 8'd6};
 wire [15:0] y_ip_csum = ~fold(y_ip_sum);
-wire [20:0] y_pseudo  = x_sum_addr_reg + 21'd6 + {5'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}};
+wire [20:0] y_pseudo  = {3'd0, x_sum_addr_reg} + 21'd6 + {5'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}};
 
 // Metadata FIFO 1 entry.
 localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 21;

@@ -2,7 +2,7 @@
 # and build/bin/inc-rtl-pcap. Included from sim/sim.mk after sim/rx.mk.
 
 TOP_RTL := rtl/inc_offload_top.v rtl/inc_csr.v $(RX_RTL) rtl/inc_compress_engine.v \
-           rtl/inc_tos_matcher.v rtl/inc_compress_block.v rtl/inc_compress_unit.v rtl/inc_align_unit.v
+           rtl/inc_compress_block.v rtl/inc_compress_unit.v rtl/inc_align_unit.v
 
 RX_TB_EXTRA_top := sim/top_tb.c sim/top_axil.c
 $(eval $(call rx_verilate,top,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
