@@ -307,11 +307,8 @@ reg                   c_valid = 1'b0, c_has = 1'b0, c_last = 1'b0, c_start = 1'b
 reg [GRP_BYTES*8-1:0] c_data = 0;
 reg [7:0]             c_len = 0;
 reg [5:0]             c_off = 0;
-// end-of-frame token: the matcher's snapshot and the frame's buffers
-reg                   c_en = 1'b0, c_vlan = 1'b0;
-reg [4:0]             c_reason = 0;
-reg [15:0]            c_frame_len = 0, c_plen = 0, c_csum_rest = 0;
-reg [7:0]             c_poff = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_ttl = 0;
+// end-of-frame token: the frame's configuration and buffers
+reg                   c_en = 1'b0;
 reg [OAW:0]           c_orig_base = 0, c_orig_end = 0;
 
 always @(posedge clk) begin
@@ -323,17 +320,7 @@ always @(posedge clk) begin
     c_len   <= chunk_len;
     c_off   <= x_off;
     if (x_last) begin
-        // m_done is high now: the matcher's result for this frame
         c_en        <= x_en;
-        c_reason    <= m_reason;
-        c_frame_len <= m_frame_len;
-        c_plen      <= m_payload_len;
-        c_csum_rest <= m_csum_rest;
-        c_poff      <= m_payload_off;
-        c_ip_hlen   <= m_ip_hlen;
-        c_tcp_hlen  <= m_tcp_hlen;
-        c_ttl       <= m_ttl;
-        c_vlan      <= m_vlan;
         c_orig_base <= x_orig_base;
         c_orig_end  <= x_orig_end;
     end
@@ -357,8 +344,19 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 
 // --------------------------------------------------------------------------
 // Decision (with the token in stage C), registered into stage F, which
-// lines up with the align unit's last rows.
+// lines up with the align unit's last rows. The token reaches stage C three
+// cycles after the tlast beat, in the cycle the matcher presents m_done and
+// its snapshot of the frame.
 // --------------------------------------------------------------------------
+wire [4:0]  c_reason    = m_reason;
+wire [15:0] c_frame_len = m_frame_len;
+wire [15:0] c_plen      = m_payload_len;
+wire [15:0] c_csum_rest = m_csum_rest;
+wire [7:0]  c_poff      = m_payload_off;
+wire [7:0]  c_ip_hlen   = m_ip_hlen;
+wire [7:0]  c_tcp_hlen  = m_tcp_hlen;
+wire [7:0]  c_ttl       = m_ttl;
+wire        c_vlan      = m_vlan;
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
 wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len};     // stream + tail bytes
 wire [16:0] out_pay  = {1'b0, chunks} + 17'd4;           // shim + stream + tail

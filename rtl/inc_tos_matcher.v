@@ -32,9 +32,10 @@
  *    the frame streams in; the values are only meaningful when the frame
  *    turns out to be well formed.
  *  - m_*: a snapshot registered at the end of the frame, with m_done
- *    pulsing one cycle; it is presented two cycles after the tlast beat (one
- *    cycle to take the last beat, one to register the checks) and held until
- *    the next m_done. m_reason is enum inc_reason for checks 1-11 in the
+ *    pulsing one cycle; it is presented three cycles after the tlast beat
+ *    (the cycle after tlast registers each check and the checksum sums, the
+ *    next one folds the sums and picks the reason) and held until the next
+ *    m_done. m_reason is enum inc_reason for checks 1-11 in the
  *    model's order (INC_R_NONE when all pass); m_frame_len saturates at 65535.
  *
  * The frame length is only known at tlast, so every check completes at the
@@ -240,44 +241,26 @@ function [15:0] fold;
     end
 endfunction
 
-wire [15:0] csum_fold = fold(sum_all);
-wire [15:0] rest_fold = fold(sum_rest);
-
-// Checks 1-11 in the model's order; len = frame length.
+// Checks 1-11; len = frame length. Stage 1 (in the cycle after tlast)
+// registers each check's outcome and the two checksum sums; stage 2 folds
+// the sums and picks the first failing check in the model's order.
 wire [15:0] len      = len_reg;
 wire [16:0] ip_end   = {9'd0, l3} + {1'b0, ip_total};     // L3 + total
 wire [16:0] tcp_min  = {9'd0, ip_hlen} + 17'd20;
 wire [16:0] tcp_end  = {9'd0, ip_hlen} + {9'd0, tcp_hlen};
 
-reg [4:0] reason;
-always @* begin
-    if (len < 16'd14 || (vlan && len < 16'd18))
-        reason = R_TRUNCATED;
-    else if (etype != 16'h0800)
-        reason = R_NOT_IPV4;
-    else if ({1'b0, len} < {9'd0, l3} + 17'd20)
-        reason = R_TRUNCATED;
-    else if (ip_vihl[7:4] != 4'd4 || ihl < 4'd5)
-        reason = R_BAD_IP_HEADER;
-    else if ((ip_tos & tos_mask_reg) != (tos_value_reg & tos_mask_reg))
-        reason = R_TOS;
-    else if ({1'b0, len} < {9'd0, l3} + {9'd0, ip_hlen})
-        reason = R_TRUNCATED;
-    else if (csum_fold != 16'hffff)
-        reason = R_BAD_IP_CSUM;
-    else if (ip_total < {8'd0, ip_hlen} || ip_end > {1'b0, len} ||
-             (ip_end < {1'b0, len} && len > 16'd64))
-        reason = R_BAD_LENGTH;
-    else if (ip_frag != 14'd0)
-        reason = R_FRAGMENT;
-    else if (ip_proto != 8'd6 && !(RX != 0 && ip_proto == 8'd253))
-        reason = R_NOT_TCP;
-    else if ({1'b0, ip_total} < tcp_min || doff < 4'd5 ||
-             tcp_end > {1'b0, ip_total})
-        reason = R_BAD_TCP_HEADER;
-    else
-        reason = R_NONE;
-end
+wire ck_trunc_l2  = len < 16'd14 || (vlan && len < 16'd18);
+wire ck_not_ipv4  = etype != 16'h0800;
+wire ck_trunc_ip  = {1'b0, len} < {9'd0, l3} + 17'd20;
+wire ck_bad_hdr   = ip_vihl[7:4] != 4'd4 || ihl < 4'd5;
+wire ck_tos       = (ip_tos & tos_mask_reg) != (tos_value_reg & tos_mask_reg);
+wire ck_trunc_opt = {1'b0, len} < {9'd0, l3} + {9'd0, ip_hlen};
+wire ck_bad_len   = ip_total < {8'd0, ip_hlen} || ip_end > {1'b0, len} ||
+                    (ip_end < {1'b0, len} && len > 16'd64);
+wire ck_frag      = ip_frag != 14'd0;
+wire ck_not_tcp   = ip_proto != 8'd6 && !(RX != 0 && ip_proto == 8'd253);
+wire ck_bad_tcp   = {1'b0, ip_total} < tcp_min || doff < 4'd5 ||
+                    tcp_end > {1'b0, ip_total};
 
 // ------------------------------------------------------------------------
 // Outputs
@@ -293,6 +276,70 @@ assign cur_ip_total    = ip_total;
 assign cur_payload_off = poff;
 assign cur_payload_len = plen;
 
+// stage 1: registered in the cycle after tlast (end_reg)
+reg        s1_valid = 1'b0;
+reg [9:0]  s1_ck = 0;                  // the checks other than the checksum
+reg [20:0] s1_sum_all = 0, s1_sum_rest = 0;
+reg [15:0] s1_frame_len = 0, s1_ip_total = 0, s1_payload_len = 0;
+reg        s1_vlan = 1'b0;
+reg [7:0]  s1_l3 = 0, s1_ip_hlen = 0, s1_tcp_hlen = 0, s1_payload_off = 0;
+reg [7:0]  s1_proto = 0, s1_tos = 0, s1_ttl = 0;
+
+always @(posedge clk) begin
+    s1_valid <= end_reg;
+    if (end_reg) begin
+        s1_ck          <= {ck_trunc_l2, ck_not_ipv4, ck_trunc_ip, ck_bad_hdr, ck_tos,
+                           ck_trunc_opt, ck_bad_len, ck_frag, ck_not_tcp, ck_bad_tcp};
+        s1_sum_all     <= sum_all;
+        s1_sum_rest    <= sum_rest;
+        s1_frame_len   <= len_reg;
+        s1_vlan        <= vlan;
+        s1_l3          <= l3;
+        s1_ip_hlen     <= ip_hlen;
+        s1_tcp_hlen    <= tcp_hlen;
+        s1_ip_total    <= ip_total;
+        s1_payload_off <= poff;
+        s1_payload_len <= plen;
+        s1_proto       <= ip_proto;
+        s1_tos         <= ip_tos;
+        s1_ttl         <= ip_ttl;
+    end
+    if (rst)
+        s1_valid <= 1'b0;
+end
+
+wire [15:0] csum_fold = fold(s1_sum_all);
+wire [15:0] rest_fold = fold(s1_sum_rest);
+
+reg [4:0] reason;
+always @* begin
+    if (s1_ck[9])                       // frame < 14 (18 with a tag)
+        reason = R_TRUNCATED;
+    else if (s1_ck[8])
+        reason = R_NOT_IPV4;
+    else if (s1_ck[7])                  // no room for 20 bytes of IPv4
+        reason = R_TRUNCATED;
+    else if (s1_ck[6])
+        reason = R_BAD_IP_HEADER;
+    else if (s1_ck[5])
+        reason = R_TOS;
+    else if (s1_ck[4])                  // no room for the options
+        reason = R_TRUNCATED;
+    else if (csum_fold != 16'hffff)
+        reason = R_BAD_IP_CSUM;
+    else if (s1_ck[3])
+        reason = R_BAD_LENGTH;
+    else if (s1_ck[2])
+        reason = R_FRAGMENT;
+    else if (s1_ck[1])
+        reason = R_NOT_TCP;
+    else if (s1_ck[0])
+        reason = R_BAD_TCP_HEADER;
+    else
+        reason = R_NONE;
+end
+
+// stage 2: the outputs
 reg        done_reg = 1'b0;
 reg [4:0]  reason_reg = 0;
 reg [15:0] frame_len_reg = 0, ip_total_reg = 0, payload_len_reg = 0, csum_rest_reg = 0;
@@ -301,20 +348,20 @@ reg [7:0]  l3_reg = 0, ip_hlen_reg = 0, tcp_hlen_reg = 0, payload_off_reg = 0;
 reg [7:0]  proto_reg = 0, tos_reg = 0, ttl_reg = 0;
 
 always @(posedge clk) begin
-    done_reg <= end_reg;
-    if (end_reg) begin
+    done_reg <= s1_valid;
+    if (s1_valid) begin
         reason_reg      <= reason;
-        frame_len_reg   <= len_reg;
-        vlan_reg        <= vlan;
-        l3_reg          <= l3;
-        ip_hlen_reg     <= ip_hlen;
-        tcp_hlen_reg    <= tcp_hlen;
-        ip_total_reg    <= ip_total;
-        payload_off_reg <= poff;
-        payload_len_reg <= plen;
-        proto_reg       <= ip_proto;
-        tos_reg         <= ip_tos;
-        ttl_reg         <= ip_ttl;
+        frame_len_reg   <= s1_frame_len;
+        vlan_reg        <= s1_vlan;
+        l3_reg          <= s1_l3;
+        ip_hlen_reg     <= s1_ip_hlen;
+        tcp_hlen_reg    <= s1_tcp_hlen;
+        ip_total_reg    <= s1_ip_total;
+        payload_off_reg <= s1_payload_off;
+        payload_len_reg <= s1_payload_len;
+        proto_reg       <= s1_proto;
+        tos_reg         <= s1_tos;
+        ttl_reg         <= s1_ttl;
         csum_rest_reg   <= rest_fold;
     end
     if (rst)
