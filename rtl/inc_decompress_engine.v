@@ -262,26 +262,34 @@ always @* begin
     end
 end
 
-reg        x_valid_reg, x_en_reg;
-reg [16:0] x_len_reg;
-reg [31:0] x_shim_reg;
-reg [17:0] x_sum_addr_reg;
+// Two register stages, to meet the matcher's result (m_done three cycles
+// after the tlast beat).
+reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
+reg [16:0] x1_len_reg, x_len_reg;
+reg [31:0] x1_shim_reg, x_shim_reg;
+reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
 
 always @(posedge clk) begin
-    x_valid_reg    <= d1_valid_reg;
-    x_en_reg       <= d1_en_reg;
-    x_len_reg      <= d1_len_reg;
-    x_shim_reg     <= x_shim;
-    x_sum_addr_reg <= x_sum_addr;
+    x1_valid_reg    <= d1_valid_reg;
+    x1_en_reg       <= d1_en_reg;
+    x1_len_reg      <= d1_len_reg;
+    x1_shim_reg     <= x_shim;
+    x1_sum_addr_reg <= x_sum_addr;
+    x_valid_reg     <= x1_valid_reg;
+    x_en_reg        <= x1_en_reg;
+    x_len_reg       <= x1_len_reg;
+    x_shim_reg      <= x1_shim_reg;
+    x_sum_addr_reg  <= x1_sum_addr_reg;
     if (rst) begin
-        x_valid_reg <= 1'b0;
+        x1_valid_reg <= 1'b0;
+        x_valid_reg  <= 1'b0;
     end
 end
 
 // ---------------------------------------------------------------------------
 // Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
-// inc_tos_matcher (RX = 1) gives checks 1-11 and the parsed header at the
-// same cycle (m_done two cycles after the tlast beat, like x_valid_reg).
+// inc_tos_matcher (RX = 1) gives checks 1-11 and the parsed header in the
+// same cycle as x_valid_reg (m_done; a simulation check below watches it).
 // ---------------------------------------------------------------------------
 /* verilator lint_off UNUSEDSIGNAL */ // parts of the parse the engine does not need
 wire        mt_done, mt_vlan;
@@ -303,6 +311,15 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(1)) matcher (
     .m_proto(mt_proto), .m_tos(mt_tos), .m_ttl(mt_ttl), .m_csum_rest(mt_csum_rest)
 );
 /* verilator lint_on PINCONNECTEMPTY */
+
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && mt_done != x_valid_reg) begin
+        $display("inc_decompress_engine: matcher result out of step with the decision pipeline");
+        $stop;
+    end
+end
+`endif
 
 function [15:0] fold;   // one's-complement fold of a sum, not complemented
     input [31:0] s;
@@ -401,26 +418,33 @@ wire [20:0] m1_pseudo  = m1_out[20:0];
 
 // ---------------------------------------------------------------------------
 // Stage 2: process (copy, or rebuild with the decompressed payload)
+//
+// A front end (F) reads the input slot and feeds the packer: header chunks,
+// then the stream through the burst buffer and the unit, then the tail; or
+// the whole frame for a copy. A back end (B) writes the packer's beats to
+// the output slot, sums the TCP checksum and finishes the frame (metadata
+// FIFO 2, statistics) one cycle after its last beat. F starts the next
+// frame while B still drains the previous one; per frame F pushes a start
+// entry (what B needs: offsets, lengths, outcome) and an end entry (redo:
+// the stream was malformed, so the frame follows again as a copy).
 // ---------------------------------------------------------------------------
-localparam [2:0] S_IDLE = 3'd0, S_HDR = 3'd1, S_SKIP = 3'd2, S_GROUPS = 3'd3,
-                 S_TAIL = 3'd4, S_DRAIN = 3'd5, S_DONE = 3'd6;
+localparam [2:0] F_IDLE = 3'd0, F_HDR = 3'd1, F_SKIP = 3'd2, F_GROUPS = 3'd3,
+                 F_TAIL = 3'd4, F_REDO = 3'd5;
 
 reg [2:0]  st_reg;
-reg        copy_reg;          // copying the input frame unchanged
-reg [2:0]  p_outcome_reg;
-reg [4:0]  p_reason_reg;
-reg [15:0] p_len_reg, p_out_len_reg, p_ip_tot_reg, p_ip_csum_reg, p_sbytes_reg;
-reg [7:0]  p_l3_reg, p_l4_reg, p_poff_reg;
+reg        copy_reg;          // F: copying the input frame unchanged
+reg [15:0] p_len_reg, p_sbytes_reg;
+reg [4:0]  p_poff_reg;        // P mod 32 (the stream starts at P + 4)
 reg [13:0] p_nleft_reg;       // values still to decode
 reg [1:0]  p_tail_reg;
-reg [20:0] p_pseudo_reg;
 reg [15:0] hdr_left_reg;      // bytes of the copy / header phase still to pack
 reg [15:0] consumed_reg;      // stream bytes taken by groups
 reg        pad_bad_reg;
 reg [4:0]  skip_reg;
-reg        rd_slot_reg;       // input slot stage 2 reads
-reg        wr_slot_reg;       // output slot stage 2 writes
+reg        rd_slot_reg;       // input slot F reads
+reg        wr_slot_reg;       // output slot B writes
 reg [1:0]  out_used_reg;      // output slots written and not yet read out
+reg [1:0]  b_cnt_reg;         // frames F started that B has not finished
 reg [SAW-1:0] wbeat_reg;      // output beat being written
 
 wire out_free;                // stage 3 releases its output slot
@@ -506,14 +530,48 @@ inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
 /* verilator lint_on PINCONNECTEMPTY */
 
 // Beats of a byte count: ceil(n / 32).
-wire [4:0]  m1_poff_beats = {2'b00, m1_poff[7:5]} + {4'd0, |m1_poff[4:0]};
 wire [11:0] m1_len_beats  = m1_len[16:5] + {11'd0, |m1_len[4:0]};
 wire [11:0] p_len_beats   = {1'b0, p_len_reg[15:5]} + {11'd0, |p_len_reg[4:0]};
-/* verilator lint_off UNUSEDSIGNAL */ // beat index only
-wire [7:0]  p_shim_off    = p_poff_reg + 8'd4;     // P + 4 <= 142
-/* verilator lint_on UNUSEDSIGNAL */
-wire [3:0]  p_shim_beat   = {1'b0, p_shim_off[7:5]};
 wire [15:0] hdr_chunk = (hdr_left_reg > BYTES) ? BYTES[15:0] : hdr_left_reg;
+
+// Start and end entries from F to B.
+localparam SQW = 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 21;
+reg  [SQW-1:0] sq_in;
+reg            sq_push;
+wire [SQW-1:0] sq_out;
+wire [2:0]     sq_count;
+reg            eq_in, eq_push;
+wire           eq_out;
+reg            bq_pop;        // B takes both heads at a frame's last beat
+
+// Full/level outputs unused where the slot accounting bounds the entries.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(4)) sq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(sq_in), .in_valid(sq_push), .in_ready(),
+    .out_data(sq_out), .out_valid(), .out_ready(bq_pop), .count(sq_count)
+);
+inc_decompress_fifo #(.WIDTH(1), .DEPTH(4)) eq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(eq_in), .in_valid(eq_push), .in_ready(),
+    .out_data(eq_out), .out_valid(), .out_ready(bq_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire        sq_copy    = sq_out[SQW-1];
+wire [2:0]  sq_outcome = sq_out[SQW-2 -: 3];
+wire [4:0]  sq_reason  = sq_out[SQW-5 -: 5];
+wire [15:0] sq_len     = sq_out[SQW-10 -: 16];
+wire [15:0] sq_out_len = sq_out[SQW-26 -: 16];
+wire [15:0] sq_ip_tot  = sq_out[SQW-42 -: 16];
+wire [15:0] sq_ip_csum = sq_out[SQW-58 -: 16];
+wire [7:0]  sq_l3      = sq_out[SQW-74 -: 8];
+wire [7:0]  sq_l4      = sq_out[SQW-82 -: 8];
+wire [20:0] sq_pseudo  = sq_out[20:0];
+
+reg        f_drop;            // F retires a dropped frame (statistics)
+reg        f_free;            // F is done with its input slot
+reg        fin_reg;           // B finishes a frame this cycle
 
 always @* begin
     pk_in_data  = rf_data;
@@ -530,37 +588,59 @@ always @* begin
     du_last     = 1'b0;
     du_nvalid   = (p_nleft_reg >= 14'd8) ? 4'd8 : p_nleft_reg[3:0];
     m1_pop      = 1'b0;
+    f_drop      = 1'b0;
+    f_free      = 1'b0;
+    sq_push     = 1'b0;
+    sq_in       = {!m1_dec, m1_outcome, m1_reason, m1_len[15:0], m1_out_len, m1_ip_tot,
+                   m1_ip_csum, m1_l3, m1_l4, m1_pseudo};
+    eq_push     = 1'b0;
+    eq_in       = 1'b0;
     case (st_reg)
-        S_IDLE: begin
-            m1_pop = m1_valid && (m1_drop || out_used_reg != 2'd2);
+        F_IDLE: begin
+            bb_flush = 1'b1;
+            ra_flush = 1'b1;
+            if (m1_valid && sq_count < 3'd3) begin
+                if (m1_drop) begin
+                    // Dropped frames wait until B is empty, so that their
+                    // statistics pulse keeps the frame order.
+                    m1_pop = b_cnt_reg == 2'd0 && !fin_reg;
+                    f_drop = m1_pop;
+                    f_free = m1_pop;
+                end else begin
+                    m1_pop  = {1'b0, out_used_reg} + {1'b0, b_cnt_reg} < 3'd2;
+                    sq_push = m1_pop;
+                end
+            end
         end
-        S_DONE: begin
-            // Start the next frame right away (not a dropped one: its
-            // statistics pulse would collide with this frame's).
-            m1_pop = done_ok && m1_valid && !m1_drop && out_used_reg == 2'd0;
-        end
-        S_HDR: begin
+        F_HDR: begin
             rf_pop      = rf_valid;
             pk_in_valid = rf_valid;
+            // The reader runs on past the header of a frame to decompress;
+            // a last header beat that already holds P + 4 (27 header bytes
+            // or fewer) goes to the burst buffer too (it is empty: ready).
+            bb_feed     = !copy_reg && hdr_left_reg <= 16'd27;
             pk_in_last  = copy_reg && hdr_left_reg <= BYTES;
+            if (rf_valid && copy_reg && hdr_left_reg <= BYTES) begin
+                eq_push = 1'b1;
+                f_free  = 1'b1;
+            end
         end
-        S_SKIP: begin
+        F_SKIP: begin
             bb_feed = 1'b1;
             rf_pop  = rf_valid && bb_s_ready;
             if (bb_count >= {2'b00, skip_reg}) begin
                 bb_consume = {2'b00, skip_reg};
             end
         end
-        S_GROUPS: begin
+        F_GROUPS: begin
             bb_feed = 1'b1;
             rf_pop  = rf_valid && bb_s_ready;
             if (bb_count >= 7'd2 && bb_count >= {1'b0, du_gsize}) begin
                 bb_consume = {1'b0, du_gsize};
                 du_valid   = 1'b1;
             end
-            rf_pop = rf_valid && bb_s_ready;
         end
-        S_TAIL: begin
+        F_TAIL: begin
             bb_feed = 1'b1;
             rf_pop  = rf_valid && bb_s_ready;
             if (bb_count >= {5'd0, p_tail_reg}) begin
@@ -568,11 +648,19 @@ always @* begin
                 du_valid   = 1'b1;
                 du_raw     = 1'b1;
                 du_last    = 1'b1;
+                eq_push    = 1'b1;
+                // The stream must have taken exactly payload - 4 - tail
+                // bytes with tag 0 in every padding lane.
+                eq_in      = consumed_reg != p_sbytes_reg || pad_bad_reg;
+                f_free     = !eq_in;
             end
         end
-        S_DRAIN: begin
+        F_REDO: begin
+            // Malformed stream: the frame follows again, copied unchanged.
             bb_flush = 1'b1;
             ra_flush = 1'b1;
+            sq_push  = 1'b1;
+            sq_in    = {1'b1, OUT_MALFORMED, R_BAD_STREAM, p_len_reg, {(SQW-25){1'b0}}};
         end
         default: begin
         end
@@ -583,6 +671,7 @@ always @* begin
         pk_in_valid = 1'b1;
         pk_in_last  = du_out_last;
     end
+    bq_pop = pk_valid && pk_last;
 end
 
 // Per-beat TCP checksum of the written output: bytes from L4 to the end,
@@ -597,11 +686,11 @@ always @* begin
         cboff = {{(11-SAW){1'b0}}, wbeat_reg, 5'd0} + {11'd0, i[3:0], 1'b0};
         cb0 = pk_data[16*i +: 8];
         cb1 = pk_data[16*i + 8 +: 8];
-        if (cboff < {8'd0, p_l4_reg} || cboff == {8'd0, p_l4_reg} + 16'd16 ||
+        if (cboff < {8'd0, sq_l4} || cboff == {8'd0, sq_l4} + 16'd16 ||
             {i[4:0], 1'b0} >= pk_count) begin
             cb0 = 8'd0;
         end
-        if (cboff < {8'd0, p_l4_reg} || cboff == {8'd0, p_l4_reg} + 16'd16 ||
+        if (cboff < {8'd0, sq_l4} || cboff == {8'd0, sq_l4} + 16'd16 ||
             {i[4:0], 1'b1} >= pk_count) begin
             cb1 = 8'd0;
         end
@@ -612,12 +701,17 @@ end
 reg [19:0] bsum_reg;
 reg        bsum_valid_reg;
 reg [31:0] csum_acc_reg;
+reg        disc_reg;          // B discarded a malformed frame's first pass
 reg        stat_pend;
 reg [2:0]  stat_o;
 reg [4:0]  stat_r;
 reg [15:0] stat_bi, stat_bo;
-wire       done_ok = st_reg == S_DONE &&
-                     (copy_reg || (consumed_reg == p_sbytes_reg && !pad_bad_reg));
+reg        fin_copy_reg;
+reg [2:0]  fin_outcome_reg;
+reg [4:0]  fin_reason_reg;
+reg [15:0] fin_len_reg, fin_out_len_reg, fin_ip_tot_reg, fin_ip_csum_reg;
+reg [7:0]  fin_l3_reg, fin_l4_reg;
+reg [20:0] fin_pseudo_reg;
 
 always @(posedge clk) begin
     if (pk_valid && {{(12-SAW){1'b0}}, wbeat_reg} < SLOT_USED12) begin
@@ -625,20 +719,12 @@ always @(posedge clk) begin
     end
 end
 
-// In S_DONE the last beat's sum is still in bsum_reg.
-wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, p_pseudo_reg} +
+// In the finishing cycle the last beat's sum is still in bsum_reg.
+wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, fin_pseudo_reg} +
                              (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
 
 always @(posedge clk) begin
-    stat_pend <= 1'b0;
-    bsum_valid_reg <= pk_valid;
-    bsum_reg  <= beat_sum;
-    if (bsum_valid_reg) begin
-        csum_acc_reg <= csum_acc_reg + {12'd0, bsum_reg};
-    end
-    if (pk_valid) begin
-        wbeat_reg <= wbeat_reg + 1'b1;
-    end
+    // ---- F ----
     if (ra_issue) begin
         ra_beat_reg <= ra_beat_reg + 1'b1;
         if (!ra_unl_reg) begin
@@ -646,34 +732,49 @@ always @(posedge clk) begin
         end
     end
     ra_fly_reg <= ra_issue;
-    if (rf_pop && st_reg == S_HDR) begin
+    if (rf_pop && st_reg == F_HDR) begin
         hdr_left_reg <= hdr_left_reg - hdr_chunk;
     end
-
+    if (f_free) begin
+        rd_slot_reg <= !rd_slot_reg;
+    end
     case (st_reg)
-        S_IDLE: begin
+        F_IDLE: begin
+            if (m1_pop && !m1_drop) begin
+                copy_reg     <= !m1_dec;
+                p_len_reg    <= m1_len[15:0];
+                p_sbytes_reg <= m1_sbytes;
+                p_poff_reg   <= m1_poff[4:0];
+                p_nleft_reg  <= m1_n;
+                p_tail_reg   <= m1_tail;
+                consumed_reg <= 16'd0;
+                pad_bad_reg  <= 1'b0;
+                hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
+                ra_on_reg    <= 1'b1;
+                ra_unl_reg   <= m1_dec;
+                ra_beat_reg  <= {SAW{1'b0}};
+                ra_left_reg  <= m1_len_beats;
+                st_reg       <= F_HDR;
+            end
         end
-        S_HDR: begin
+        F_HDR: begin
             if (rf_pop && hdr_left_reg <= BYTES) begin
                 if (copy_reg) begin
-                    st_reg <= S_DRAIN;
+                    st_reg    <= F_IDLE;
                     ra_on_reg <= 1'b0;
                 end else begin
-                    // Stream phase: read from the beat holding P + 4 on.
-                    ra_on_reg   <= 1'b1;
-                    ra_unl_reg  <= 1'b1;
-                    ra_beat_reg <= {{(SAW-4){1'b0}}, p_shim_beat};
+                    // Stream phase: the reader goes on with the next beats.
                     skip_reg    <= p_poff_reg[4:0] + 5'd4;
-                    st_reg      <= S_SKIP;
+                    st_reg      <= F_SKIP;
                 end
             end
         end
-        S_SKIP: begin
+        F_SKIP: begin
             if (bb_count >= {2'b00, skip_reg}) begin
-                st_reg <= (p_nleft_reg == 14'd0) ? S_TAIL : S_GROUPS;
+                st_reg <= (p_nleft_reg == 14'd0) ? F_TAIL : F_GROUPS;
             end
         end
-        S_GROUPS: begin
+        F_GROUPS: begin
             if (du_valid) begin
                 consumed_reg <= consumed_reg + {10'd0, du_gsize};
                 if (!du_pad_ok) begin
@@ -681,96 +782,99 @@ always @(posedge clk) begin
                 end
                 p_nleft_reg <= p_nleft_reg - {10'd0, du_nvalid};
                 if (p_nleft_reg <= 14'd8) begin
-                    st_reg <= S_TAIL;
+                    st_reg <= F_TAIL;
                 end
             end
         end
-        S_TAIL: begin
+        F_TAIL: begin
             if (du_valid) begin
-                st_reg    <= S_DRAIN;
                 ra_on_reg <= 1'b0;
+                st_reg    <= eq_in ? F_REDO : F_IDLE;
             end
         end
-        S_DRAIN: begin
-            ra_on_reg <= 1'b0;
-            if (pk_valid && pk_last) begin
-                st_reg <= S_DONE;
-            end
-        end
-        S_DONE: begin
-            if (!copy_reg && (consumed_reg != p_sbytes_reg || pad_bad_reg)) begin
-                // Malformed stream: copy the frame unchanged instead.
-                copy_reg      <= 1'b1;
-                p_outcome_reg <= OUT_MALFORMED;
-                p_reason_reg  <= R_BAD_STREAM;
-                hdr_left_reg  <= p_len_reg;
-                wbeat_reg     <= {SAW{1'b0}};
-                ra_on_reg     <= 1'b1;
-                ra_unl_reg    <= 1'b0;
-                ra_beat_reg   <= {SAW{1'b0}};
-                ra_left_reg   <= p_len_beats;
-                st_reg        <= S_HDR;
-            end else begin
-                stat_pend   <= 1'b1;
-                stat_o      <= p_outcome_reg;
-                stat_r      <= p_reason_reg;
-                stat_bi     <= p_len_reg;
-                stat_bo     <= copy_reg ? p_len_reg : p_out_len_reg;
-                rd_slot_reg <= !rd_slot_reg;
-                st_reg      <= S_IDLE;
-            end
-        end
-        default: begin
-            st_reg <= S_IDLE;
-        end
-    endcase
-    // Take the next frame (from S_IDLE, or straight from S_DONE).
-    if (m1_pop) begin
-        p_outcome_reg <= m1_outcome;
-        p_reason_reg  <= m1_reason;
-        p_len_reg     <= m1_len[15:0];
-        p_out_len_reg <= m1_out_len;
-        p_ip_tot_reg  <= m1_ip_tot;
-        p_ip_csum_reg <= m1_ip_csum;
-        p_sbytes_reg  <= m1_sbytes;
-        p_l3_reg      <= m1_l3;
-        p_l4_reg      <= m1_l4;
-        p_poff_reg    <= m1_poff;
-        p_nleft_reg   <= m1_n;
-        p_tail_reg    <= m1_tail;
-        p_pseudo_reg  <= m1_pseudo;
-        consumed_reg  <= 16'd0;
-        pad_bad_reg   <= 1'b0;
-        csum_acc_reg  <= 32'd0;
-        wbeat_reg     <= {SAW{1'b0}};
-        if (m1_drop) begin
-            stat_pend <= 1'b1;
-            stat_o    <= m1_outcome;
-            stat_r    <= m1_reason;
-            stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
-            stat_bo   <= 16'd0;
-            rd_slot_reg <= !rd_slot_reg;
-        end else begin
-            copy_reg     <= !m1_dec;
-            hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
+        F_REDO: begin
+            copy_reg     <= 1'b1;
+            hdr_left_reg <= p_len_reg;
             ra_on_reg    <= 1'b1;
             ra_unl_reg   <= 1'b0;
             ra_beat_reg  <= {SAW{1'b0}};
-            ra_left_reg  <= m1_dec ? {7'd0, m1_poff_beats} : m1_len_beats;
-            st_reg       <= S_HDR;
+            ra_left_reg  <= p_len_beats;
+            st_reg       <= F_HDR;
+        end
+        default: begin
+            st_reg <= F_IDLE;
+        end
+    endcase
+
+    // ---- B ----
+    stat_pend      <= 1'b0;
+    fin_reg        <= 1'b0;
+    disc_reg       <= 1'b0;
+    bsum_valid_reg <= pk_valid;
+    bsum_reg       <= beat_sum;
+    if (bsum_valid_reg) begin
+        csum_acc_reg <= csum_acc_reg + {12'd0, bsum_reg};
+    end
+    if (pk_valid) begin
+        wbeat_reg <= wbeat_reg + 1'b1;
+    end
+    if (bq_pop) begin
+        wbeat_reg <= {SAW{1'b0}};
+        if (eq_out) begin
+            disc_reg     <= 1'b1;
+            csum_acc_reg <= 32'd0;
+        end else begin
+            fin_reg         <= 1'b1;
+            fin_copy_reg    <= sq_copy;
+            fin_outcome_reg <= sq_outcome;
+            fin_reason_reg  <= sq_reason;
+            fin_len_reg     <= sq_len;
+            fin_out_len_reg <= sq_out_len;
+            fin_ip_tot_reg  <= sq_ip_tot;
+            fin_ip_csum_reg <= sq_ip_csum;
+            fin_l3_reg      <= sq_l3;
+            fin_l4_reg      <= sq_l4;
+            fin_pseudo_reg  <= sq_pseudo;
+            wr_slot_reg     <= !wr_slot_reg;
         end
     end
+    if (fin_reg || disc_reg) begin
+        csum_acc_reg <= 32'd0;
+    end
+    if (fin_reg) begin
+        stat_pend <= 1'b1;
+        stat_o    <= fin_outcome_reg;
+        stat_r    <= fin_reason_reg;
+        stat_bi   <= fin_len_reg;
+        stat_bo   <= fin_copy_reg ? fin_len_reg : fin_out_len_reg;
+    end else if (f_drop) begin
+        stat_pend <= 1'b1;
+        stat_o    <= m1_outcome;
+        stat_r    <= m1_reason;
+        stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
+        stat_bo   <= 16'd0;
+    end
+    b_cnt_reg    <= b_cnt_reg + {1'b0, m1_pop && !m1_drop} - {1'b0, fin_reg};
+    out_used_reg <= out_used_reg + {1'b0, fin_reg} - {1'b0, out_free};
+
     if (rst) begin
-        st_reg       <= S_IDLE;
-        rd_slot_reg  <= 1'b0;
-        ra_on_reg    <= 1'b0;
-        ra_fly_reg   <= 1'b0;
-        stat_pend    <= 1'b0;
+        st_reg         <= F_IDLE;
+        rd_slot_reg    <= 1'b0;
+        wr_slot_reg    <= 1'b0;
+        ra_on_reg      <= 1'b0;
+        ra_fly_reg     <= 1'b0;
+        stat_pend      <= 1'b0;
+        fin_reg        <= 1'b0;
+        disc_reg       <= 1'b0;
         bsum_valid_reg <= 1'b0;
+        csum_acc_reg   <= 32'd0;
+        wbeat_reg      <= {SAW{1'b0}};
+        b_cnt_reg      <= 2'd0;
+        out_used_reg   <= 2'd0;
     end
 end
 
-assign in_free = stat_pend;   // one pulse per frame leaving stage 2
+assign in_free = f_free;
 
 always @(posedge clk) begin
     stat_valid     <= stat_pend;
@@ -785,31 +889,19 @@ end
 
 // Metadata FIFO 2: what stage 3 needs to read and patch an output slot.
 localparam M2W = 1 + 16 + 16 + 16 + 16 + 8 + 8;
-wire [M2W-1:0] m2_in = {!copy_reg, copy_reg ? p_len_reg : p_out_len_reg, p_ip_tot_reg,
-                        p_ip_csum_reg, tcp_csum, p_l3_reg, p_l4_reg};
+wire [M2W-1:0] m2_in = {!fin_copy_reg, fin_copy_reg ? fin_len_reg : fin_out_len_reg,
+                        fin_ip_tot_reg, fin_ip_csum_reg, tcp_csum, fin_l3_reg, fin_l4_reg};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
 reg            m2_pop;
 
-// Full/level outputs unused where the slot accounting bounds the entries.
 /* verilator lint_off PINCONNECTEMPTY */
 inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(2)) m2_fifo (
     .clk(clk), .rst(rst),
-    .in_data(m2_in), .in_valid(done_ok), .in_ready(),
+    .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
     .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
-
-always @(posedge clk) begin
-    if (done_ok) begin
-        wr_slot_reg <= !wr_slot_reg;
-    end
-    out_used_reg <= out_used_reg + {1'b0, done_ok} - {1'b0, out_free};
-    if (rst) begin
-        wr_slot_reg  <= 1'b0;
-        out_used_reg <= 2'd0;
-    end
-end
 
 // ---------------------------------------------------------------------------
 // Stage 3: output with header patches
