@@ -31,12 +31,13 @@ localparam [1:0] TAG_ZERO = 2'd0, TAG_8 = 2'd1, TAG_16 = 2'd2, TAG_RAW = 2'd3;
 wire [6:0]  eb    = in_eb == 7'd0 ? 7'd1 : (in_eb == 7'd127 ? 7'd126 : in_eb);
 wire [7:0]  e     = in_value[30:23];
 wire        s     = in_value[31];
-wire [7:0]  ebase = 8'd127 - {1'b0, eb};                  // 1..126
-wire [7:0]  half  = ({1'b0, eb} + 8'd1) >> 1;             // ceil(eb / 2)
-wire [8:0]  e16   = {1'b0, ebase} + {1'b0, half};         // first 16-bit exponent
-wire [7:0]  n     = 8'd127 - e;                           // used when ebase <= e < 127
+// ebase = 127 - eb and the first 16-bit exponent ebase + ceil(eb/2) =
+// 127 - floor(eb/2) are complements: no adders between eb and the compares
+wire [7:0]  ebase = {1'b0, ~eb};                          // 1..126
+wire [7:0]  e16   = {1'b0, ~{1'b0, eb[6:1]}};             // 64..127
+wire [6:0]  n     = ~e[6:0];                              // 127 - e when e < 127
 wire [23:0] sig   = {1'b1, in_value[22:0]};
-wire [23:0] x     = n >= 8'd24 ? 24'd0 : sig >> n[4:0];
+wire [23:0] x     = n >= 7'd24 ? 24'd0 : sig >> n[4:0];
 wire [14:0] f16   = x[22:8];
 wire [6:0]  f8    = x[22:16];
 /* verilator lint_off UNUSEDSIGNAL */
@@ -51,7 +52,7 @@ always @* begin
         out_payload = in_value;
     end else if (e < ebase) begin
         out_tag = TAG_ZERO;
-    end else if ({1'b0, e} >= e16) begin
+    end else if (e >= e16) begin
         if (f16 != 15'd0) begin
             out_tag     = TAG_16;
             out_payload = {16'd0, s, f16};
