@@ -111,7 +111,7 @@ TEST_SUITES += rx-icarus
 # Back-to-back frames, no stalls: input and output beats per cycle for
 # all-zero-class, Table III-like and incompressible payloads (MTU and jumbo),
 # 64-byte frames and bypass traffic.
-RX_BENCH_LOADS := zero table3 incompressible small bypass zero-jumbo table3-jumbo incompressible-jumbo
+RX_BENCH_LOADS := zero table3 incompressible small frame64 bypass zero-jumbo table3-jumbo incompressible-jumbo
 .PHONY: sim-bench-rx
 sim-bench-rx: $(RX_SIMDIR)/rx_engine/Vrx_engine
 	@for l in $(RX_BENCH_LOADS); do $< +bench=$$l +frames=$${FRAMES:-400} | head -n 1; done

@@ -10,8 +10,12 @@
  *                  2: first half without, second half with [2]
  *   +resets=K      K resets at random moments (mid-frame) [0]
  *   +pcap=DIR      also run every frame of DIR/ *.pcap, raw and compressed
- *   +bench=LOAD    throughput: zero, table3, incompressible, small, bypass,
- *                  zero-jumbo; prints beats/cycle (no stalls)
+ *   +bench=LOAD    throughput, no stalls, prints beats/cycle: marked MTU frames
+ *                  (1448-byte payload) of zero, table3 or incompressible
+ *                  values, the same as jumbo frames (zero-jumbo, ...),
+ *                  small (marked, 10 floats: 70..80 bytes), frame64
+ *                  (64-byte tagged TCP, bypass not_marked), bypass (MTU,
+ *                  ToS mismatch)
  *   +trace         FST trace (build/sim/rx_engine.fst)
  * Last line: "N passed, N failed".
  */
@@ -350,7 +354,13 @@ static int bench(const char *load, long nframes, uint64_t *rng)
 			len = marked_frame(f, sizeof(f), 8400, INC_FG_INCOMPRESSIBLE, 12, rng);
 		else if (!strcmp(load, "small"))
 			len = marked_frame(f, sizeof(f), 40, INC_FG_GRADIENT, 0, rng);
-		else {  /* bypass: MTU frames with a ToS that does not match */
+		else if (!strcmp(load, "frame64")) {  /* 64-byte tagged TCP frames (not marked) */
+			inc_fg_defaults(&fg);
+			inc_fg_payload(pay, 10, INC_FG_GRADIENT, rng);
+			fg.payload = pay;
+			fg.payload_len = 10;
+			len = inc_fg_build(f, sizeof(f), &fg);
+		} else {  /* bypass: MTU frames with a ToS that does not match */
 			inc_fg_defaults(&fg);
 			fg.tos = 0;
 			fg.tcp_opt_len = 12;
