@@ -29,6 +29,10 @@
  *   written beats. If the stream did not occupy exactly payload - 4 - tail
  *   bytes, or a padding lane had a non-zero tag, the frame is malformed
  *   (bad_stream) and is copied instead, so the output is the input frame.
+ *   Stage 2 is a front end (reader, burst buffer, unit, feeding the packer)
+ *   and a back end (packer output to the slot, checksum, finishing) that
+ *   overlap: the next frame's header enters the packer while the previous
+ *   frame's last beats are still written.
  * 3 output: reads the output slot, patches IP total length, protocol, IP and
  *   TCP checksums of a decompressed frame, and streams it out through a
  *   register FIFO (tready is registered).
