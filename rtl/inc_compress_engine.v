@@ -37,9 +37,10 @@
  * P mod 32 in beat P/32 (P = 54, 58, 66, ... up to 18 + 60 + 60 = 138).
  * Payload beat j (bytes 32j..32j+31 of the payload, eight float lanes) is
  * {beat[P/32 + j + 1], beat[P/32 + j]} shifted down by P mod 32 bytes; it
- * is formed when beat P/32 + j + 1 arrives, the last one in the cycle
- * after tlast. The header fields are parsed by then (the TCP data-offset
- * byte lies before the payload).
+ * is formed one cycle after beat P/32 + j + 1 arrives (the last one two
+ * cycles after tlast), from registered copies of the beats, while the
+ * parsed offsets are registered too: the TCP data-offset byte lies before
+ * the payload, so they are known by then.
  *
  * Oversize frames (longer than MAX_FRAME) are taken at full rate, not
  * stored beyond MAX_FRAME bytes, dropped and counted (outcome dropped,
@@ -126,11 +127,8 @@ end
 reg            in_active_reg = 1'b0;   // inside a frame
 reg [BW-1:0]   ibeat_reg = 0;          // beats taken in this frame
 reg            tready_reg = 1'b0;
-reg            end_reg = 1'b0;         // the previous cycle took tlast
-reg [BW-1:0]   last_idx_reg = 0;       // index of the tlast beat
 reg            en_reg = 1'b0;
 reg [6:0]      eb_reg = 7'd10;
-reg [DATA_WIDTH-1:0] prev_reg = 0;     // the previous beat
 
 reg [OAW:0]    orig_wr_reg = 0, orig_rd_reg = 0, orig_base_reg = 0;
 reg [CAW:0]    comp_wr_reg = 0, comp_rd_reg = 0;
@@ -155,15 +153,13 @@ wire           pop;                    // output side: a frame's metadata is don
 wire [OAW:0]   pop_orig_end;
 wire [CAW:0]   pop_comp_end;
 
+wire           store    = {20'd0, beat_idx} < MAX_BEATS;
+
 always @(posedge clk) begin
-    end_reg <= beat && s_axis_tlast;
     if (beat) begin
-        prev_reg <= s_axis_tdata;
         in_active_reg <= !s_axis_tlast;
         ibeat_reg <= beat_idx == {BW{1'b1}} ? beat_idx : beat_idx + 1'b1;
-        if (s_axis_tlast)
-            last_idx_reg <= beat_idx;
-        if ({20'd0, beat_idx} < MAX_BEATS) begin
+        if (store) begin
             orig_mem[orig_wr_reg[OAW-1:0]] <= s_axis_tdata;
             orig_wr_reg <= orig_wr_reg + 1'b1;
         end
@@ -183,7 +179,6 @@ always @(posedge clk) begin
         in_active_reg <= 1'b0;
         ibeat_reg <= 0;
         tready_reg <= 1'b0;
-        end_reg <= 1'b0;
         orig_wr_reg <= 0;
         orig_rd_reg <= 0;
         inflight_reg <= 0;
@@ -191,6 +186,29 @@ always @(posedge clk) begin
 end
 
 assign s_axis_tready = tready_reg;
+
+// D1: each accepted beat once more, one cycle later, with its frame's
+// configuration and buffer pointers, for the payload path below.
+reg                  d1_valid = 1'b0, d1_last = 1'b0, d1_en = 1'b0;
+reg [6:0]            d1_eb = 0;
+reg [BW-1:0]         d1_idx = 0;
+reg [DATA_WIDTH-1:0] d1_data = 0;
+reg [OAW:0]          d1_orig_base = 0, d1_orig_end = 0;
+
+always @(posedge clk) begin
+    d1_valid <= beat;
+    if (beat) begin
+        d1_data      <= s_axis_tdata;
+        d1_last      <= s_axis_tlast;
+        d1_idx       <= beat_idx;
+        d1_en        <= first ? cfg_enable : en_reg;
+        d1_eb        <= first ? cfg_eb : eb_reg;
+        d1_orig_base <= first ? orig_wr_reg : orig_base_reg;
+        d1_orig_end  <= orig_wr_reg + {{OAW{1'b0}}, store};
+    end
+    if (rst)
+        d1_valid <= 1'b0;
+end
 
 // --------------------------------------------------------------------------
 // Header parse
@@ -223,27 +241,70 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
 // --------------------------------------------------------------------------
 // Payload beat generation (realignment)
 // --------------------------------------------------------------------------
-// The live parse is of the current frame; in the cycle after tlast it is
-// still the finished frame's (the next frame's first beat produces no
-// payload beat: the payload never starts before byte 54).
+// The payload path runs one cycle behind the input (D1), so the parsed
+// offsets can be registered (q_*): when D1 holds beat i, q_* are the parse
+// of beats 0..i-1, which hold the TCP data-offset byte for every payload
+// beat (the payload starts at byte 54 or later, in a beat after the one
+// holding the data offset or in that same beat). In the cycle after the
+// tlast beat the parse is still the finished frame's, so the end-of-frame
+// flush (E2, two cycles after tlast) sees it in q_* too; the next frame's
+// first two beats produce no payload beat.
 wire [15:0] hdr_sum  = {8'd0, cur_ip_hlen} + {8'd0, cur_tcp_hlen};
 wire        hdr_ok   = cur_hdr_valid && cur_ip_hlen >= 8'd20 &&
                        cur_tcp_hlen >= 8'd20 && cur_ip_total >= hdr_sum &&
                        cur_payload_len != 16'd0;
-wire [2:0]  b0       = cur_payload_off[7:5];
-wire [4:0]  sft      = cur_payload_off[4:0];
-wire [BW-1:0] npb    = cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
-wire [13:0] nvals    = cur_payload_len[15:2];
-wire [1:0]  ntail    = cur_payload_len[1:0];
+
+reg           q_ok = 1'b0;
+reg [2:0]     b0 = 0;                  // payload offset / 32
+reg [4:0]     sft = 0;                 // payload offset mod 32
+reg [BW-1:0]  npb = 0;                 // payload beats
+reg [13:0]    nvals = 0;               // floats
+reg [1:0]     ntail = 0;               // tail bytes
+reg [5:0]     q_off = 0;               // (payload offset + 4) mod 64
+
+always @(posedge clk) begin
+    q_ok  <= hdr_ok;
+    b0    <= cur_payload_off[7:5];
+    sft   <= cur_payload_off[4:0];
+    npb   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
+    nvals <= cur_payload_len[15:2];
+    ntail <= cur_payload_len[1:0];
+    q_off <= cur_payload_off[5:0] + 6'd4;
+    if (rst)
+        q_ok <= 1'b0;
+end
+
+// the payload side's view of the frame
+reg                  e2_reg = 1'b0;     // D1 held a tlast beat last cycle
+reg [BW-1:0]         last_idx_reg = 0;  // index of the tlast beat
+reg [DATA_WIDTH-1:0] prev_reg = 0;      // the previous D1 beat
+reg                  g_en = 1'b0;
+reg [6:0]            g_eb = 0;
+reg [OAW:0]          g_orig_base = 0, g_orig_end = 0;
+
+always @(posedge clk) begin
+    e2_reg <= d1_valid && d1_last;
+    if (d1_valid) begin
+        prev_reg    <= d1_data;
+        g_en        <= d1_en;
+        g_eb        <= d1_eb;
+        g_orig_base <= d1_orig_base;
+        g_orig_end  <= d1_orig_end;
+        if (d1_last)
+            last_idx_reg <= d1_idx;
+    end
+    if (rst)
+        e2_reg <= 1'b0;
+end
 
 wire [BW-1:0] b0x    = {{(BW-3){1'b0}}, b0};
-wire          gen_beat  = beat && hdr_ok && beat_idx > b0x &&
-                          beat_idx - b0x - 1'b1 < npb;
-wire          gen_flush = end_reg && hdr_ok && last_idx_reg >= b0x &&
+wire          gen_beat  = d1_valid && q_ok && d1_idx > b0x &&
+                          d1_idx - b0x - 1'b1 < npb;
+wire          gen_flush = e2_reg && q_ok && last_idx_reg >= b0x &&
                           last_idx_reg - b0x < npb;
-wire [BW-1:0] gen_j     = end_reg ? last_idx_reg - b0x : beat_idx - b0x - 1'b1;
-wire [2*DATA_WIDTH-1:0] gen_pair = end_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
-                                           : {s_axis_tdata, prev_reg};
+wire [BW-1:0] gen_j     = e2_reg ? last_idx_reg - b0x : d1_idx - b0x - 1'b1;
+wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
+                                          : {d1_data, prev_reg};
 wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft, 3'b000};
 
 // values left from lane 0 of payload beat j: nvals - LANES*j
@@ -263,20 +324,20 @@ reg                  x_en = 1'b0;
 reg [OAW:0]          x_orig_base = 0, x_orig_end = 0;
 
 always @(posedge clk) begin
-    x_valid <= gen_beat || end_reg;
-    x_has   <= end_reg ? gen_flush : gen_beat;
-    x_last  <= end_reg;
+    x_valid <= gen_beat || e2_reg;
+    x_has   <= e2_reg ? gen_flush : gen_beat;
+    x_last  <= e2_reg;
     x_start <= gen_j == {BW{1'b0}};
     x_data  <= gen_shift[DATA_WIDTH-1:0];
     x_nv    <= gen_nv;
     x_tail  <= gen_tail ? ntail : 2'd0;
-    x_off   <= cur_payload_off[5:0] + 6'd4;
-    // the first beat of the next frame may arrive with end_reg: until the
-    // clock edge these registers still hold the finished frame's values
-    x_eb    <= eb_reg;        // the compression blocks clamp 0 and 127
-    x_en    <= en_reg;
-    x_orig_base <= orig_base_reg;
-    x_orig_end  <= orig_wr_reg;
+    x_off   <= q_off;
+    // with e2_reg, D1 may already hold the next frame's first beat: the
+    // token takes the finished frame's values from the g_* registers
+    x_eb    <= e2_reg ? g_eb : d1_eb;   // the compression blocks clamp 0 and 127
+    x_en    <= g_en;
+    x_orig_base <= g_orig_base;
+    x_orig_end  <= g_orig_end;
     if (rst)
         x_valid <= 1'b0;
 end
@@ -307,8 +368,11 @@ reg                   c_valid = 1'b0, c_has = 1'b0, c_last = 1'b0, c_start = 1'b
 reg [GRP_BYTES*8-1:0] c_data = 0;
 reg [7:0]             c_len = 0;
 reg [5:0]             c_off = 0;
-// end-of-frame token: the frame's configuration and buffers
-reg                   c_en = 1'b0;
+// end-of-frame token: the matcher's snapshot and the frame's buffers
+reg                   c_en = 1'b0, c_vlan = 1'b0;
+reg [4:0]             c_reason = 0;
+reg [15:0]            c_frame_len = 0, c_plen = 0, c_csum_rest = 0;
+reg [7:0]             c_poff = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_ttl = 0;
 reg [OAW:0]           c_orig_base = 0, c_orig_end = 0;
 
 always @(posedge clk) begin
@@ -320,7 +384,18 @@ always @(posedge clk) begin
     c_len   <= chunk_len;
     c_off   <= x_off;
     if (x_last) begin
+        // the token is in stage X three cycles after the tlast beat, when
+        // the matcher presents m_done and its snapshot of the frame
         c_en        <= x_en;
+        c_reason    <= m_reason;
+        c_frame_len <= m_frame_len;
+        c_plen      <= m_payload_len;
+        c_csum_rest <= m_csum_rest;
+        c_poff      <= m_payload_off;
+        c_ip_hlen   <= m_ip_hlen;
+        c_tcp_hlen  <= m_tcp_hlen;
+        c_ttl       <= m_ttl;
+        c_vlan      <= m_vlan;
         c_orig_base <= x_orig_base;
         c_orig_end  <= x_orig_end;
     end
@@ -344,19 +419,8 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 
 // --------------------------------------------------------------------------
 // Decision (with the token in stage C), registered into stage F, which
-// lines up with the align unit's last rows. The token reaches stage C three
-// cycles after the tlast beat, in the cycle the matcher presents m_done and
-// its snapshot of the frame.
+// lines up with the align unit's last rows.
 // --------------------------------------------------------------------------
-wire [4:0]  c_reason    = m_reason;
-wire [15:0] c_frame_len = m_frame_len;
-wire [15:0] c_plen      = m_payload_len;
-wire [15:0] c_csum_rest = m_csum_rest;
-wire [7:0]  c_poff      = m_payload_off;
-wire [7:0]  c_ip_hlen   = m_ip_hlen;
-wire [7:0]  c_tcp_hlen  = m_tcp_hlen;
-wire [7:0]  c_ttl       = m_ttl;
-wire        c_vlan      = m_vlan;
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
 wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len};     // stream + tail bytes
 wire [16:0] out_pay  = {1'b0, chunks} + 17'd4;           // shim + stream + tail
