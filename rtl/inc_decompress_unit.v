@@ -73,7 +73,15 @@ always @* begin
     end
 end
 
-assign group_size = off[6*LANES +: 6];
+// The burst buffer's consume loop needs only the size: a balanced adder
+// tree over the lane sizes, shorter than the prefix-offset chain.
+wire [3:0] gs01 = {1'b0, size[2:0]}   + {1'b0, size[8:6]};
+wire [3:0] gs23 = {1'b0, size[14:12]} + {1'b0, size[20:18]};
+wire [3:0] gs45 = {1'b0, size[26:24]} + {1'b0, size[32:30]};
+wire [3:0] gs67 = {1'b0, size[38:36]} + {1'b0, size[44:42]};
+wire [4:0] gs03 = {1'b0, gs01} + {1'b0, gs23};
+wire [4:0] gs47 = {1'b0, gs45} + {1'b0, gs67};
+assign group_size = {1'b0, gs03} + {1'b0, gs47} + 6'd2;
 assign pad_ok = (in_nvalid >= 4'd8) || ((tagword >> {in_nvalid, 1'b0}) == 16'd0);
 
 // Stage 1: tags and payloads.
