@@ -61,3 +61,7 @@ help:
 	@echo "make demo     capture real tagged TCP traffic and run it through the model"
 	@echo "make bench    codec throughput next to memcpy"
 	@echo "make fuzz     longer libFuzzer runs"
+	@echo "make sim      full RTL regression (make sim-soak: 10^6 frames)"
+	@echo "make synth    Yosys synth_xilinx resource and path report"
+	@echo "make driver   build the kernel module"
+	@echo "make install PREFIX=DIR   install libinceptionn, headers, pkg-config file"
