@@ -40,3 +40,10 @@ test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap
 
 SIM_TESTS += rtl-pcap
 TEST_SUITES += rtl-pcap
+
+# --- make synth: Yosys synth_xilinx (xc7) on both engines and the top -------
+# Figures (LUT, FF, RAMB18/36, DSP, CARRY4, longest path in cells) printed
+# and kept in $(BUILD)/synth/ (summary.txt). Takes about ten minutes.
+.PHONY: synth
+synth:
+	@scripts/synth.sh

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# make synth: Yosys synth_xilinx (7-series, the VC709's xc7vx690t) on the
+# compress engine, the decompress engine and the offload top. Prints LUT,
+# FF, BRAM (RAMB18/RAMB36), DSP and CARRY4 counts and the longest
+# combinational path in cells (yosys ltp -noff: cells between flip-flops,
+# RAM ports and I/O). Results in build/synth/ (TOP.log, TOP.stat.txt,
+# TOP.ltp.txt, summary.txt).
+#   scripts/synth.sh [TOP...]     default: all three
+set -eu
+cd "$(dirname "$0")/.."
+out=build/synth
+mkdir -p "$out"
+tops=("$@")
+[ ${#tops[@]} -eq 0 ] && tops=(inc_compress_engine inc_decompress_engine inc_offload_top)
+srcs=$(ls rtl/*.v)
+summary=$out/summary.txt
+: >"$summary.new"
+for top in "${tops[@]}"; do
+	sed "s|@OUT@|$out/$top|g" synth/xc7.ys >"$out/$top.ys"
+	echo "synth: $top (log $out/$top.log)"
+	start=$(date +%s)
+	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); hierarchy -check -top $top; script $out/$top.ys" >/dev/null
+	secs=$(( $(date +%s) - start ))
+	s=$out/$top.stat.txt
+	cnt() { awk -v pat="$1" '$1 ~ pat { n += $2 } END { print n + 0 }' "$s"; }
+	luts=$(cnt '^LUT[1-6]$')
+	ffs=$(cnt '^FD[CPRSE]+$')
+	b36=$(cnt '^RAMB36E1$')
+	b18=$(cnt '^RAMB18E1$')
+	lutram=$(cnt '^RAM(32|64|128|256)[MX0-9D]*$')
+	dsp=$(cnt '^DSP48E1$')
+	carry=$(cnt '^CARRY4$')
+	ltp=$(grep -o 'Longest topological path in [^ ]* (length=[0-9]*)' "$out/$top.ltp.txt" | grep -o 'length=[0-9]*' | cut -d= -f2)
+	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  (%ss)\n' \
+		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "$secs" | tee -a "$summary.new"
+done
+mv "$summary.new" "$summary"
