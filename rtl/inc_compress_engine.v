@@ -13,11 +13,11 @@
  * Store-and-forward with a data FIFO, a metadata FIFO and a header patch
  * on output (the Corundum tx_checksum pattern). See docs/rtl.md.
  *
- *  s_axis -> orig RAM (every input beat, circular)          --+
+ *  s_axis -> orig RAM (every input beat, circular) -----------+
  *         -> inc_tos_matcher (header capture, checks 1-11)    |  metadata FIFO
- *         -> realign to 4-byte lanes -> inc_compress_unit     |  (one entry per
- *            -> + raw tail -> inc_align_unit (64-byte rows)   |   frame) -> output:
- *            -> comp RAM (two banks of rows, circular)     ---+   orig beats or
+ *         -> realign (4-byte lanes) -> 8 x inc_compress_block |  (one entry per
+ *            -> inc_group_pack + raw tail -> inc_align_unit   |   frame) -> output:
+ *            -> comp RAM (two banks of rows, circular) -------+   orig beats or
  *                                                                  header + shim +
  *                                                                  comp rows, patched
  *
@@ -343,32 +343,95 @@ always @(posedge clk) begin
 end
 
 // ==========================================================================
-// Compress: stage C (group + tail chunk), then the align unit
+// Compress: stage B (compression blocks), stage C (group packing + tail
+// chunk), then the align unit
 // ==========================================================================
+wire [2*LANES-1:0]   blk_tags;
+wire [DATA_WIDTH-1:0] blk_pay;
+
+genvar li;
+generate
+    for (li = 0; li < LANES; li = li + 1) begin : lane
+        wire [1:0]  tag;
+        wire [31:0] pay;
+        wire        valid = li < x_nv;
+
+        inc_compress_block blk (
+            .in_value(x_data[li*32 +: 32]), .in_eb(x_eb),
+            .out_tag(tag), .out_payload(pay)
+        );
+        assign blk_tags[2*li +: 2]  = valid ? tag : 2'd0;
+        assign blk_pay[li*32 +: 32] = valid ? pay : 32'd0;
+    end
+endgenerate
+
+wire [DATA_WIDTH-1:0] tail_src = x_data >> {x_nv, 5'b00000};    // 4*nv bytes
+wire [23:0]           tail_raw = tail_src[23:0];
+
+reg                   b_valid = 1'b0, b_has = 1'b0, b_last = 1'b0, b_start = 1'b0;
+reg                   b_nz = 1'b0;
+reg [2*LANES-1:0]     b_tags = 0;
+reg [DATA_WIDTH-1:0]  b_pay = 0;
+reg [23:0]            b_tail_bytes = 0;
+reg [1:0]             b_tail = 0;
+reg [5:0]             b_off = 0;
+// end-of-frame token: the matcher's snapshot and the frame's buffers
+reg                   b_en = 1'b0, b_vlan = 1'b0;
+reg [4:0]             b_reason = 0;
+reg [15:0]            b_frame_len = 0, b_plen = 0, b_csum_rest = 0;
+reg [7:0]             b_poff = 0, b_ip_hlen = 0, b_tcp_hlen = 0, b_ttl = 0;
+reg [OAW:0]           b_orig_base = 0, b_orig_end = 0;
+
+always @(posedge clk) begin
+    b_valid <= x_valid;
+    b_has   <= x_has;
+    b_last  <= x_last;
+    b_start <= x_start && x_has;
+    b_nz    <= x_nv != 4'd0;
+    b_tags  <= blk_tags;
+    b_pay   <= blk_pay;
+    b_tail_bytes <= x_tail == 2'd1 ? {16'd0, tail_raw[7:0]} :
+                    x_tail == 2'd2 ? {8'd0, tail_raw[15:0]} :
+                    x_tail == 2'd3 ? tail_raw : 24'd0;
+    b_tail  <= x_tail;
+    b_off   <= x_off;
+    if (x_last) begin
+        // the token is in stage X three cycles after the tlast beat, when
+        // the matcher presents m_done and its snapshot of the frame
+        b_en        <= x_en;
+        b_reason    <= m_reason;
+        b_frame_len <= m_frame_len;
+        b_plen      <= m_payload_len;
+        b_csum_rest <= m_csum_rest;
+        b_poff      <= m_payload_off;
+        b_ip_hlen   <= m_ip_hlen;
+        b_tcp_hlen  <= m_tcp_hlen;
+        b_ttl       <= m_ttl;
+        b_vlan      <= m_vlan;
+        b_orig_base <= x_orig_base;
+        b_orig_end  <= x_orig_end;
+    end
+    if (rst)
+        b_valid <= 1'b0;
+end
+
 wire [GRP_BYTES*8-1:0] grp;
 wire [7:0]             grp_len;
 
-inc_compress_unit #(.LANES(LANES)) unit (
-    .in_data(x_data), .in_nvalid(x_nv), .in_eb(x_eb),
-    .out_group(grp), .out_len(grp_len)
+inc_group_pack #(.LANES(LANES)) pack (
+    .in_tags(b_tags), .in_payloads(b_pay), .out_group(grp), .out_len(grp_len)
 );
 
-wire [7:0]             glen_eff  = x_nv != 4'd0 ? grp_len : 8'd0;
-wire [DATA_WIDTH-1:0]  tail_src  = x_data >> {x_nv, 5'b00000};    // 4*nv bytes
-wire [23:0]            tail_raw  = tail_src[23:0];
-wire [23:0]            tail_bytes = x_tail == 2'd1 ? {16'd0, tail_raw[7:0]} :
-                                    x_tail == 2'd2 ? {8'd0, tail_raw[15:0]} : tail_raw;
-wire [GRP_BYTES*8-1:0] grp_eff   = x_nv != 4'd0 ? grp : {GRP_BYTES*8{1'b0}};
+wire [7:0]             glen_eff  = b_nz ? grp_len : 8'd0;
+wire [GRP_BYTES*8-1:0] grp_eff   = b_nz ? grp : {GRP_BYTES*8{1'b0}};
 wire [GRP_BYTES*8-1:0] chunk     = grp_eff |
-    (({{(GRP_BYTES*8-24){1'b0}}, tail_bytes} & {GRP_BYTES*8{x_tail != 2'd0}}) << {glen_eff, 3'b000});
-wire [7:0]             chunk_len = x_has ? glen_eff + {6'd0, x_tail} : 8'd0;
-
+    ({{(GRP_BYTES*8-24){1'b0}}, b_tail_bytes} << {glen_eff, 3'b000});
+wire [7:0]             chunk_len = b_has ? glen_eff + {6'd0, b_tail} : 8'd0;
 
 reg                   c_valid = 1'b0, c_has = 1'b0, c_last = 1'b0, c_start = 1'b0;
 reg [GRP_BYTES*8-1:0] c_data = 0;
 reg [7:0]             c_len = 0;
 reg [5:0]             c_off = 0;
-// end-of-frame token: the matcher's snapshot and the frame's buffers
 reg                   c_en = 1'b0, c_vlan = 1'b0;
 reg [4:0]             c_reason = 0;
 reg [15:0]            c_frame_len = 0, c_plen = 0, c_csum_rest = 0;
@@ -376,33 +439,30 @@ reg [7:0]             c_poff = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_ttl = 0;
 reg [OAW:0]           c_orig_base = 0, c_orig_end = 0;
 
 always @(posedge clk) begin
-    c_valid <= x_valid;
-    c_has   <= x_has;
-    c_last  <= x_last;
-    c_start <= x_start && x_has;
+    c_valid <= b_valid;
+    c_has   <= b_has;
+    c_last  <= b_last;
+    c_start <= b_start;
     c_data  <= chunk;
     c_len   <= chunk_len;
-    c_off   <= x_off;
-    if (x_last) begin
-        // the token is in stage X three cycles after the tlast beat, when
-        // the matcher presents m_done and its snapshot of the frame
-        c_en        <= x_en;
-        c_reason    <= m_reason;
-        c_frame_len <= m_frame_len;
-        c_plen      <= m_payload_len;
-        c_csum_rest <= m_csum_rest;
-        c_poff      <= m_payload_off;
-        c_ip_hlen   <= m_ip_hlen;
-        c_tcp_hlen  <= m_tcp_hlen;
-        c_ttl       <= m_ttl;
-        c_vlan      <= m_vlan;
-        c_orig_base <= x_orig_base;
-        c_orig_end  <= x_orig_end;
+    c_off   <= b_off;
+    if (b_last) begin
+        c_en        <= b_en;
+        c_reason    <= b_reason;
+        c_frame_len <= b_frame_len;
+        c_plen      <= b_plen;
+        c_csum_rest <= b_csum_rest;
+        c_poff      <= b_poff;
+        c_ip_hlen   <= b_ip_hlen;
+        c_tcp_hlen  <= b_tcp_hlen;
+        c_ttl       <= b_ttl;
+        c_vlan      <= b_vlan;
+        c_orig_base <= b_orig_base;
+        c_orig_end  <= b_orig_end;
     end
     if (rst)
         c_valid <= 1'b0;
 end
-
 
 wire                   a0_valid, a1_valid;
 wire [ROW_BYTES*8-1:0] a0_data, a1_data;
