@@ -47,7 +47,7 @@ define rx_verilate
 $(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshell.h
 	@rm -f $$@
 	nice $(VERILATOR) $$(RX_VFLAGS) --top-module $(2) --Mdir $(RX_SIMDIR)/$(1) -o V$(1) \
-		$(filter %.v,$(3)) $(CURDIR)/$(4) $(CURDIR)/$(RX_SIMDIR)/$(1)/tblib.a $(RX_VLIBS_$(1)) \
+		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)) \
 		>$(RX_SIMDIR)/$(1)/build.log 2>&1 || { tail -n 30 $(RX_SIMDIR)/$(1)/build.log; exit 1; }
 $(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
                            $(wildcard sim/common/*.h) tests/common/inc_framegen.h
