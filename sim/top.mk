@@ -1,8 +1,10 @@
 # The offload top (TX engine + RX engine + CSR): loopback and CSR tests,
 # and build/bin/inc-rtl-pcap. Included from sim/sim.mk after sim/rx.mk.
 
-TOP_RTL := rtl/inc_offload_top.v rtl/inc_csr.v $(RX_RTL) rtl/inc_compress_engine.v \
-           rtl/inc_compress_block.v rtl/inc_compress_unit.v rtl/inc_align_unit.v
+# The TX engine's sources come from sim/tx.mk (TX_ENGINE_V), so new TX
+# modules are picked up; the matcher is already in RX_RTL.
+TOP_RTL := rtl/inc_offload_top.v rtl/inc_csr.v $(RX_RTL) \
+           $(filter-out rtl/inc_tos_matcher.v,$(TX_ENGINE_V))
 
 RX_TB_EXTRA_top := sim/top_tb.c sim/top_axil.c
 $(eval $(call rx_verilate,top,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
