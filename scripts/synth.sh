@@ -34,4 +34,9 @@ for top in "${tops[@]}"; do
 	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  (%ss)\n' \
 		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "$secs" | tee -a "$summary.new"
 done
-mv "$summary.new" "$summary"
+# Keep the lines of tops not synthesised this time.
+if [ -f "$summary" ]; then
+	for top in "${tops[@]}"; do sed -i "/^$top /d" "$summary"; done
+	cat "$summary" >>"$summary.new"
+fi
+sort -o "$summary" "$summary.new" && rm -f "$summary.new"
