@@ -98,6 +98,7 @@ localparam SAW       = $clog2(SLOT_USED);                 // beat address within
 localparam HDR_BYTES = 160;
 localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
 localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
+localparam [17:0] MAX_FRAME18 = MAX_FRAME[17:0];
 
 initial begin
     if (DATA_WIDTH != 256) begin
@@ -355,7 +356,7 @@ always @* begin
     y_outcome = OUT_BYPASS;
     y_reason  = R_NONE;
     y_dec     = 1'b0;
-    if (y_len > MAX_FRAME) begin
+    if ({1'b0, y_len} > MAX_FRAME18) begin
         y_outcome = OUT_DROPPED;
         y_reason  = R_OVERSIZE;
     end else if (!x_en_reg) begin
@@ -367,7 +368,7 @@ always @* begin
     end else if (y_paylen < 16'd4 || x_shim_reg[31:24] != 8'h49 || x_shim_reg[23:16] != 8'h01) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
-    end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME) begin
+    end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME18) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
     end else if (y_avail < {14'd0, y_tail}) begin
