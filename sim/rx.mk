@@ -96,9 +96,9 @@ $(RX_ICARUS_DIR)/gen: sim/rx_icarus_gen.c tests/common/inc_framegen.c $(LIB)/lib
 $(RX_ICARUS_DIR)/exp.hex: $(RX_ICARUS_DIR)/gen
 	cd $(RX_ICARUS_DIR) && ./gen 2>gen.log
 
-$(RX_ICARUS_DIR)/tb.vvp: sim/rx_icarus_tb.v $(RX_RTL)
+$(RX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(RX_RTL)
 	@mkdir -p $(@D)
-	iverilog -g2005 -Wall -Irtl -y rtl -s rx_icarus_tb -o $@ sim/rx_icarus_tb.v
+	iverilog -g2005 -Wall -Irtl -y rtl -s inc_icarus_tb -P inc_icarus_tb.RX=1 -o $@ $<
 
 .PHONY: test-rx-icarus
 test-rx-icarus: $(RX_ICARUS_DIR)/tb.vvp $(RX_ICARUS_DIR)/exp.hex

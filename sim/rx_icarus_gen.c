@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * rx_icarus_gen.c - writes the stimulus and the model's expectations for
- * the Icarus smoke bench of the decompress engine (sim/rx_icarus_tb.v) into
+ * the Icarus smoke bench of the decompress engine (sim/common/inc_icarus_tb.v, RX=1) into
  * the current directory, in the format of sim/tx_icarus_gen.c:
  *   in.hex / in_len.hex      input frames: bytes, one per line; lengths
  *   exp.hex / exp_len.hex    expected output frames (dropped ones omitted)

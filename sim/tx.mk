@@ -93,9 +93,9 @@ $(TX_ICARUS_DIR)/gen: sim/tx_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmodel.a
 $(TX_ICARUS_DIR)/exp.hex: $(TX_ICARUS_DIR)/gen
 	cd $(TX_ICARUS_DIR) && ./gen
 
-$(TX_ICARUS_DIR)/tb.vvp: sim/tx_icarus_tb.v $(TX_ENGINE_V)
+$(TX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(TX_ENGINE_V)
 	@mkdir -p $(@D)
-	iverilog -g2005 -Wall -Irtl -y rtl -s tx_icarus_tb -o $@ sim/tx_icarus_tb.v
+	iverilog -g2005 -Wall -Irtl -y rtl -s inc_icarus_tb -P inc_icarus_tb.RX=0 -o $@ $<
 
 .PHONY: test-tx-icarus
 test-tx-icarus: $(TX_ICARUS_DIR)/tb.vvp $(TX_ICARUS_DIR)/exp.hex

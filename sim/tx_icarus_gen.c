@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tx_icarus_gen.c - writes the stimulus and the model's expectations for
- * the Icarus smoke bench (sim/tx_icarus_tb.v) into the current directory:
+ * the Icarus smoke bench (sim/common/inc_icarus_tb.v, RX=0) into the current directory:
  *   in.hex / in_len.hex      input frames: bytes, one per line; lengths
  *   exp.hex / exp_len.hex    expected output frames (dropped ones omitted)
  *   exp_stat.hex             per input frame: outcome, reason, bytes in, out

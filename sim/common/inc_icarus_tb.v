@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * tx_icarus_tb.v - Icarus smoke bench of inc_compress_engine: streams the
- * frames of in.hex back to back (tvalid always high), with a pseudo-random
- * m_axis_tready, and compares every output byte and every stat pulse with
- * the model's expectations written by sim/tx_icarus_gen.c. Prints
+ * inc_icarus_tb.v - Icarus smoke bench of one engine, inc_compress_engine
+ * (RX=0) or inc_decompress_engine (RX=1): streams the frames of in.hex back
+ * to back (tvalid always high), with a pseudo-random m_axis_tready, and
+ * compares every output byte and every stat pulse with the model's
+ * expectations written by sim/common/inc_icarus_gen.c. Prints
  * "N passed, N failed" last. Run in the directory holding the hex files.
+ * Select the engine with iverilog -P inc_icarus_tb.RX=1.
  */
 
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
-module tx_icarus_tb;
+module inc_icarus_tb #(
+    // 0: compress engine (transmit side), 1: decompress engine (receive side)
+    parameter RX = 0,
+    // clock cycles the bench runs after reset before it checks the counts
+    parameter CYCLES = RX ? 40000 : 20000
+);
 
 localparam MAXB = 65536;
 
@@ -35,16 +42,26 @@ wire [2:0]   st_outcome;
 wire [4:0]   st_reason;
 wire [15:0]  st_in, st_out;
 
-inc_compress_engine #(.DATA_WIDTH(256), .MAX_FRAME(9018)) dut (
-    .clk(clk), .rst(rst),
-    .s_axis_tdata(s_tdata), .s_axis_tkeep(s_tkeep), .s_axis_tvalid(s_tvalid),
-    .s_axis_tready(s_tready), .s_axis_tlast(s_tlast),
-    .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tvalid(m_tvalid),
-    .m_axis_tready(m_tready), .m_axis_tlast(m_tlast),
-    .cfg_enable(1'b1), .cfg_tos_value(8'h28), .cfg_tos_mask(8'hfc), .cfg_eb(7'd10),
-    .stat_valid(st_valid), .stat_outcome(st_outcome), .stat_reason(st_reason),
+// the port connections both engines share
+`define INC_ICARUS_DUT_PORTS \
+    .clk(clk), .rst(rst), \
+    .s_axis_tdata(s_tdata), .s_axis_tkeep(s_tkeep), .s_axis_tvalid(s_tvalid), \
+    .s_axis_tready(s_tready), .s_axis_tlast(s_tlast), \
+    .m_axis_tdata(m_tdata), .m_axis_tkeep(m_tkeep), .m_axis_tvalid(m_tvalid), \
+    .m_axis_tready(m_tready), .m_axis_tlast(m_tlast), \
+    .cfg_enable(1'b1), .cfg_tos_value(8'h28), .cfg_tos_mask(8'hfc), \
+    .stat_valid(st_valid), .stat_outcome(st_outcome), .stat_reason(st_reason), \
     .stat_bytes_in(st_in), .stat_bytes_out(st_out)
-);
+
+generate
+if (RX) begin : g_rx
+    inc_decompress_engine #(.DATA_WIDTH(256), .MAX_FRAME(9018)) dut (`INC_ICARUS_DUT_PORTS);
+end else begin : g_tx
+    inc_compress_engine #(.DATA_WIDTH(256), .MAX_FRAME(9018)) dut (`INC_ICARUS_DUT_PORTS, .cfg_eb(7'd10));
+end
+endgenerate
+
+`undef INC_ICARUS_DUT_PORTS
 
 always #2 clk = !clk;
 
@@ -150,7 +167,7 @@ initial begin
     rst <= 1'b0;
     @(negedge clk);
     load_beat;
-    repeat (20000) @(posedge clk);
+    repeat (CYCLES) @(posedge clk);
     if (oi != nexp) begin
         $display("FAIL %0d of %0d output frames", oi, nexp);
         failed = failed + 1;
