@@ -112,27 +112,6 @@ static void ip_set_total(uint8_t *f, const struct inc_frame_hdr *h,
 	st_be16(ip + 10, inc_csum_fold(inc_csum_add(0, ip, h->ip_hlen)));
 }
 
-/* Common prologue: size limits, then the header checks. */
-static long frame_begin(const uint8_t *in, size_t in_len, size_t out_cap,
-			const struct inc_frame_config *cfg, int rx,
-			struct inc_frame_hdr *h, struct inc_frame_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	if (cfg->max_frame && in_len > cfg->max_frame) {
-		info->outcome = INC_OUT_DROPPED;
-		info->reason = INC_R_OVERSIZE;
-		return 0;
-	}
-	info->reason = parse(in, in_len, cfg->tos_value, cfg->tos_mask, rx, h);
-	info->l3_off = h->l3_off;
-	info->l4_off = h->l4_off;
-	info->payload_off = h->payload_off;
-	info->payload_in = h->payload_len;
-	if (out_cap < in_len)
-		return INC_ENOSPC;
-	return 1;
-}
-
 static long frame_bypass(const uint8_t *in, size_t in_len, uint8_t *out,
 			 struct inc_frame_info *info, enum inc_outcome o,
 			 enum inc_reason r)
@@ -145,110 +124,140 @@ static long frame_bypass(const uint8_t *in, size_t in_len, uint8_t *out,
 	return (long)in_len;
 }
 
+/* Per-call state shared by both directions. */
+struct frame_ctx {
+	struct inc_frame_config defcfg;
+	struct inc_frame_info tmp;
+	const struct inc_frame_config *cfg;
+	struct inc_frame_info *info;
+	struct inc_frame_hdr h;
+};
+
+/* frame_begin's answer when the caller goes on with the payload. */
+#define FRAME_CONTINUE (-1000L)
+
+/*
+ * Common prologue: arguments and defaults, the size limit, then the header
+ * checks; a frame that fails them is dropped or bypassed here. Returns the
+ * final result (output length or error), or FRAME_CONTINUE.
+ */
+static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
+			uint8_t *out, size_t out_cap,
+			const struct inc_frame_config *cfg,
+			struct inc_frame_info *info, int rx)
+{
+	if (!in || !out)
+		return INC_EINVAL;
+	if (!cfg) {
+		inc_frame_config_default(&c->defcfg);
+		cfg = &c->defcfg;
+	}
+	c->cfg = cfg;
+	c->info = info = info ? info : &c->tmp;
+	memset(info, 0, sizeof(*info));
+	if (cfg->max_frame && in_len > cfg->max_frame) {
+		info->outcome = INC_OUT_DROPPED;
+		info->reason = INC_R_OVERSIZE;
+		return 0;
+	}
+	info->reason = parse(in, in_len, cfg->tos_value, cfg->tos_mask, rx,
+			     &c->h);
+	info->l3_off = c->h.l3_off;
+	info->l4_off = c->h.l4_off;
+	info->payload_off = c->h.payload_off;
+	info->payload_in = c->h.payload_len;
+	if (out_cap < in_len)
+		return INC_ENOSPC;
+	if (info->reason != INC_R_NONE)
+		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
+				    info->reason);
+	return FRAME_CONTINUE;
+}
+
 long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 			size_t out_cap, const struct inc_frame_config *cfg,
 			struct inc_frame_info *info)
 {
-	struct inc_frame_config defcfg;
-	struct inc_frame_info tmp;
-	struct inc_frame_hdr h;
+	struct frame_ctx c;
+	const struct inc_frame_hdr *h = &c.h;
 	size_t n, tail, cap;
 	long r, slen;
 	uint8_t *shim;
 
-	if (!in || !out)
-		return INC_EINVAL;
-	if (!cfg) {
-		inc_frame_config_default(&defcfg);
-		cfg = &defcfg;
-	}
-	if (!info)
-		info = &tmp;
-	r = frame_begin(in, in_len, out_cap, cfg, 0, &h, info);
-	if (r <= 0)
+	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 0);
+	if (r != FRAME_CONTINUE)
 		return r;
-	if (info->reason != INC_R_NONE)
-		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
-				    info->reason);
-	if (h.payload_len == 0)
+	cfg = c.cfg;
+	info = c.info;
+	if (h->payload_len == 0)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NO_PAYLOAD);
 
-	n = h.payload_len / 4u;
-	tail = h.payload_len % 4u;
+	n = h->payload_len / 4u;
+	tail = h->payload_len % 4u;
 	/* The stream must leave the frame strictly smaller. */
-	if (h.payload_len <= INC_WIRE_SHIM_BYTES + tail)
+	if (h->payload_len <= INC_WIRE_SHIM_BYTES + tail)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_SMALLER);
-	cap = h.payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
-	shim = out + h.payload_off;
-	slen = inc_stream_compress(in + h.payload_off, n, cfg->eb,
+	cap = h->payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
+	shim = out + h->payload_off;
+	slen = inc_stream_compress(in + h->payload_off, n, cfg->eb,
 				   shim + INC_WIRE_SHIM_BYTES, cap,
 				   &info->counts);
 	if (slen < 0)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_SMALLER);
 
-	memcpy(out, in, h.payload_off);
+	memcpy(out, in, h->payload_off);
 	shim[0] = INC_WIRE_MAGIC;
 	shim[1] = INC_WIRE_VERSION;
-	st_be16(shim + 2, h.payload_len);
+	st_be16(shim + 2, h->payload_len);
 	memcpy(shim + INC_WIRE_SHIM_BYTES + slen,
-	       in + h.payload_off + 4u * n, tail);
+	       in + h->payload_off + 4u * n, tail);
 	info->payload_out =
 		(uint16_t)(INC_WIRE_SHIM_BYTES + (size_t)slen + tail);
-	ip_set_total(out, &h, INC_WIRE_IPPROTO,
-		     (unsigned)h.ip_hlen + h.tcp_hlen + info->payload_out);
+	ip_set_total(out, h, INC_WIRE_IPPROTO,
+		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
 	info->outcome = INC_OUT_COMPRESSED;
-	return (long)h.payload_off + info->payload_out;
+	return (long)h->payload_off + info->payload_out;
 }
 
 long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			  size_t out_cap, const struct inc_frame_config *cfg,
 			  struct inc_frame_info *info)
 {
-	struct inc_frame_config defcfg;
-	struct inc_frame_info tmp;
-	struct inc_frame_hdr h;
+	struct frame_ctx c;
+	const struct inc_frame_hdr *h = &c.h;
 	const uint8_t *shim;
 	size_t orig_len, orig_total, out_len, n, tail, avail;
 	uint32_t sum;
 	long r;
 
-	if (!in || !out)
-		return INC_EINVAL;
-	if (!cfg) {
-		inc_frame_config_default(&defcfg);
-		cfg = &defcfg;
-	}
-	if (!info)
-		info = &tmp;
-	r = frame_begin(in, in_len, out_cap, cfg, 1, &h, info);
-	if (r <= 0)
+	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 1);
+	if (r != FRAME_CONTINUE)
 		return r;
-	if (info->reason != INC_R_NONE)
-		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
-				    info->reason);
-	if (h.proto != INC_WIRE_IPPROTO)
+	cfg = c.cfg;
+	info = c.info;
+	if (h->proto != INC_WIRE_IPPROTO)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_MARKED);
 
 	/* A marked frame: validate everything before writing anything. */
-	shim = in + h.payload_off;
-	if (h.payload_len < INC_WIRE_SHIM_BYTES || shim[0] != INC_WIRE_MAGIC ||
+	shim = in + h->payload_off;
+	if (h->payload_len < INC_WIRE_SHIM_BYTES || shim[0] != INC_WIRE_MAGIC ||
 	    shim[1] != INC_WIRE_VERSION)
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_SHIM);
 	orig_len = ld_be16(shim + 2);
-	orig_total = (size_t)h.ip_hlen + h.tcp_hlen + orig_len;
-	out_len = h.l3_off + orig_total;
+	orig_total = (size_t)h->ip_hlen + h->tcp_hlen + orig_len;
+	out_len = h->l3_off + orig_total;
 	if (orig_total > IP_MAX_TOTAL ||
 	    (cfg->max_frame && out_len > cfg->max_frame))
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_SHIM);
 	n = orig_len / 4u;
 	tail = orig_len % 4u;
-	avail = h.payload_len - INC_WIRE_SHIM_BYTES;
+	avail = h->payload_len - INC_WIRE_SHIM_BYTES;
 	if (avail < tail ||
 	    inc_stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
 		    (long)(avail - tail))
@@ -257,20 +266,20 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	if (out_cap < out_len)
 		return INC_ENOSPC;
 
-	memcpy(out, in, h.payload_off);
+	memcpy(out, in, h->payload_off);
 	r = inc_stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
-				  out + h.payload_off, out_cap - h.payload_off);
+				  out + h->payload_off, out_cap - h->payload_off);
 	if (r < 0)                      /* cannot happen after the size walk */
 		return r;
-	memcpy(out + h.payload_off + 4u * n, in + h.frame_end - tail, tail);
-	ip_set_total(out, &h, IPPROTO_TCP_, (unsigned)orig_total);
+	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
+	ip_set_total(out, h, IPPROTO_TCP_, (unsigned)orig_total);
 
 	/* TCP checksum over the pseudo-header and the decompressed segment. */
-	st_be16(out + h.l4_off + 16, 0);
-	sum = inc_csum_add(0, out + h.l3_off + 12, 8);
-	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h.ip_hlen);
-	sum = inc_csum_add(sum, out + h.l4_off, out_len - h.l4_off);
-	st_be16(out + h.l4_off + 16, inc_csum_fold(sum));
+	st_be16(out + h->l4_off + 16, 0);
+	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
+	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
+	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
+	st_be16(out + h->l4_off + 16, inc_csum_fold(sum));
 
 	info->outcome = INC_OUT_DECOMPRESSED;
 	info->payload_out = (uint16_t)orig_len;
