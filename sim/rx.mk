@@ -87,14 +87,12 @@ SIM_TESTS += rx-units
 TEST_SUITES += rx-units
 
 # --- Icarus smoke bench of the decompress engine ---------------------------
+# The bench and the generator ($(INC_ICARUS_GEN)) are shared with the
+# transmit side (sim/tx.mk).
 RX_ICARUS_DIR := $(RX_SIMDIR)/rx_icarus
-$(RX_ICARUS_DIR)/gen: sim/rx_icarus_gen.c tests/common/inc_framegen.c $(LIB)/libincmodel.a
+$(RX_ICARUS_DIR)/exp.hex: $(INC_ICARUS_GEN)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Itests/common sim/rx_icarus_gen.c tests/common/inc_framegen.c \
-		$(LIB)/libincmodel.a -o $@
-
-$(RX_ICARUS_DIR)/exp.hex: $(RX_ICARUS_DIR)/gen
-	cd $(RX_ICARUS_DIR) && ./gen 2>gen.log
+	cd $(RX_ICARUS_DIR) && $(abspath $(INC_ICARUS_GEN)) rx 2>gen.log
 
 $(RX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(RX_RTL)
 	@mkdir -p $(@D)

@@ -14,7 +14,8 @@ VERILATOR_FLAGS ?= -O3 --x-assign fast --x-initial fast --noassert
 # --- common testbench plumbing: $(SIM_COMMON_LIB) --------------------------
 # AXI-stream source/sink, pcap reader/writer, compare/dump helpers, plus the
 # frame generator of tests/common. Link it into any Verilator testbench.
-SIM_COMMON_SRCS := $(wildcard sim/common/*.c) tests/common/inc_framegen.c
+SIM_COMMON_SRCS := $(filter-out sim/common/inc_icarus_gen.c,$(wildcard sim/common/*.c)) \
+	tests/common/inc_framegen.c
 SIM_COMMON_HDRS := $(wildcard sim/common/*.h) tests/common/inc_framegen.h \
 	tests/common/inc_test.h $(MODEL_HDRS)
 SIM_CFLAGS = $(ALL_CFLAGS) -Isim/common -Itests/common -Isim
@@ -85,13 +86,18 @@ SIM_SOAK_TESTS += tx-engine-soak
 TEST_SUITES += tx-engine-quick
 
 # --- Icarus smoke bench -------------------------------------------------------
-TX_ICARUS_DIR := $(SIM_BUILD)/tx_icarus
-$(TX_ICARUS_DIR)/gen: sim/tx_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmodel.a
+# One bench (sim/common/inc_icarus_tb.v) and one stimulus generator
+# (sim/common/inc_icarus_gen.c, argument tx or rx) serve both engines; the
+# receive side's rules are in sim/rx.mk.
+INC_ICARUS_GEN := $(SIM_BUILD)/icarus_gen
+$(INC_ICARUS_GEN): sim/common/inc_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(SIM_CFLAGS) $< $(SIM_COMMON_LIB) $(LIB)/libincmodel.a -o $@
 
-$(TX_ICARUS_DIR)/exp.hex: $(TX_ICARUS_DIR)/gen
-	cd $(TX_ICARUS_DIR) && ./gen
+TX_ICARUS_DIR := $(SIM_BUILD)/tx_icarus
+$(TX_ICARUS_DIR)/exp.hex: $(INC_ICARUS_GEN)
+	@mkdir -p $(@D)
+	cd $(TX_ICARUS_DIR) && $(abspath $(INC_ICARUS_GEN)) tx 2>gen.log
 
 $(TX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(TX_ENGINE_V)
 	@mkdir -p $(@D)
