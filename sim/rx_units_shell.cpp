@@ -31,9 +31,4 @@ void rxu_open(int argc, char **argv)
 	io.busy = &t->busy;
 }
 
-void rxu_close(void) { delete sh; }
-void rxu_eval(void) { sh->eval(); }
-void rxu_tick(void) { sh->tick(); }
-struct rx_units_io *rxu_io(void) { return &io; }
-
-int main(int argc, char **argv) { return rx_units_main(argc, argv); }
+INC_VSHELL_EXPORTS(rxu_, rx_units_io, rx_units_main)

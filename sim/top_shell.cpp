@@ -7,17 +7,6 @@
 static IncShell<Vinc_offload_top> *sh;
 static struct top_io io;
 
-static void axis(struct inc_axis_if *a, void *d, void *k, uint8_t *v, uint8_t *r, uint8_t *l)
-{
-	a->tdata = d;
-	a->tkeep = k;
-	a->tvalid = v;
-	a->tready = r;
-	a->tlast = l;
-	a->data_bytes = 32;
-	a->keep_bytes = 4;
-}
-
 void top_tb_open(int argc, char **argv)
 {
 	Vinc_offload_top *t;
@@ -25,14 +14,10 @@ void top_tb_open(int argc, char **argv)
 	sh = new IncShell<Vinc_offload_top>(argc, argv, "build/sim/top.fst");
 	t = sh->top;
 	io.rst = &t->rst;
-	axis(&io.s_tx, t->s_axis_tx_tdata.data(), &t->s_axis_tx_tkeep, &t->s_axis_tx_tvalid,
-	     &t->s_axis_tx_tready, &t->s_axis_tx_tlast);
-	axis(&io.m_tx, t->m_axis_tx_tdata.data(), &t->m_axis_tx_tkeep, &t->m_axis_tx_tvalid,
-	     &t->m_axis_tx_tready, &t->m_axis_tx_tlast);
-	axis(&io.s_rx, t->s_axis_rx_tdata.data(), &t->s_axis_rx_tkeep, &t->s_axis_rx_tvalid,
-	     &t->s_axis_rx_tready, &t->s_axis_rx_tlast);
-	axis(&io.m_rx, t->m_axis_rx_tdata.data(), &t->m_axis_rx_tkeep, &t->m_axis_rx_tvalid,
-	     &t->m_axis_rx_tready, &t->m_axis_rx_tlast);
+	INC_VSHELL_AXIS(io.s_tx, t, s_axis_tx);
+	INC_VSHELL_AXIS(io.m_tx, t, m_axis_tx);
+	INC_VSHELL_AXIS(io.s_rx, t, s_axis_rx);
+	INC_VSHELL_AXIS(io.m_rx, t, m_axis_rx);
 	io.awaddr = &t->s_axil_awaddr;
 	io.awprot = &t->s_axil_awprot;
 	io.awvalid = &t->s_axil_awvalid;
@@ -54,9 +39,4 @@ void top_tb_open(int argc, char **argv)
 	io.rready = &t->s_axil_rready;
 }
 
-void top_tb_close(void) { delete sh; }
-void top_tb_eval(void) { sh->eval(); }
-void top_tb_tick(void) { sh->tick(); }
-struct top_io *top_tb_io(void) { return &io; }
-
-int main(int argc, char **argv) { return top_main(argc, argv); }
+INC_VSHELL_EXPORTS(top_tb_, top_io, top_main)

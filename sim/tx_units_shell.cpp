@@ -16,13 +16,7 @@ void tb_open(int argc, char **argv)
 	sh = new IncShell<Vtx_units_top>(argc, argv, "build/sim/tx_units.fst");
 	t = sh->top;
 	io.rst = &t->rst;
-	io.s.tdata = t->s_axis_tdata.data();
-	io.s.tkeep = &t->s_axis_tkeep;
-	io.s.tvalid = &t->s_axis_tvalid;
-	io.s.tready = &t->s_axis_tready;
-	io.s.tlast = &t->s_axis_tlast;
-	io.s.data_bytes = 32;
-	io.s.keep_bytes = 4;
+	INC_VSHELL_AXIS(io.s, t, s_axis);
 	io.tb_ready = &t->tb_ready;
 	io.cfg_tos_value = &t->cfg_tos_value;
 	io.cfg_tos_mask = &t->cfg_tos_mask;
@@ -65,9 +59,4 @@ void tb_open(int argc, char **argv)
 	io.al_out1_count = &t->al_out1_count;
 }
 
-void tb_close(void) { delete sh; }
-void tb_eval(void) { sh->eval(); }
-void tb_tick(void) { sh->tick(); }
-struct tx_units_io *tb_io(void) { return &io; }
-
-int main(int argc, char **argv) { return tx_units_main(argc, argv); }
+INC_VSHELL_EXPORTS(tb_, tx_units_io, tx_units_main)
