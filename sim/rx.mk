@@ -87,20 +87,9 @@ SIM_TESTS += rx-units
 TEST_SUITES += rx-units
 
 # --- Icarus smoke bench of the decompress engine ---------------------------
-# The bench and the generator ($(INC_ICARUS_GEN)) are shared with the
-# transmit side (sim/tx.mk).
-RX_ICARUS_DIR := $(RX_SIMDIR)/rx_icarus
-$(RX_ICARUS_DIR)/exp.hex: $(INC_ICARUS_GEN)
-	@mkdir -p $(@D)
-	cd $(RX_ICARUS_DIR) && $(abspath $(INC_ICARUS_GEN)) rx 2>gen.log
-
-$(RX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(RX_RTL)
-	@mkdir -p $(@D)
-	iverilog -g2005 -Wall -Irtl -y rtl -s inc_icarus_tb -P inc_icarus_tb.RX=1 -o $@ $<
-
-.PHONY: test-rx-icarus
-test-rx-icarus: $(RX_ICARUS_DIR)/tb.vvp $(RX_ICARUS_DIR)/exp.hex
-	@cd $(RX_ICARUS_DIR) && vvp -n tb.vvp | grep -v 'VCD\|readmem'
+# The bench, the generator and the rules are shared with the transmit side
+# (inc_icarus in sim/tx.mk).
+$(eval $(call inc_icarus,rx,$(RX_RTL)))
 
 SIM_TESTS += rx-icarus
 TEST_SUITES += rx-icarus

@@ -87,25 +87,31 @@ TEST_SUITES += tx-engine-quick
 
 # --- Icarus smoke bench -------------------------------------------------------
 # One bench (sim/common/inc_icarus_tb.v) and one stimulus generator
-# (sim/common/inc_icarus_gen.c, argument tx or rx) serve both engines; the
-# receive side's rules are in sim/rx.mk.
+# (sim/common/inc_icarus_gen.c, argument tx or rx) serve both engines;
+# sim/rx.mk calls inc_icarus for the receive side.
 INC_ICARUS_GEN := $(SIM_BUILD)/icarus_gen
 $(INC_ICARUS_GEN): sim/common/inc_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(SIM_CFLAGS) $< $(SIM_COMMON_LIB) $(LIB)/libincmodel.a -o $@
 
-TX_ICARUS_DIR := $(SIM_BUILD)/tx_icarus
-$(TX_ICARUS_DIR)/exp.hex: $(INC_ICARUS_GEN)
-	@mkdir -p $(@D)
-	cd $(TX_ICARUS_DIR) && $(abspath $(INC_ICARUS_GEN)) tx 2>gen.log
+# $(call inc_icarus,SIDE,RTL): test-SIDE-icarus (SIDE tx or rx) runs the bench
+# on the SIDE engine (sources RTL) in $(SIM_BUILD)/SIDE_icarus.
+define inc_icarus
+$(SIM_BUILD)/$(1)_icarus/exp.hex: $(INC_ICARUS_GEN)
+	@mkdir -p $$(@D)
+	cd $$(@D) && $(abspath $(INC_ICARUS_GEN)) $(1) 2>gen.log
 
-$(TX_ICARUS_DIR)/tb.vvp: sim/common/inc_icarus_tb.v $(TX_ENGINE_V)
-	@mkdir -p $(@D)
-	iverilog -g2005 -Wall -Irtl -y rtl -s inc_icarus_tb -P inc_icarus_tb.RX=0 -o $@ $<
+$(SIM_BUILD)/$(1)_icarus/tb.vvp: sim/common/inc_icarus_tb.v $(2)
+	@mkdir -p $$(@D)
+	iverilog -g2005 -Wall -Irtl -y rtl -s inc_icarus_tb \
+		-P inc_icarus_tb.RX=$(if $(filter rx,$(1)),1,0) -o $$@ $$<
 
-.PHONY: test-tx-icarus
-test-tx-icarus: $(TX_ICARUS_DIR)/tb.vvp $(TX_ICARUS_DIR)/exp.hex
-	@cd $(TX_ICARUS_DIR) && vvp -n tb.vvp | grep -v 'VCD\|readmem'
+.PHONY: test-$(1)-icarus
+test-$(1)-icarus: $(SIM_BUILD)/$(1)_icarus/tb.vvp $(SIM_BUILD)/$(1)_icarus/exp.hex
+	@cd $(SIM_BUILD)/$(1)_icarus && vvp -n tb.vvp | grep -v 'VCD\|readmem'
+endef
+
+$(eval $(call inc_icarus,tx,$(TX_ENGINE_V)))
 
 SIM_TESTS += tx-icarus
 TEST_SUITES += tx-icarus
