@@ -12,8 +12,9 @@
  * 2^24), which is the vector form of the model's count-leading-zeros.
  *
  * The fast paths need 34 bytes of room (output when compressing, input
- * when decompressing); otherwise, and for a partial last group, the model's
- * own group functions run, so bounds and error codes are the model's.
+ * when decompressing); otherwise, and for a partial last group, the rest
+ * of the stream goes through the model's own inc_stream_compress /
+ * inc_stream_decompress, so bounds and error codes are the model's.
  */
 #include <immintrin.h>
 #include <pthread.h>
@@ -138,10 +139,9 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 {
 	const uint8_t *in = (const uint8_t *)inf;
 	uint8_t *out = outv;
-	uint8_t grp[INC_GROUP_MAX_BYTES];
 	struct enc_consts c;
 	size_t pos = 0, i;
-	unsigned nv, size;
+	long r;
 
 	if ((!in && n_values) || (!out && out_cap))
 		return INC_EINVAL;
@@ -153,20 +153,12 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
 		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
 		pos += group_encode(in + 4 * i, out + pos, &c);
-	for (; i < n_values; i += INC_GROUP_VALUES) {
-		nv = n_values - i < INC_GROUP_VALUES ? (unsigned)(n_values - i)
-						     : INC_GROUP_VALUES;
-		if (out_cap - pos >= INC_GROUP_MAX_BYTES) {
-			pos += inc_group_encode(in + 4 * i, nv, eb, out + pos, NULL);
-			continue;
-		}
-		size = inc_group_encode(in + 4 * i, nv, eb, grp, NULL);
-		if (size > out_cap - pos)
-			return INC_ENOSPC;
-		memcpy(out + pos, grp, size);
-		pos += size;
-	}
-	return (long)pos;
+	if (i == n_values)
+		return (long)pos;
+	/* The rest (little room left, or a partial last group): the model. */
+	r = inc_stream_compress(in + 4 * i, n_values - i, eb, out + pos,
+				out_cap - pos, NULL);
+	return r < 0 ? r : (long)pos + r;
 }
 
 /*
@@ -232,7 +224,6 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 	uint8_t *out = (uint8_t *)outf;
 	struct dec_consts c;
 	size_t pos = 0, i;
-	unsigned nv;
 	long r;
 
 	if ((!in && in_len) || (!out && n_values))
@@ -257,13 +248,12 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 		pos += group_len[tw];
 		group_decode(g, tw, out + 4 * i, &c);
 	}
-	for (; i < n_values; i += INC_GROUP_VALUES) {
-		nv = n_values - i < INC_GROUP_VALUES ? (unsigned)(n_values - i)
-						     : INC_GROUP_VALUES;
-		r = inc_group_decode(in + pos, in_len - pos, nv, out + 4 * i);
-		if (r < 0)
-			return r;
-		pos += (size_t)r;
-	}
-	return (long)pos;
+	if (i == n_values)
+		return (long)pos;
+	/* The rest (fewer than 34 bytes left, or a partial last group): the
+	 * model. n_values <= out_cap / 4, so the model's capacity check of
+	 * the rest passes too. */
+	r = inc_stream_decompress(in + pos, in_len - pos, n_values - i,
+				  out + 4 * i, out_cap - 4 * i);
+	return r < 0 ? r : (long)pos + r;
 }
