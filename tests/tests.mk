@@ -85,7 +85,7 @@ fuzz: deps $(FUZZ_BINS) $(FUZZ_DIR)/seeds.stamp
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_TARGETS)
 
 # --- benchmark ------------------------------------------------------------
-$(TEST_BIN)/bench_model: tests/bench/bench_model.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a
+$(TEST_BIN)/bench_model: tests/bench/bench_model.c tests/common/inc_bench_util.h $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -O2 $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel.a
 

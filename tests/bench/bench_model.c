@@ -14,6 +14,7 @@
  * Usage: bench_model [MiB]   (default 64)
  */
 #include "inc_model.h"
+#include "inc_bench_util.h"
 #include "inc_framegen.h"
 
 #include <stdio.h>
@@ -24,17 +25,6 @@
 #define REPS 3
 #define REPS_COPY 10        /* memcpy is short: more runs for a stable best */
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Keep the compiler from dropping a copy whose result is never read. */
-static volatile uint8_t sink;
-
 int main(int argc, char **argv)
 {
 	static const unsigned ebs[] = { 6, 8, 10 };
@@ -43,7 +33,7 @@ int main(int argc, char **argv)
 	uint8_t *in = malloc(bytes), *dst = malloc(bytes), *stream = malloc(cap);
 	uint64_t rng = 0xb16b00b5cafef00dull;
 	struct inc_class_counts cnt;
-	double t, best_cpy = 1e9, best_c, best_d, gbs_cpy, gbs_c, gbs_d, tot;
+	double t, best_c, best_d, gbs_cpy, gbs_c, gbs_d, tot;
 	long slen = 0, r;
 	unsigned i, k;
 
@@ -55,15 +45,7 @@ int main(int argc, char **argv)
 	memset(dst, 0, bytes);            /* fault the pages in */
 	memset(stream, 0, cap);
 
-	for (k = 0; k < REPS_COPY; k++) {
-		t = now();
-		memcpy(dst, in, bytes);
-		t = now() - t;
-		sink = dst[bytes / 2];
-		if (t < best_cpy)
-			best_cpy = t;
-	}
-	gbs_cpy = (double)bytes / best_cpy / 1e9;
+	gbs_cpy = inc_bench_memcpy_gbs(dst, in, bytes, REPS_COPY);
 	printf("bench_model: %zu MiB of gradient-like float32 (%zu values), best of %d runs (memcpy %d)\n",
 	       mib, n, REPS, REPS_COPY);
 	printf("memcpy %zu MiB: %.2f GB/s\n", mib, gbs_cpy);
@@ -74,9 +56,9 @@ int main(int argc, char **argv)
 		best_c = best_d = 1e9;
 		for (k = 0; k < REPS; k++) {
 			memset(&cnt, 0, sizeof(cnt));
-			t = now();
+			t = inc_bench_now();
 			slen = inc_stream_compress(in, n, ebs[i], stream, cap, &cnt);
-			t = now() - t;
+			t = inc_bench_now() - t;
 			if (slen < 0) {
 				fprintf(stderr, "bench_model: compress failed: %s\n",
 					inc_model_strerror((int)slen));
@@ -84,15 +66,15 @@ int main(int argc, char **argv)
 			}
 			if (t < best_c)
 				best_c = t;
-			t = now();
+			t = inc_bench_now();
 			r = inc_stream_decompress(stream, (size_t)slen, n, dst, bytes);
-			t = now() - t;
+			t = inc_bench_now() - t;
 			if (r != slen) {
 				fprintf(stderr, "bench_model: decompress gave %ld, want %ld\n",
 					r, slen);
 				return 1;
 			}
-			sink = dst[bytes / 3];
+			inc_bench_sink = dst[bytes / 3];
 			if (t < best_d)
 				best_d = t;
 		}

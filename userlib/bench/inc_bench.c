@@ -31,19 +31,10 @@
 #include <mpi.h>
 #endif
 
+#include "inc_bench_util.h"
 #include "inc_framegen.h"
 #include "inc_model.h"
 #include "inceptionn/inceptionn.h"
-
-static volatile uint8_t sink;
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static size_t parse_size(const char *s)
 {
@@ -67,7 +58,7 @@ static int bench_codec(int argc, char **argv)
 	unsigned i;
 	uint8_t *in, *dst, *stream;
 	uint64_t rng = 0xb16b00b5cafef00dull;
-	double t, best_cpy = 1e9, gbs_cpy;
+	double t, gbs_cpy;
 
 	while ((opt = getopt(argc, argv, "M:r:")) != -1) {
 		if (opt == 'M')
@@ -92,15 +83,7 @@ static int bench_codec(int argc, char **argv)
 	inc_fg_payload(in, bytes, INC_FG_GRADIENT, &rng);
 	memset(dst, 0, bytes);
 	memset(stream, 0, cap);
-	for (k = 0; k < reps; k++) {
-		t = now();
-		memcpy(dst, in, bytes);
-		t = now() - t;
-		sink = dst[bytes / 2];
-		if (t < best_cpy)
-			best_cpy = t;
-	}
-	gbs_cpy = (double)bytes / best_cpy / 1e9;
+	gbs_cpy = inc_bench_memcpy_gbs(dst, in, bytes, reps);
 	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s\n",
 	       mib, reps, gbs_cpy);
 	printf("%-8s %-3s %7s %13s %8s %15s %8s\n", "impl", "eb", "ratio",
@@ -115,24 +98,24 @@ static int bench_codec(int argc, char **argv)
 			long slen = 0, r;
 
 			for (k = 0; k < reps; k++) {
-				t = now();
+				t = inc_bench_now();
 				slen = inc_codec_compress((const float *)(void *)in, n, ebs[i],
 							  stream, cap);
-				t = now() - t;
+				t = inc_bench_now() - t;
 				if (slen < 0) {
 					fprintf(stderr, "inc-bench: compress: %s\n", inc_strerror((int)slen));
 					return 1;
 				}
 				if (t < bc)
 					bc = t;
-				t = now();
+				t = inc_bench_now();
 				r = inc_codec_decompress(stream, (size_t)slen, n, (float *)(void *)dst, bytes);
-				t = now() - t;
+				t = inc_bench_now() - t;
 				if (r != slen) {
 					fprintf(stderr, "inc-bench: decompress gave %ld, want %ld\n", r, slen);
 					return 1;
 				}
-				sink = dst[bytes / 3];
+				inc_bench_sink = dst[bytes / 3];
 				if (t < bd)
 					bd = t;
 			}
@@ -277,10 +260,10 @@ static int bench_allreduce(int argc, char **argv)
 			for (it = -warm; it < nit; it++) {
 				memcpy(buf, src, count * 4);
 				MPI_Barrier(MPI_COMM_WORLD);
-				double t = now();
+				double t = inc_bench_now();
 				MPI_Allreduce(MPI_IN_PLACE, buf, (int)count, MPI_FLOAT, MPI_SUM,
 					      MPI_COMM_WORLD);
-				t = now() - t;
+				t = inc_bench_now() - t;
 				if (it >= 0)
 					tot += t;
 			}
@@ -310,10 +293,10 @@ static int bench_allreduce(int argc, char **argv)
 				memcpy(buf, src, count * 4);
 				rc = barrier(c);
 				inc_comm_stats(c, &s0);
-				t = now();
+				t = inc_bench_now();
 				if (!rc)
 					rc = inc_allreduce_f32(c, buf, count, &o);
-				t = now() - t;
+				t = inc_bench_now() - t;
 				inc_comm_stats(c, &s1);
 				if (it >= 0)
 					sent += s1.bytes_sent - s0.bytes_sent;
