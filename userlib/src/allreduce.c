@@ -170,6 +170,20 @@ static int retag(struct inc_link *l, uint8_t tos)
 	return 0;
 }
 
+/* Grow the communicator's scratch area to at least need bytes. */
+static int scratch_reserve(struct inc_comm *c, size_t need)
+{
+	if (c->scratch_cap >= need)
+		return 0;
+	free(c->scratch);
+	c->scratch_cap = 0;
+	c->scratch = malloc(need);
+	if (!c->scratch)
+		return INC_E_NOMEM;
+	c->scratch_cap = need;
+	return 0;
+}
+
 /* Push out a corked tail: it ends on a float boundary (docs/userlib.md). */
 static void flush_cork(int fd)
 {
@@ -353,6 +367,33 @@ static int in_pump(int fd, struct msg_in *m, struct inc_comm *c, int mode,
 	return 1;
 }
 
+/* Start sending the call header h. */
+static void out_hdr(struct msg_out *m, const float h[HDR_FLOATS])
+{
+	m->p = (const uint8_t *)h;
+	m->left = HDR_FLOATS * sizeof(float);
+	m->active = 1;
+}
+
+/* Receive the peer's call header into h_in and check it against ours, h.
+ * Returns 1 when it has arrived and matches, 0 on EAGAIN, or an error
+ * (INC_E_PROTOCOL on a mismatch). */
+static int hdr_recv(int fd, struct msg_in *m, struct inc_comm *c,
+		    float h_in[HDR_FLOATS], const float h[HDR_FLOATS],
+		    size_t *slen, int *progress)
+{
+	int rc;
+
+	if (!m->active)
+		in_start(m, (uint8_t *)h_in, HDR_FLOATS, INC_COMP_NONE);
+	rc = in_pump(fd, m, c, INC_COMP_NONE, HDR_FLOATS, NULL, slen, progress);
+	if (rc <= 0)
+		return rc;
+	if (memcmp(h_in, h, HDR_FLOATS * sizeof(float)))
+		return INC_E_PROTOCOL;
+	return 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Ring                                                                      */
 /* ------------------------------------------------------------------------ */
@@ -432,14 +473,9 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 
 	g.seg = (o->segment_bytes ? o->segment_bytes : SEG_DEFAULT) / 4;
 	smax = 4 + inc_codec_max_size(g.seg);
-	if (c->scratch_cap < 2 * smax + g.seg * 4) {
-		free(c->scratch);
-		c->scratch_cap = 0;
-		c->scratch = malloc(2 * smax + g.seg * 4);
-		if (!c->scratch)
-			return INC_E_NOMEM;
-		c->scratch_cap = 2 * smax + g.seg * 4;
-	}
+	rc = scratch_reserve(c, 2 * smax + g.seg * 4);
+	if (rc)
+		return rc;
 	s_stage = c->scratch;
 	r_stage = c->scratch + smax;
 	tmp = (float *)(void *)(c->scratch + 2 * smax);
@@ -464,9 +500,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 		/* Send side. */
 		while (s_hdr || s_step < steps) {
 			if (!mo.active && s_hdr) {
-				mo.p = (const uint8_t *)hdr;
-				mo.left = sizeof(hdr);
-				mo.active = 1;
+				out_hdr(&mo, hdr);
 			} else if (!mo.active) {
 				int b = send_blk(&g, s_step);
 				size_t n;
@@ -502,18 +536,11 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 			}
 		}
 		/* Receive side: the predecessor's call header first. */
-		while (r_hdr) {
-			if (!mi.active)
-				in_start(&mi, (uint8_t *)hdr_in, HDR_FLOATS, INC_COMP_NONE);
-			rc = in_pump(rfd, &mi, c, INC_COMP_NONE, HDR_FLOATS, NULL, &slen,
-				     &progress);
+		if (r_hdr) {
+			rc = hdr_recv(rfd, &mi, c, hdr_in, hdr, &slen, &progress);
 			if (rc < 0)
 				return fail(c, rc);
-			if (rc == 0)
-				break;
-			if (memcmp(hdr_in, hdr, sizeof(hdr)))
-				return fail(c, INC_E_PROTOCOL);
-			r_hdr = 0;
+			r_hdr = rc == 0;
 		}
 		while (!r_hdr && r_step < steps) {
 			int b = recv_blk(&g, r_step), rs = r_step < g.n - 1;
@@ -582,6 +609,13 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
  * software mode, tagged in nic mode); rank 0 adds segment s of every worker
  * in rank order as soon as all have arrived, and streams the sum back raw
  * and untagged (the paper compresses only the upward gradients). */
+/* Length in values of segment s of a count-value buffer cut into seg-value
+ * segments (the last one may be short). */
+static size_t wa_seg_len(size_t count, size_t seg, size_t s)
+{
+	return count - s * seg < seg ? count - s * seg : seg;
+}
+
 static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 		     const struct inc_allreduce_opts *o, size_t seg)
 {
@@ -597,14 +631,9 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 	int s_hdr = 1, r_hdr = 1;
 
 	hdr_make(hdr, c, count, o, seg);
-	if (c->scratch_cap < smax) {
-		free(c->scratch);
-		c->scratch_cap = 0;
-		c->scratch = malloc(smax);
-		if (!c->scratch)
-			return INC_E_NOMEM;
-		c->scratch_cap = smax;
-	}
+	rc = scratch_reserve(c, smax);
+	if (rc)
+		return rc;
 	stage = c->scratch;
 	rc = retag(&c->wa_up, tagged ? o->tos : 0);
 	if (rc)
@@ -616,12 +645,10 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 
 		progress = 0;
 		while (s_hdr || s_seg < nsegs) {
-			size_t n = count - s_seg * seg < seg ? count - s_seg * seg : seg;
+			size_t n = wa_seg_len(count, seg, s_seg);
 
 			if (!mo.active && s_hdr) {
-				mo.p = (const uint8_t *)hdr;
-				mo.left = sizeof(hdr);
-				mo.active = 1;
+				out_hdr(&mo, hdr);
 			} else if (!mo.active) {
 				rc = out_start(&mo, buf + s_seg * seg, n, mode,
 					       o->error_bound, 0, stage);
@@ -639,23 +666,16 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 			else
 				s_seg++;
 		}
-		while (r_hdr) {
-			if (!mi.active)
-				in_start(&mi, (uint8_t *)hdr_in, HDR_FLOATS, INC_COMP_NONE);
-			rc = in_pump(fd, &mi, c, INC_COMP_NONE, HDR_FLOATS, NULL, &slen,
-				     &progress);
+		if (r_hdr) {
+			rc = hdr_recv(fd, &mi, c, hdr_in, hdr, &slen, &progress);
 			if (rc < 0)
 				return fail(c, rc);
-			if (rc == 0)
-				break;
-			if (memcmp(hdr_in, hdr, sizeof(hdr)))
-				return fail(c, INC_E_PROTOCOL);
-			r_hdr = 0;
+			r_hdr = rc == 0;
 		}
 		/* The sum of segment s comes back only after rank 0 has all of
 		 * our segment s, so it may land in buf directly. */
 		while (!r_hdr && r_seg < nsegs) {
-			size_t n = count - r_seg * seg < seg ? count - r_seg * seg : seg;
+			size_t n = wa_seg_len(count, seg, r_seg);
 
 			if (!mi.active)
 				in_start(&mi, (uint8_t *)(buf + r_seg * seg), n,
@@ -720,14 +740,9 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	hdr_make(hdr, c, count, o, seg);
 
 	need = (size_t)n * (sizeof(*w) + sizeof(*p) + smax + seg * 4 + 64);
-	if (c->scratch_cap < need) {
-		free(c->scratch);
-		c->scratch_cap = 0;
-		c->scratch = malloc(need);
-		if (!c->scratch)
-			return INC_E_NOMEM;
-		c->scratch_cap = need;
-	}
+	rc = scratch_reserve(c, need);
+	if (rc)
+		return rc;
 	mem = c->scratch;
 	w = (struct wa_peer *)(void *)mem;
 	p = (struct pollfd *)(void *)(w + n);
@@ -753,24 +768,16 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			struct wa_peer *x = &w[i];
 			int fd = c->wa[i].fd;
 
-			while (x->r_hdr) {
-				if (!x->mi.active)
-					in_start(&x->mi, (uint8_t *)x->hdr_in, HDR_FLOATS,
-						 INC_COMP_NONE);
-				rc = in_pump(fd, &x->mi, c, INC_COMP_NONE, HDR_FLOATS,
-					     NULL, &x->slen, &progress);
+			if (x->r_hdr) {
+				rc = hdr_recv(fd, &x->mi, c, x->hdr_in, hdr, &x->slen,
+					      &progress);
 				if (rc < 0)
 					return fail(c, rc);
-				if (rc == 0)
-					break;
-				if (memcmp(x->hdr_in, hdr, sizeof(hdr)))
-					return fail(c, INC_E_PROTOCOL);
-				x->r_hdr = 0;
+				x->r_hdr = rc == 0;
 			}
 			/* Receive the next upward segment unless one waits. */
 			while (!x->r_hdr && !x->staged && x->r_seg < nsegs) {
-				size_t len = count - x->r_seg * seg < seg ?
-					     count - x->r_seg * seg : seg;
+				size_t len = wa_seg_len(count, seg, x->r_seg);
 
 				if (!x->mi.active)
 					in_start(&x->mi, (uint8_t *)x->vals, len, mode);
@@ -788,13 +795,10 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			}
 			/* Send the header, then the sums that are ready. */
 			while (x->s_hdr || x->s_seg < reduced) {
-				size_t len = count - x->s_seg * seg < seg ?
-					     count - x->s_seg * seg : seg;
+				size_t len = wa_seg_len(count, seg, x->s_seg);
 
 				if (!x->mo.active && x->s_hdr) {
-					x->mo.p = (const uint8_t *)hdr;
-					x->mo.left = sizeof(hdr);
-					x->mo.active = 1;
+					out_hdr(&x->mo, hdr);
 				} else if (!x->mo.active) {
 					(void)out_start(&x->mo, buf + x->s_seg * seg,
 							len, INC_COMP_NONE, 0, 0, NULL);
@@ -812,7 +816,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 		}
 		/* Reduce segment `reduced` once every worker has staged it. */
 		while (reduced < nsegs) {
-			size_t len = count - reduced * seg < seg ? count - reduced * seg : seg;
+			size_t len = wa_seg_len(count, seg, reduced);
 
 			for (i = 1; i < n; i++)
 				if (!w[i].staged || w[i].r_seg != reduced)
