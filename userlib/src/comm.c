@@ -341,6 +341,39 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 	return 0;
 }
 
+/*
+ * The rendezvous tables, one row per rank: data-socket addresses, their
+ * lengths, and the ENTRY_BYTES entries exchanged. Whatever was allocated
+ * is freed by init_done, also on failure.
+ */
+static int tables_alloc(int size, struct sockaddr_storage **addrs,
+			socklen_t **alens, uint8_t **table)
+{
+	*addrs = calloc((size_t)size, sizeof(**addrs));
+	*alens = calloc((size_t)size, sizeof(**alens));
+	*table = calloc((size_t)size, ENTRY_BYTES);
+	return *addrs && *alens && *table ? 0 : INC_E_NOMEM;
+}
+
+/* End of a bootstrap: close the data listener, free the tables, and hand
+ * out c on success or destroy it on failure (rc). */
+static int init_done(struct inc_comm *c, int rc, int lfd,
+		     struct sockaddr_storage *addrs, socklen_t *alens,
+		     uint8_t *table, struct inc_comm **out)
+{
+	if (lfd >= 0)
+		close(lfd);
+	free(addrs);
+	free(alens);
+	free(table);
+	if (rc) {
+		inc_comm_destroy(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
 /* Environment bootstrap. */
 static int init_env(struct inc_comm **out, int rank, int size)
 {
@@ -391,11 +424,8 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	family = ai->ai_family;
 	freeaddrinfo(ai);
 
-	rc = INC_E_NOMEM;
-	addrs = calloc((size_t)size, sizeof(*addrs));
-	alens = calloc((size_t)size, sizeof(*alens));
-	table = calloc((size_t)size, ENTRY_BYTES);
-	if (!addrs || !alens || !table)
+	rc = tables_alloc(size, &addrs, &alens, &table);
+	if (rc)
 		goto out;
 	rc = inc_sock_listen(family, 0, tos, 1, &dport);
 	if (rc < 0)
@@ -473,19 +503,9 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	}
 	rc = inc_comm_connect_data(c, lfd, addrs, alens, tos, deadline);
 out:
-	if (lfd >= 0)
-		close(lfd);
 	if (cfd >= 0)
 		close(cfd);
-	free(addrs);
-	free(alens);
-	free(table);
-	if (rc) {
-		inc_comm_destroy(c);
-		return rc;
-	}
-	*out = c;
-	return 0;
+	return init_done(c, rc, lfd, addrs, alens, table, out);
 }
 
 #ifdef INC_WITH_MPI
@@ -546,11 +566,8 @@ int inc_comm_init_mpi(struct inc_comm **out)
 	if (rc)
 		return rc;
 	c->mpi_finalize = fin;
-	rc = INC_E_NOMEM;
-	addrs = calloc((size_t)size, sizeof(*addrs));
-	alens = calloc((size_t)size, sizeof(*alens));
-	table = calloc((size_t)size, ENTRY_BYTES);
-	if (!addrs || !alens || !table)
+	rc = tables_alloc(size, &addrs, &alens, &table);
+	if (rc)
 		goto out;
 	rc = local_addr(&me);
 	if (rc)
@@ -578,17 +595,7 @@ int inc_comm_init_mpi(struct inc_comm **out)
 	rc = inc_comm_connect_data(c, lfd, addrs, alens, tos,
 				   inc_now_ms() + timeout);
 out:
-	if (lfd >= 0)
-		close(lfd);
-	free(addrs);
-	free(alens);
-	free(table);
-	if (rc) {
-		inc_comm_destroy(c);
-		return rc;
-	}
-	*out = c;
-	return 0;
+	return init_done(c, rc, lfd, addrs, alens, table, out);
 }
 
 static int under_mpirun(void)
