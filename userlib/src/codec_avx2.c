@@ -133,26 +133,45 @@ static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
 	return 2u + ll + half_len[hi];
 }
 
-__attribute__((target("avx2")))
+struct enc_done {
+	size_t values, bytes;
+};
+
+/* Encode the full groups of in while out has room for the largest one:
+ * the values consumed and the bytes written. Out of line and returning
+ * both in registers, so that the loop has the registers to itself. */
+__attribute__((target("avx2"), noinline))
+static struct enc_done encode_full_groups(const uint8_t *in, size_t n_values,
+					  unsigned eb, uint8_t *out,
+					  size_t out_cap)
+{
+	struct enc_consts c;
+	size_t pos = 0, i;
+
+	enc_consts_init(&c, eb);
+	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
+		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
+		pos += group_encode(in + 4 * i, out + pos, &c);
+	return (struct enc_done){ i, pos };
+}
+
 long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 		       void *outv, size_t out_cap)
 {
 	const uint8_t *in = (const uint8_t *)inf;
 	uint8_t *out = outv;
-	struct enc_consts c;
-	size_t pos = 0, i;
+	struct enc_done d;
+	size_t pos, i;
 	long r;
 
 	if ((!in && n_values) || (!out && out_cap))
 		return INC_EINVAL;
 	pthread_once(&tbl_once, tbl_init);
 	eb = clamp_eb(eb);
-	enc_consts_init(&c, eb);
-
 	/* Full groups with room for the largest one: vector path. */
-	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
-		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
-		pos += group_encode(in + 4 * i, out + pos, &c);
+	d = encode_full_groups(in, n_values, eb, out, out_cap);
+	i = d.values;
+	pos = d.bytes;
 	if (i == n_values)
 		return (long)pos;
 	/* The rest (little room left, or a partial last group): the model. */
