@@ -23,8 +23,9 @@
  *   so GRO on the lower device never merges them.
  * - Only frames a cheap header peek cannot rule out reach the model: on TX
  *   IPv4 frames with a matching ToS, on RX IPv4 frames with a matching ToS
- *   and protocol 253. The peek mirrors the first checks of the normative
- *   decision order, so the bypass counters name the same reasons.
+ *   and protocol 253. The peek is the model's inc_frame_peek (the first
+ *   checks of the normative decision order) on the first bytes, so the
+ *   bypass counters name the same reasons.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
@@ -131,40 +132,27 @@ static void inc_get_stats64(struct net_device *dev,
 /* ------------------------------------------------------------------------ */
 
 /*
- * Header peek on an Ethernet frame at skb->data: INC_R_NONE if the model
- * must look at the frame, otherwise the reason the model would give
- * (checks 1-5 of the decision order; anything unusual goes to the model).
- * On RX the caller adds the marker test.
+ * Header peek on the Ethernet frame that starts l2_off bytes from
+ * skb->data: the model's inc_frame_peek (checks 1-5 of the decision order)
+ * on the first bytes, so untagged traffic never has to be linearised.
+ * INC_R_NONE means the model must see the whole frame. On RX the caller
+ * adds the marker test.
  */
 static enum inc_reason inc_peek(const struct sk_buff *skb, int l2_off,
 				u32 cfg, u8 *proto)
 {
-	struct iphdr _iph;
-	const struct iphdr *iph;
-	__be16 _type;
-	const __be16 *type;
-	int l3 = l2_off + ETH_HLEN;
-	u8 mask = inc_cfg_mask(cfg);
+	struct inc_frame_config fc = {
+		.tos_value = inc_cfg_tos(cfg),
+		.tos_mask = inc_cfg_mask(cfg),
+	};
+	u8 buf[INC_FRAME_PEEK_BYTES];
+	unsigned int n = min_t(unsigned int, skb->len - l2_off, sizeof(buf));
+	const u8 *p = skb_header_pointer(skb, l2_off, n, buf);
 
-	type = skb_header_pointer(skb, l2_off + 12, sizeof(_type), &_type);
-	if (!type)
+	*proto = 0;
+	if (!p)
 		return INC_R_NONE;
-	if (*type == htons(ETH_P_8021Q)) {
-		type = skb_header_pointer(skb, l2_off + 16, sizeof(_type),
-					  &_type);
-		if (!type)
-			return INC_R_NONE;
-		l3 += VLAN_HLEN;
-	}
-	if (*type != htons(ETH_P_IP))
-		return INC_R_NOT_IPV4;
-	iph = skb_header_pointer(skb, l3, sizeof(_iph), &_iph);
-	if (!iph || iph->version != 4 || iph->ihl < 5)
-		return INC_R_NONE;
-	if ((iph->tos & mask) != (inc_cfg_tos(cfg) & mask))
-		return INC_R_TOS;
-	*proto = iph->protocol;
-	return INC_R_NONE;
+	return inc_frame_peek(p, n, &fc, proto);
 }
 
 static void inc_xmit_lower(struct inc_priv *priv, struct sk_buff *skb)

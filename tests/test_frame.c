@@ -414,6 +414,41 @@ out:
 	return res;
 }
 
+/*
+ * inc_frame_peek on every prefix length up to INC_FRAME_PEEK_BYTES: it may
+ * only answer NOT_IPV4 or TOS, and only when the whole-frame functions give
+ * that same reason (in both directions); with the full peek window on a
+ * frame that long it must name the protocol the frame carries.
+ */
+static void check_peek(const uint8_t *f, size_t len)
+{
+	uint8_t out[65536 + 64], proto;
+	struct inc_frame_info tx, rx;
+	enum inc_reason r;
+	size_t n;
+
+	if (len > sizeof(out))
+		return;
+	inc_frame_compress(f, len, out, sizeof(out), NULL, &tx);
+	inc_frame_decompress(f, len, out, sizeof(out), NULL, &rx);
+	for (n = 0; n <= INC_FRAME_PEEK_BYTES && n <= len; n++) {
+		r = inc_frame_peek(f, n, NULL, &proto);
+		CHECK(r == INC_R_NONE ||
+		      ((r == INC_R_NOT_IPV4 || r == INC_R_TOS) &&
+		       (tx.outcome == INC_OUT_DROPPED || tx.reason == r) &&
+		       (rx.outcome == INC_OUT_DROPPED || rx.reason == r)),
+		      "peek(%zu of %zu) says %s, frame %s/%s", n, len,
+		      inc_reason_name(r), inc_reason_name(tx.reason),
+		      inc_reason_name(rx.reason));
+	}
+	if (len >= INC_FRAME_PEEK_BYTES && tx.l3_off &&
+	    tx.reason != INC_R_BAD_IP_HEADER && tx.reason != INC_R_TRUNCATED) {
+		inc_frame_peek(f, INC_FRAME_PEEK_BYTES, NULL, &proto);
+		CHECK(proto == f[tx.l3_off + 9], "peek proto %u, frame %u",
+		      proto, f[tx.l3_off + 9]);
+	}
+}
+
 /* ---- random frames ----------------------------------------------------- */
 static void random_frames(void)
 {
@@ -435,6 +470,8 @@ static void random_frames(void)
 		len = inc_fg_random(buf, sizeof(buf), max_len, 1, &rng);
 		do_tx(buf, len, NULL, i % 16 == 0, NULL);
 		do_rx(buf, len, NULL, INC_EB_DEFAULT, i % 16 == 0, NULL);
+		if (i % 8 == 0)
+			check_peek(buf, len);
 		if (i % 20000 == 19999)
 			fprintf(stderr, "random frames: %u\n", i + 1);
 	}

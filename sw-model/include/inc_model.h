@@ -255,6 +255,21 @@ enum inc_reason inc_frame_parse(const uint8_t *f, size_t len,
 				struct inc_frame_hdr *h);
 
 /*
+ * Checks 1-5 of the decision order (docs/wire-format.md) on the first avail
+ * bytes of a frame, for a fast path that must not touch the whole frame:
+ * returns INC_R_NOT_IPV4 or INC_R_TOS when the frame certainly fails them
+ * (inc_frame_compress/_decompress would bypass it for that reason), and
+ * INC_R_NONE otherwise — it passes them, or the prefix is too short or the
+ * IP header too odd to tell — in which case the whole frame must go to
+ * inc_frame_compress/_decompress. *proto gets the IP protocol byte when the
+ * IPv4 header was read, else 0. INC_FRAME_PEEK_BYTES always suffice.
+ */
+#define INC_FRAME_PEEK_BYTES 38u
+enum inc_reason inc_frame_peek(const uint8_t *f, size_t avail,
+			       const struct inc_frame_config *cfg,
+			       uint8_t *proto);
+
+/*
  * Output capacity that always suffices: inc_frame_compress never grows a
  * frame, and inc_frame_decompress never produces more than max_frame bytes
  * (or this bound when max_frame is 0: one VLAN tag plus a 64 KiB IP packet).

@@ -39,11 +39,12 @@ void inc_frame_config_default(struct inc_frame_config *cfg)
  * order"). tos_mask 0 disables the ToS check. rx selects which protocols
  * pass: TX wants TCP only, RX wants TCP or the marker protocol.
  */
-static enum inc_reason parse(const uint8_t *f, size_t len, unsigned tos_value,
-			     unsigned tos_mask, int rx,
-			     struct inc_frame_hdr *h)
+/* Checks 1-5: the ones that need only the first INC_FRAME_PEEK_BYTES. */
+static enum inc_reason parse_prefix(const uint8_t *f, size_t len,
+				    unsigned tos_value, unsigned tos_mask,
+				    struct inc_frame_hdr *h)
 {
-	unsigned l3 = ETH_HLEN_, type, ihl, total, frag, doff;
+	unsigned l3 = ETH_HLEN_, type, ihl;
 
 	memset(h, 0, sizeof(*h));
 	if (len < ETH_HLEN_)
@@ -68,6 +69,18 @@ static enum inc_reason parse(const uint8_t *f, size_t len, unsigned tos_value,
 	h->proto = f[l3 + 9];
 	if ((h->tos & tos_mask) != (tos_value & tos_mask))
 		return INC_R_TOS;
+	return INC_R_NONE;
+}
+
+static enum inc_reason parse(const uint8_t *f, size_t len, unsigned tos_value,
+			     unsigned tos_mask, int rx,
+			     struct inc_frame_hdr *h)
+{
+	enum inc_reason r = parse_prefix(f, len, tos_value, tos_mask, h);
+	unsigned l3 = h->l3_off, total, frag, doff;
+
+	if (r != INC_R_NONE)
+		return r;
 	if (len < l3 + h->ip_hlen)
 		return INC_R_TRUNCATED;
 	if (inc_csum_fold(inc_csum_add(0, f + l3, h->ip_hlen)) != 0)
@@ -99,6 +112,24 @@ enum inc_reason inc_frame_parse(const uint8_t *f, size_t len,
 				struct inc_frame_hdr *h)
 {
 	return parse(f, len, 0, 0, 1, h);
+}
+
+enum inc_reason inc_frame_peek(const uint8_t *f, size_t avail,
+			       const struct inc_frame_config *cfg,
+			       uint8_t *proto)
+{
+	struct inc_frame_config defcfg;
+	struct inc_frame_hdr h;
+	enum inc_reason r;
+
+	if (!cfg) {
+		inc_frame_config_default(&defcfg);
+		cfg = &defcfg;
+	}
+	r = parse_prefix(f, avail, cfg->tos_value, cfg->tos_mask, &h);
+	*proto = h.proto;
+	/* A short prefix or a bad IP header: only the whole frame can tell. */
+	return r == INC_R_NOT_IPV4 || r == INC_R_TOS ? r : INC_R_NONE;
 }
 
 static void ip_set_total(uint8_t *f, const struct inc_frame_hdr *h,
