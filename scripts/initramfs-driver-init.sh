@@ -35,6 +35,19 @@ gt() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -gt "$2" ]; }
 eq() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -eq "$2" ]; }
 le() { [ -n "$1" ] && [ -n "$2" ] && [ "$1" -le "$2" ]; }
 # kernel log clean: no WARN, BUG, oops, sanitizer report
+# A transfer from A to B: xfer ID PORT TOS KIND COUNT SEED EB. The receiver
+# (in B, checking against the eb-EB round trip) runs in the background; its
+# report is printed and kept in /tmp/rID; returns the receiver's status.
+xfer() {
+	$B inc-vm-tcp recv "$2" "$3" "$4" "$5" "$6" "$7" >/tmp/r$1 2>&1 &
+	_rp=$!
+	$A inc-vm-tcp send 10.99.0.2 "$2" "$3" "$4" "$5" "$6" >/tmp/s$1 2>&1
+	wait $_rp
+	_rc=$?
+	cat /tmp/r$1
+	return $_rc
+}
+
 klog_clean() {
 	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|refcount_t' >/tmp/bad
 	rc=$?
@@ -87,23 +100,15 @@ check "ping over the stacked devices" $A ping -c 2 -W 3 10.99.0.2 >/dev/null
 
 # --- untagged transfer: bit-exact, nothing compressed ---------------------
 cmp0=$(st A inc0 tx_compressed_frames)
-$B inc-vm-tcp recv 5001 0 bytes 3000003 11 10 >/tmp/r1 2>&1 &
-rp=$!
-$A inc-vm-tcp send 10.99.0.2 5001 0 bytes 3000003 11 >/tmp/s1 2>&1
-wait $rp
+xfer 1 5001 0 bytes 3000003 11 10
 rc=$?
-cat /tmp/r1
 check "untagged 3000003 bytes arrive bit-exact" [ $rc -eq 0 ]
 check "untagged traffic not compressed" eq "$(st A inc0 tx_compressed_frames)" "$cmp0"
 check "untagged traffic counted as ToS bypass" gt "$(st A inc0 tx_bypass_tos)" 0
 
 # --- tagged float transfer: codec round trip, compression ratio > 1 ------
-$B inc-vm-tcp recv 5002 0x28 floats 8000000 22 10 >/tmp/r2 2>&1 &
-rp=$!
-$A inc-vm-tcp send 10.99.0.2 5002 0x28 floats 8000000 22 >/tmp/s2 2>&1
-wait $rp
+xfer 2 5002 0x28 floats 8000000 22 10
 rc=$?
-cat /tmp/r2
 check "tagged 2000000 floats arrive as the codec round trip (eb 10)" [ $rc -eq 0 ]
 check "some values were lossy (the codec really ran)" \
 	sh -c "grep -q '(0 of them lossy)' /tmp/r2 && exit 1; exit 0"
@@ -137,12 +142,8 @@ check "ACKs of the tagged flow bypass as no_payload" gt "$(st B inc0 tx_bypass_n
 if $B ethtool -K vB gro on 2>/dev/null; then
 	p0=$(st B inc0 rx_packets)
 	b0=$(st B inc0 rx_bytes)
-	$B inc-vm-tcp recv 5005 0 bytes 2000000 55 10 >/tmp/r5 2>&1 &
-	rp=$!
-	$A inc-vm-tcp send 10.99.0.2 5005 0 bytes 2000000 55 >/tmp/s5 2>&1
-	wait $rp
+	xfer 5 5005 0 bytes 2000000 55 10
 	rc=$?
-	cat /tmp/r5
 	check "GRO on: untagged bytes arrive bit-exact" [ $rc -eq 0 ]
 	np=$(( $(st B inc0 rx_packets) - p0 ))
 	nb=$(( $(st B inc0 rx_bytes) - b0 ))
@@ -152,12 +153,8 @@ if $B ethtool -K vB gro on 2>/dev/null; then
 	x0=$(st A inc0 tx_dropped)
 	d0=$(st B inc0 rx_decompressed_frames)
 	o0=$(st B inc0 rx_decompressed_bytes_out)
-	$B inc-vm-tcp recv 5006 0x28 floats 2000000 66 10 >/tmp/r6 2>&1 &
-	rp=$!
-	$A inc-vm-tcp send 10.99.0.2 5006 0x28 floats 2000000 66 >/tmp/s6 2>&1
-	wait $rp
+	xfer 6 5006 0x28 floats 2000000 66 10
 	rc=$?
-	cat /tmp/r6
 	check "GRO on: tagged floats arrive as the codec round trip" [ $rc -eq 0 ]
 	nc=$(( $(st A inc0 tx_compressed_frames) - c0 ))
 	nx=$(( $(st A inc0 tx_dropped) - x0 ))
@@ -174,21 +171,13 @@ fi
 
 # --- configuration: eb 6 on the sender, then TX disabled -----------------
 $A sh -c 'echo 6 >/sys/class/net/inc0/inceptionn/eb'
-$B inc-vm-tcp recv 5003 0x28 floats 400000 33 6 >/tmp/r3 2>&1 &
-rp=$!
-$A inc-vm-tcp send 10.99.0.2 5003 0x28 floats 400000 33 >/tmp/s3 2>&1
-wait $rp
+xfer 3 5003 0x28 floats 400000 33 6
 rc=$?
-cat /tmp/r3
 check "eb 6 set through sysfs: values are the eb-6 round trip" [ $rc -eq 0 ]
 $A sh -c 'echo 10 >/sys/class/net/inc0/inceptionn/eb; echo 0 >/sys/class/net/inc0/inceptionn/tx_enable'
 cmp0=$(st A inc0 tx_compressed_frames)
-$B inc-vm-tcp recv 5004 0x28 bytes 400000 44 10 >/tmp/r4 2>&1 &
-rp=$!
-$A inc-vm-tcp send 10.99.0.2 5004 0x28 bytes 400000 44 >/tmp/s4 2>&1
-wait $rp
+xfer 4 5004 0x28 bytes 400000 44 10
 rc=$?
-cat /tmp/r4
 check "tx_enable 0: tagged bytes arrive bit-exact" [ $rc -eq 0 ]
 check "tx_enable 0: nothing compressed" eq "$(st A inc0 tx_compressed_frames)" "$cmp0"
 check "tx_enable 0: counted as disabled" gt "$(st A inc0 tx_bypass_disabled)" 0
