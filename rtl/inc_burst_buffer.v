@@ -1,51 +1,64 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_burst_buffer - byte window over a stream of full beats for the
- * decompression unit. Holds two beats plus SLACK bytes (2*BYTES + 2 = 66
- * bytes; byte 0 of win_data is the next unconsumed stream byte. Each cycle
- * the consumer may take consume_bytes (<= win_count) bytes off the front;
- * they shift out, and a new beat is accepted in the same cycle when it fits
+ * decompression unit. Takes IN_BEATS beats per transfer and holds
+ * IN_BEATS + 1 beats plus SLACK bytes (IN_BEATS = 2: 3*32 + 2 = 98 bytes);
+ * byte 0 of win_data is the next unconsumed stream byte. Each cycle the
+ * consumer may take consume_bytes (<= win_count) bytes off the front; they
+ * shift out, and a transfer is accepted in the same cycle when it fits
  * after the consumption:
  *
- *   remain    = win_count - consume_bytes
- *   s_ready   = remain <= BYTES + SLACK
+ *   remain    = win_count - consume_bytes          (0 with flush)
+ *   s_ready   = remain <= WB - IN_BYTES
  *   buf_next  = (buf >> 8*consume) | (s_data << 8*remain)     (when accepted)
  *
  * The two slack bytes make room for the largest group (BYTES + 2 bytes):
- * with exactly two beats a window of 33 bytes could neither take a beat
- * nor hold a 34-byte group. A consumer that takes at most one beat of bytes
- * per cycle never waits on the buffer, and one taking BYTES + 2 (a 34-byte
- * group) waits one cycle in seventeen. flush empties the buffer.
+ * with IN_BEATS = 1 and exactly two beats a window of 33 bytes could
+ * neither take a beat nor hold a 34-byte group. A window that holds fewer
+ * bytes than a group always has room for a transfer, so a consumer never
+ * waits on the buffer while the source keeps up: with IN_BEATS = 1 a
+ * consumer of 34-byte groups waits one cycle in seventeen (one beat per
+ * cycle), with IN_BEATS = 2 it never waits.
+ *
+ * flush empties the window; a transfer offered in the same cycle is
+ * accepted into the empty window (a new stream starts without a gap).
  */
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Two-beat byte window with consume-and-refill in one cycle.
+// Byte window with consume-and-refill in one cycle.
 module inc_burst_buffer #(
-    parameter DATA_WIDTH = 256   // beat width in bits, multiple of 32
+    parameter DATA_WIDTH = 256,  // beat width in bits, multiple of 32
+    parameter IN_BEATS   = 1     // beats per input transfer, 1 or 2
 ) (
     input  wire                    clk,
     input  wire                    rst,
 
-    input  wire [DATA_WIDTH-1:0]   s_data,        // next stream beat, byte 0 first
+    input  wire [IN_BITS-1:0]      s_data,        // next IN_BEATS stream beats, byte 0 first
     input  wire                    s_valid,
     output wire                    s_ready,
 
     output wire [WB*8-1:0]         win_data,      // window, byte 0 = next stream byte
     output wire [CW-1:0]           win_count,     // valid bytes in the window, 0..WB
     input  wire [CW-1:0]           consume_bytes, // bytes taken this cycle, <= win_count
-    input  wire                    flush          // empty the window (s_data is not taken)
+    input  wire                    flush          // empty the window (then take s_data if valid)
 );
 
-localparam BYTES = DATA_WIDTH / 8;
-localparam SLACK = 2;                     // largest group = BYTES + SLACK bytes
-localparam WB    = 2 * BYTES + SLACK;     // window bytes
-localparam CW    = $clog2(WB + 1);
+localparam BYTES    = DATA_WIDTH / 8;
+localparam IN_BITS  = IN_BEATS * DATA_WIDTH;
+localparam IN_BYTES = IN_BEATS * BYTES;
+localparam SLACK    = 2;                            // largest group = BYTES + SLACK bytes
+localparam WB       = (IN_BEATS + 1) * BYTES + SLACK; // window bytes
+localparam CW       = $clog2(WB + 1);
 
 initial begin
     if (DATA_WIDTH % 32 != 0 || DATA_WIDTH < 64) begin
         $error("inc_burst_buffer: DATA_WIDTH must be a multiple of 32, >= 64");
+        $finish;
+    end
+    if (IN_BEATS != 1 && IN_BEATS != 2) begin
+        $error("inc_burst_buffer: IN_BEATS must be 1 or 2");
         $finish;
     end
 end
@@ -53,9 +66,9 @@ end
 reg [WB*8-1:0]         buf_reg, buf_next;
 reg [CW-1:0]           count_reg, count_next;
 
-wire [CW-1:0] remain = count_reg - consume_bytes;
+wire [CW-1:0] remain = flush ? {CW{1'b0}} : count_reg - consume_bytes;
 
-assign s_ready   = !flush && remain <= BYTES[CW-1:0] + SLACK[CW-1:0];
+assign s_ready   = remain <= WB[CW-1:0] - IN_BYTES[CW-1:0];
 assign win_data  = buf_reg;
 assign win_count = count_reg;
 
@@ -65,17 +78,14 @@ always @* begin
                  ~({WB*8{1'b1}} << {remain, 3'b000});
     count_next = remain;
     if (s_valid && s_ready) begin
-        buf_next   = buf_next | ({{(WB*8-DATA_WIDTH){1'b0}}, s_data} << {remain, 3'b000});
-        count_next = remain + BYTES[CW-1:0];
+        buf_next   = buf_next | ({{(WB*8-IN_BITS){1'b0}}, s_data} << {remain, 3'b000});
+        count_next = remain + IN_BYTES[CW-1:0];
     end
 end
 
 always @(posedge clk) begin
     buf_reg   <= buf_next;
     count_reg <= count_next;
-    if (flush) begin
-        count_reg <= {CW{1'b0}};
-    end
     if (rst) begin
         count_reg <= {CW{1'b0}};
     end

@@ -6,41 +6,47 @@
  * inc_frame_decompress() (sw-model/src/frame.c, docs/wire-format.md) with
  * cfg {tos_value, tos_mask, max_frame = MAX_FRAME}.
  *
- * Three store-and-forward stages, each with two frame slots:
+ * Store-and-forward, in three stages. Every frame takes one of four slots
+ * at its first beat and keeps it until its last beat has been read out:
+ * the same slot number in the input RAM (two banks: even and odd beats)
+ * and in the output RAM.
  *
- *   s_axis -> [1 ingest] --RAM_IN (2 slots)--> [2 process] --RAM_OUT (2 slots)--> [3 output] -> m_axis
- *                 |  header capture (160 B)        |  copy, or header + burst buffer
- *                 |  -> 2-cycle decision           |  + decompress unit + packer,
- *                 v    -> metadata FIFO 1 -------> |  TCP checksum over the output
- *                                                  v  -> metadata FIFO 2 (patches) -> [3]
+ *   s_axis -> [1 ingest] -> RAM_IN ------------------------------+
+ *                 | header capture (160 B)     |                   |
+ *                 | -> 3-cycle decision        | stream pairs      | header bytes,
+ *                 v -> metadata FIFO 1 -> [2 L D W B] -> RAM_OUT | whole bypassed
+ *                                               |        |         | frames
+ *                                               v        v         v
+ *                                         metadata FIFO 2 -> [3 output] -> m_axis
  *
- * 1 ingest: writes the frame into an input slot; inc_tos_matcher (RX = 1)
+ * 1 ingest: writes the frame into its input slot; inc_tos_matcher (RX = 1)
  *   parses the headers (checks 1-11 of docs/wire-format.md); the engine
  *   captures the first 160 bytes for the shim (the largest header + shim is
- *   18 + 60 + 60 + 4 = 142) and the addresses, and two cycles after the end
- *   of the frame decides in the model's order: oversize, disabled, checks
- *   1-11, not_marked, bad_shim, and the part of bad_stream that needs no
- *   stream walk (payload - 4 < tail).
- * 2 process: a frame to bypass (or a malformed one) is copied to an output
- *   slot. A candidate for decompression is rebuilt there: its header bytes,
- *   then the stream through inc_burst_buffer + inc_decompress_unit (one
- *   group per cycle), then the raw tail, packed to beats at the output byte
- *   offset by inc_decompress_packer; the TCP checksum is summed over the
- *   written beats. If the stream did not occupy exactly payload - 4 - tail
- *   bytes, or a padding lane had a non-zero tag, the frame is malformed
- *   (bad_stream) and is copied instead, so the output is the input frame.
- *   Stage 2 is a front end (reader, burst buffer, unit, feeding the packer)
- *   and a back end (packer output to the slot, checksum, finishing) that
- *   overlap: the next frame's header enters the packer while the previous
- *   frame's last beats are still written.
- * 3 output: reads the output slot, patches IP total length, protocol, IP and
- *   TCP checksums of a decompressed frame, and streams it out through a
- *   register FIFO (tready is registered).
+ *   18 + 60 + 60 + 4 = 142) and the addresses, and three cycles after the
+ *   end of the frame decides in the model's order: oversize, disabled,
+ *   checks 1-11, not_marked, bad_shim, and the part of bad_stream that
+ *   needs no stream walk (payload - 4 < tail). The decision also sums the
+ *   TCP header for the new checksum.
+ * 2 decompress: only the payload of a frame to decompress passes this
+ *   stage. A launcher reads its stream, two beats per cycle, into a
+ *   prefetch FIFO; a decoder walks it through inc_burst_buffer and
+ *   inc_decompress_unit, one group (8 values) per cycle, then the raw tail;
+ *   inc_decompress_packer writes the values to the output slot from byte P
+ *   on, where the TCP checksum of the payload is summed. If the stream does
+ *   not occupy exactly payload - 4 - tail bytes, or a padding lane has a
+ *   non-zero tag, the frame is malformed (bad_stream) and its input is
+ *   sent unchanged. The decoder starts the next frame in the cycle that
+ *   ends the previous one, so a frame costs its groups plus two cycles.
+ * 3 output: reads each beat from the input slot and, for a decompressed
+ *   frame, from the output slot (bytes below P from the input: the header),
+ *   patches IP total length, protocol, IP and TCP checksums, and streams it
+ *   out through a register FIFO (tready is registered). Frames leave back
+ *   to back.
  *
  * Frame length limits: a frame longer than MAX_FRAME is dropped (no output,
  * outcome dropped, reason oversize), also when the direction is disabled;
  * only its first MAX_FRAME bytes touch the slot. With cfg_enable = 0 every
- * other frame is copied unchanged with reason disabled.
+ * other frame is passed unchanged with reason disabled.
  *
  * Reset (synchronous, active high) returns every stage to idle and empties
  * the slots and FIFOs: frames inside the engine are lost and a frame being
@@ -94,7 +100,9 @@ module inc_decompress_engine #(
 localparam BYTES     = DATA_WIDTH / 8;
 localparam KW        = $clog2(BYTES + 1);                 // byte count within a beat
 localparam SLOT_USED = (MAX_FRAME + BYTES - 1) / BYTES;   // beats of the largest frame
-localparam SAW       = $clog2(SLOT_USED);                 // beat address within a slot
+localparam SAW       = ($clog2(SLOT_USED) < 2) ? 2 : $clog2(SLOT_USED); // beat address within a slot
+localparam PAW       = SAW - 1;                           // beat-pair address within a slot
+localparam SW        = 2;                                 // slot number: four slots per RAM
 localparam HDR_BYTES = 160;
 localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
 localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
@@ -120,26 +128,30 @@ localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_MARKED = `INC_R_NOT_MARKED,
 integer i;
 
 // ---------------------------------------------------------------------------
-// Frame slot RAMs: {slot, beat}, written by one stage, read by the next.
+// Frame slot RAMs, four slots each. A frame keeps the same slot number in
+// both from ingest to the end of its output. The input slots are two banks
+// (even and odd beats, addressed {slot, pair}) so that the stream reader
+// takes two beats per cycle; the output slots are addressed {slot, beat}.
 // ---------------------------------------------------------------------------
-reg [DATA_WIDTH-1:0] ram_in  [0:(2 << SAW)-1];
-reg [DATA_WIDTH-1:0] ram_out [0:(2 << SAW)-1];
+reg [DATA_WIDTH-1:0] ram_ie  [0:(4 << PAW)-1];
+reg [DATA_WIDTH-1:0] ram_io  [0:(4 << PAW)-1];
+reg [DATA_WIDTH-1:0] ram_out [0:(4 << SAW)-1];
 
 // ---------------------------------------------------------------------------
 // Stage 1: ingest
 // ---------------------------------------------------------------------------
 reg                    in_frame_reg;   // inside a frame
-reg                    in_slot_reg;    // slot of the frame being received
-reg  [1:0]             in_used_reg;    // slots allocated and not yet freed by stage 2
+reg  [SW-1:0]          in_slot_reg;    // slot of the frame being received
+reg  [2:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
 reg  [16:0]            in_len_reg;     // bytes so far, saturating
 reg  [11:0]            in_beat_reg;    // beat index, saturating
 reg  [8*HDR_BYTES-1:0] hdr_reg;
 reg                    en_reg;
 
-wire in_free;                          // stage 2 releases its input slot
+wire [1:0] in_free;                    // slots stage 3 releases this cycle (0..2)
 wire in_take = s_axis_tvalid && s_axis_tready;
 
-assign s_axis_tready = in_frame_reg || in_used_reg != 2'd2;
+assign s_axis_tready = in_frame_reg || in_used_reg != 3'd4;
 
 reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
 reg [16:0]             len_next;
@@ -163,11 +175,16 @@ always @* begin
 end
 
 wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
-wire        in_slot_cur = in_slot_reg;
 
 always @(posedge clk) begin
-    if (in_take && in_beat_cur < SLOT_USED12) begin
-        ram_in[{in_slot_cur, in_beat_cur[SAW-1:0]}] <= s_axis_tdata;
+    if (in_take && in_beat_cur < SLOT_USED12 && in_beat_cur[0]) begin
+        ram_io[{in_slot_reg, in_beat_cur[SAW-1:1]}] <= s_axis_tdata;
+    end
+end
+
+always @(posedge clk) begin
+    if (in_take && in_beat_cur < SLOT_USED12 && !in_beat_cur[0]) begin
+        ram_ie[{in_slot_reg, in_beat_cur[SAW-1:1]}] <= s_axis_tdata;
     end
 end
 
@@ -176,6 +193,7 @@ reg                    d1_valid_reg;
 reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
 reg  [16:0]            d1_len_reg;
 reg                    d1_en_reg;
+reg  [SW-1:0]          d1_slot_reg;
 
 always @(posedge clk) begin
     d1_valid_reg <= 1'b0;
@@ -189,18 +207,19 @@ always @(posedge clk) begin
         end
         if (s_axis_tlast) begin
             in_frame_reg <= 1'b0;
-            in_slot_reg  <= !in_slot_reg;
+            in_slot_reg  <= in_slot_reg + 1'b1;
             d1_valid_reg <= 1'b1;
             d1_hdr_reg   <= hdr_next;
             d1_len_reg   <= len_next;
             d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
+            d1_slot_reg  <= in_slot_reg;
         end
     end
-    in_used_reg <= in_used_reg + {1'b0, in_take && !in_frame_reg} - {1'b0, in_free};
+    in_used_reg <= in_used_reg + {2'd0, in_take && !in_frame_reg} - {1'b0, in_free};
     if (rst) begin
         in_frame_reg <= 1'b0;
-        in_slot_reg  <= 1'b0;
-        in_used_reg  <= 2'd0;
+        in_slot_reg  <= {SW{1'b0}};
+        in_used_reg  <= 3'd0;
         d1_valid_reg <= 1'b0;
     end
 end
@@ -268,11 +287,29 @@ always @* begin
 end
 
 // Two register stages, to meet the matcher's result (m_done three cycles
-// after the tlast beat).
+// after the tlast beat). The second one also sums the TCP header (L4 up to
+// P, the checksum field at L4 + 16 taken as zero) for the new checksum: the
+// output takes the header bytes from the input slot, so only the payload
+// passes the checksum adder of the output beats. L4 and P are even, so the
+// 16-bit words are those at even offsets of the captured header.
 reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
 reg [16:0] x1_len_reg, x_len_reg;
 reg [31:0] x1_shim_reg, x_shim_reg;
 reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
+reg [SW-1:0] x1_slot_reg, x_slot_reg;
+reg [7:0]  x1_l4_reg, x1_p_reg;
+reg [8*HDR_BYTES-1:0] x1_hdr_reg;
+reg [22:0] x_tcph_sum_reg;
+reg [22:0] x_tcph_sum;
+
+always @* begin
+    x_tcph_sum = 23'd0;
+    for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
+        if (2 * i >= x1_l4_reg && 2 * i < x1_p_reg && 2 * i != {24'd0, x1_l4_reg} + 16) begin
+            x_tcph_sum = x_tcph_sum + {7'd0, x1_hdr_reg[16*i +: 8], x1_hdr_reg[16*i + 8 +: 8]};
+        end
+    end
+end
 
 always @(posedge clk) begin
     x1_valid_reg    <= d1_valid_reg;
@@ -280,11 +317,17 @@ always @(posedge clk) begin
     x1_len_reg      <= d1_len_reg;
     x1_shim_reg     <= x_shim;
     x1_sum_addr_reg <= x_sum_addr;
+    x1_slot_reg     <= d1_slot_reg;
+    x1_l4_reg       <= (x_vlan ? 8'd18 : 8'd14) + {2'd0, x_vihl[3:0], 2'b00};
+    x1_p_reg        <= (x_vlan ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
+    x1_hdr_reg      <= d1_hdr_reg;
     x_valid_reg     <= x1_valid_reg;
     x_en_reg        <= x1_en_reg;
     x_len_reg       <= x1_len_reg;
     x_shim_reg      <= x1_shim_reg;
     x_sum_addr_reg  <= x1_sum_addr_reg;
+    x_slot_reg      <= x1_slot_reg;
+    x_tcph_sum_reg  <= x_tcph_sum;
     if (rst) begin
         x1_valid_reg <= 1'b0;
         x_valid_reg  <= 1'b0;
@@ -384,21 +427,23 @@ end
 // pseudo-header sum (addresses, protocol 6, TCP length).
 wire [31:0] y_ip_sum  = {16'd0, mt_csum_rest} + {16'd0, y_orig_tot[15:0]} + {16'd0, mt_ttl, 8'd6};
 wire [15:0] y_ip_csum = ~fold(y_ip_sum);
-wire [20:0] y_pseudo  = {3'd0, x_sum_addr_reg} + 21'd6 + {5'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}};
+wire [23:0] y_pseudo  = {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}} +
+                        {1'b0, x_tcph_sum_reg};
 
 // Metadata FIFO 1 entry.
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 21;
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + SW;
 wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
                         y_l3, x_l4_reg, x_poff_reg, x_orig_reg[15:2], y_tail,
                         y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
-                        y_ip_csum, y_pseudo};
+                        y_ip_csum, y_pseudo, x_slot_reg};
 wire [M1W-1:0] m1_out;
 wire           m1_valid;
 reg            m1_pop;
 
-// Full/level outputs unused where the slot accounting bounds the entries.
+// Full/level outputs unused where the slot accounting bounds the entries
+// (every FIFO below holds at most one entry per slot).
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(2)) m1_fifo (
+inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(4)) m1_fifo (
     .clk(clk), .rst(rst),
     .in_data(m1_in), .in_valid(x_valid_reg), .in_ready(),
     .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
@@ -419,92 +464,176 @@ wire [15:0] m1_sbytes  = m1_out[M1W-68 -: 16];
 wire [15:0] m1_out_len = m1_out[M1W-84 -: 16];
 wire [15:0] m1_ip_tot  = m1_out[M1W-100 -: 16];
 wire [15:0] m1_ip_csum = m1_out[M1W-116 -: 16];
-wire [20:0] m1_pseudo  = m1_out[20:0];
+wire [23:0] m1_pseudo  = m1_out[SW +: 24];
+wire [SW-1:0] m1_slot  = m1_out[SW-1:0];
 
 // ---------------------------------------------------------------------------
-// Stage 2: process (copy, or rebuild with the decompressed payload)
+// Stage 2: decompress
 //
-// A front end (F) reads the input slot and feeds the packer: header chunks,
-// then the stream through the burst buffer and the unit, then the tail; or
-// the whole frame for a copy. A back end (B) writes the packer's beats to
-// the output slot, sums the TCP checksum and finishes the frame (metadata
-// FIFO 2, statistics) one cycle after its last beat. F starts the next
-// frame while B still drains the previous one; per frame F pushes a start
-// entry (what B needs: offsets, lengths, outcome) and an end entry (redo:
-// the stream was malformed, so the frame follows again as a copy).
+// Only the payload of a frame to decompress passes stage 2; its header and
+// every bypassed or malformed frame are read by stage 3 straight from the
+// input slot. Four parts, each keeping frame order:
+//  L launcher: takes metadata FIFO 1; queues every frame for B (start
+//    queue); for a frame to decompress also queues the decoder's and the
+//    writer's parameters and reads the input slot from the beat pair
+//    holding P + 4 to the frame's last pair into the prefetch FIFO, two
+//    beats per cycle, running ahead into the next frame.
+//  D decoder: loads the first pair into the burst buffer (flush + load in
+//    one cycle), skips to P + 4, then one group per cycle through the unit,
+//    then the raw tail; the packer puts the first chunk at byte P mod 32.
+//    The walk is bounded by the stream bytes (payload - 4 - tail): a group
+//    that would reach past them ends the frame as malformed, so a frame
+//    never waits for bytes it does not have. Pairs of the frame the
+//    buffer did not take are dropped.
+//  W writer: packer beats to the output slot from beat P / 32, and the
+//    TCP checksum of the written payload plus the header and pseudo-header
+//    sum of the decision; pushes the checksum at the frame's last beat.
+//  B finisher: frames in order from the start queue; a bypassed, dropped
+//    or malformed one at once, a decompressed one when its checksum and
+//    its stream verdict (end queue: bad_stream) are there; one statistics
+//    pulse and one metadata FIFO 2 entry each.
 // ---------------------------------------------------------------------------
-localparam [2:0] F_IDLE = 3'd0, F_HDR = 3'd1, F_SKIP = 3'd2, F_GROUPS = 3'd3,
-                 F_TAIL = 3'd4, F_REDO = 3'd5;
 
-reg [2:0]  st_reg;
-reg        copy_reg;          // F: copying the input frame unchanged
-reg [15:0] p_len_reg, p_sbytes_reg;
-reg [4:0]  p_poff_reg;        // P mod 32 (the stream starts at P + 4)
-reg [13:0] p_nleft_reg;       // values still to decode
-reg [1:0]  p_tail_reg;
-reg [15:0] hdr_left_reg;      // bytes of the copy / header phase still to pack
-reg [15:0] consumed_reg;      // stream bytes taken by groups
-reg        pad_bad_reg;
-reg [4:0]  skip_reg;
-reg        rd_slot_reg;       // input slot F reads
-reg        wr_slot_reg;       // output slot B writes
-reg [1:0]  out_used_reg;      // output slots written and not yet read out
-reg [1:0]  b_cnt_reg;         // frames F started that B has not finished
-reg [SAW-1:0] wbeat_reg;      // output beat being written
+// ---- L ----
+reg            l_rd_reg;           // reading a frame's pairs
+reg [SW-1:0]   l_slot_reg;
+reg [PAW-1:0]  l_pair_reg;
+reg [PAW:0]    l_left_reg;         // pairs still to read
+reg            l_fly_reg, l_fly_last_reg;
+reg [2*DATA_WIDTH-1:0] l_q_reg;
+wire [2:0]     rf_count;
+wire [2*DATA_WIDTH:0] rf_out;
+wire           rf_valid;
+reg            rf_pop;
 
-wire out_free;                // stage 3 releases its output slot
+/* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
+wire [11:0] m1_len_beats = m1_len[16:5] + {11'd0, |m1_len[4:0]};
+wire [8:0]  m1_sstart    = {1'b0, m1_poff} + 9'd4;        // first stream byte, P + 4
+wire [11:0] m1_pair_lo   = {9'd0, m1_sstart[8:6]};
+wire [11:0] m1_pair_hi   = (m1_len_beats - 12'd1) >> 1;
+/* verilator lint_on UNUSEDSIGNAL */
 
-// Reader of RAM_IN into a 4-entry prefetch FIFO.
-reg           ra_on_reg;      // issuing reads
-reg           ra_unl_reg;     // unlimited (stream phase): no beat count
-reg [SAW-1:0] ra_beat_reg;
-reg [11:0]    ra_left_reg;
-reg           ra_fly_reg;     // a read issued last cycle
-reg           ra_flush;
-reg [DATA_WIDTH-1:0] ra_q_reg;
-wire [2:0]    rf_count;
-wire [DATA_WIDTH-1:0] rf_data;
-wire          rf_valid;
-reg           rf_pop;
-
-wire ra_issue = ra_on_reg && (ra_unl_reg || ra_left_reg != 12'd0) &&
-                ({1'b0, rf_count} + {3'd0, ra_fly_reg} < 4'd3) && !ra_flush;
+wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
 
 always @(posedge clk) begin
-    if (ra_issue) begin
-        ra_q_reg <= ram_in[{rd_slot_reg, ra_beat_reg}];
+    if (l_issue) begin
+        l_q_reg[DATA_WIDTH-1:0] <= ram_ie[{l_slot_reg, l_pair_reg}];
     end
 end
 
-// Full/level outputs unused where the slot accounting bounds the entries.
+always @(posedge clk) begin
+    if (l_issue) begin
+        l_q_reg[2*DATA_WIDTH-1:DATA_WIDTH] <= ram_io[{l_slot_reg, l_pair_reg}];
+    end
+end
+
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(DATA_WIDTH), .DEPTH(4)) rf_fifo (
-    .clk(clk), .rst(rst || ra_flush),
-    .in_data(ra_q_reg), .in_valid(ra_fly_reg && !ra_flush), .in_ready(),
-    .out_data(rf_data), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
+inc_decompress_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({l_fly_last_reg, l_q_reg}), .in_valid(l_fly_reg), .in_ready(),
+    .out_data(rf_out), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-// Burst buffer and decompress unit.
+wire rf_last = rf_out[2*DATA_WIDTH];
+
+// Start queue (L -> B), every frame.
+localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 8 + SW;
+wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
+                        m1_len[16] ? 16'hffff : m1_len[15:0], m1_out_len, m1_ip_tot, m1_ip_csum,
+                        m1_l3, m1_l4, m1_poff, m1_slot};
+wire [SQW-1:0] sq_out;
+wire           sq_valid, sq_ready;
+reg            b_fin;
+
+// Decoder queue (L -> D) and writer queue (L -> W), frames to decompress.
+localparam DQW = 6 + 14 + 2 + 16;
+localparam WQW = SW + 3 + 24;
+wire [DQW-1:0] dq_out;
+wire           dq_valid, dq_ready;
+reg            dq_pop;
+wire [WQW-1:0] wq_out;
+wire           wq_ready;
+reg            wq_pop;
+
+always @* begin
+    m1_pop = m1_valid && sq_ready && dq_ready && wq_ready && (!m1_dec || !l_rd_reg);
+end
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(4)) sq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(sq_in), .in_valid(m1_pop), .in_ready(sq_ready),
+    .out_data(sq_out), .out_valid(sq_valid), .out_ready(b_fin), .count()
+);
+inc_decompress_fifo #(.WIDTH(DQW), .DEPTH(4)) dq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
+    .out_data(dq_out), .out_valid(dq_valid), .out_ready(dq_pop), .count()
+);
+inc_decompress_fifo #(.WIDTH(WQW), .DEPTH(4)) wq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({m1_slot, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
+    .out_data(wq_out), .out_valid(), .out_ready(wq_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+always @(posedge clk) begin
+    l_fly_reg      <= l_issue;
+    l_fly_last_reg <= l_issue && l_left_reg == {{PAW{1'b0}}, 1'b1};
+    if (l_issue) begin
+        l_pair_reg <= l_pair_reg + 1'b1;
+        l_left_reg <= l_left_reg - 1'b1;
+        if (l_left_reg == {{PAW{1'b0}}, 1'b1}) begin
+            l_rd_reg <= 1'b0;
+        end
+    end
+    if (m1_pop && m1_dec) begin
+        l_rd_reg   <= 1'b1;
+        l_slot_reg <= m1_slot;
+        l_pair_reg <= m1_pair_lo[PAW-1:0];
+        l_left_reg <= m1_pair_hi[PAW:0] - m1_pair_lo[PAW:0] + 1'b1;
+    end
+    if (rst) begin
+        l_rd_reg  <= 1'b0;
+        l_fly_reg <= 1'b0;
+    end
+end
+
+// ---- D ----
+localparam [2:0] D_IDLE = 3'd0, D_SKIP = 3'd1, D_GROUPS = 3'd2, D_TAIL = 3'd3, D_DRAIN = 3'd4;
+
+reg [2:0]  d_st_reg;
+reg [5:0]  d_skip_reg;         // (P + 4) mod 64: stream start in the first pair
+reg [4:0]  d_off_reg;          // P mod 32: the packer's first byte
+reg [13:0] d_nleft_reg;        // values still to decode
+reg [1:0]  d_tail_reg;
+reg [15:0] d_sbytes_reg;       // stream bytes the groups must take
+reg [15:0] d_consumed_reg;
+reg        d_pad_bad_reg;
+reg        d_done_reg;         // the frame's last pair has left the prefetch FIFO
+reg        d_first_reg;        // no chunk of this frame sent to the unit yet
+
 /* verilator lint_off UNUSEDSIGNAL */
-wire [2*DATA_WIDTH+15:0] bb_win;   // a group is at most 34 bytes: the rest is unused
+wire [(3*DATA_WIDTH/8+2)*8-1:0] bb_win;   // a group is at most 34 bytes: the rest is unused
 /* verilator lint_on UNUSEDSIGNAL */
 wire [6:0]  bb_count;
 reg  [6:0]  bb_consume;
 wire        bb_s_ready;
 reg         bb_flush;
-reg         bb_feed;           // the burst buffer is the reader's consumer
+reg         bb_feed;           // offer the prefetch head to the burst buffer
 
-inc_burst_buffer #(.DATA_WIDTH(DATA_WIDTH)) bb (
+inc_burst_buffer #(.DATA_WIDTH(DATA_WIDTH), .IN_BEATS(2)) bb (
     .clk(clk), .rst(rst),
-    .s_data(rf_data), .s_valid(rf_valid && bb_feed), .s_ready(bb_s_ready),
+    .s_data(rf_out[2*DATA_WIDTH-1:0]), .s_valid(rf_valid && bb_feed), .s_ready(bb_s_ready),
     .win_data(bb_win), .win_count(bb_count), .consume_bytes(bb_consume), .flush(bb_flush)
 );
 
 wire [5:0]  du_gsize;
 wire        du_pad_ok;
 reg         du_valid, du_raw, du_last;
-reg  [3:0]  du_nvalid;
+reg  [1:0]  du_raw_count;
+wire [3:0]  du_nvalid = (d_nleft_reg >= 14'd8) ? 4'd8 : d_nleft_reg[3:0];
 wire [255:0] du_data;
 wire [5:0]  du_count;
 wire        du_out_valid, du_out_last;
@@ -512,396 +641,324 @@ wire        du_out_valid, du_out_last;
 inc_decompress_unit du (
     .clk(clk), .rst(rst),
     .in_window(bb_win[271:0]), .in_valid(du_valid), .in_nvalid(du_nvalid),
-    .in_raw(du_raw), .in_raw_count(p_tail_reg), .in_last(du_last),
+    .in_raw(du_raw), .in_raw_count(du_raw_count), .in_last(du_last),
     .group_size(du_gsize), .pad_ok(du_pad_ok),
     .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
 );
 
-// Packer: fed by the header/copy phase or by the decompress unit.
-reg  [DATA_WIDTH-1:0] pk_in_data;
-reg  [KW-1:0]         pk_in_count;
-reg                   pk_in_valid, pk_in_last;
-wire [DATA_WIDTH-1:0] pk_data;
-wire [KW-1:0]         pk_count;
-wire                  pk_valid, pk_last;
+// The unit's two stages, for the packer: first chunk of a frame and its offset.
+reg       du_first1_reg, du_first2_reg;
+reg [4:0] du_off1_reg, du_off2_reg;
 
-/* verilator lint_off PINCONNECTEMPTY */ // in_ready: nothing is sent during a flush
-inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
-    .clk(clk), .rst(rst),
-    .in_data(pk_in_data), .in_count(pk_in_count), .in_valid(pk_in_valid), .in_last(pk_in_last),
-    .in_ready(),
-    .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
-);
-/* verilator lint_on PINCONNECTEMPTY */
+always @(posedge clk) begin
+    du_first1_reg <= du_valid && d_first_reg;
+    du_off1_reg   <= d_off_reg;
+    du_first2_reg <= du_first1_reg;
+    du_off2_reg   <= du_off1_reg;
+end
 
-// Beats of a byte count: ceil(n / 32).
-wire [11:0] m1_len_beats  = m1_len[16:5] + {11'd0, |m1_len[4:0]};
-wire [11:0] p_len_beats   = {1'b0, p_len_reg[15:5]} + {11'd0, |p_len_reg[4:0]};
-wire [15:0] hdr_chunk = (hdr_left_reg > BYTES) ? BYTES[15:0] : hdr_left_reg;
+// End queue (D -> B): the stream verdict of each decompressed frame.
+reg  eq_push, eq_bad;
+wire eq_out, eq_valid;
 
-// Start and end entries from F to B.
-localparam SQW = 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 21;
-reg  [SQW-1:0] sq_in;
-reg            sq_push;
-wire [SQW-1:0] sq_out;
-wire [2:0]     sq_count;
-reg            eq_in, eq_push;
-wire           eq_out;
-reg            bq_pop;        // B takes both heads at a frame's last beat
-
-// Full/level outputs unused where the slot accounting bounds the entries.
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(4)) sq_fifo (
-    .clk(clk), .rst(rst),
-    .in_data(sq_in), .in_valid(sq_push), .in_ready(),
-    .out_data(sq_out), .out_valid(), .out_ready(bq_pop), .count(sq_count)
-);
 inc_decompress_fifo #(.WIDTH(1), .DEPTH(4)) eq_fifo (
     .clk(clk), .rst(rst),
-    .in_data(eq_in), .in_valid(eq_push), .in_ready(),
-    .out_data(eq_out), .out_valid(), .out_ready(bq_pop), .count()
+    .in_data(eq_bad), .in_valid(eq_push), .in_ready(),
+    .out_data(eq_out), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-wire        sq_copy    = sq_out[SQW-1];
-wire [2:0]  sq_outcome = sq_out[SQW-2 -: 3];
-wire [4:0]  sq_reason  = sq_out[SQW-5 -: 5];
-wire [15:0] sq_len     = sq_out[SQW-10 -: 16];
-wire [15:0] sq_out_len = sq_out[SQW-26 -: 16];
-wire [15:0] sq_ip_tot  = sq_out[SQW-42 -: 16];
-wire [15:0] sq_ip_csum = sq_out[SQW-58 -: 16];
-wire [7:0]  sq_l3      = sq_out[SQW-74 -: 8];
-wire [7:0]  sq_l4      = sq_out[SQW-82 -: 8];
-wire [20:0] sq_pseudo  = sq_out[20:0];
+wire [16:0] d_next_tag = {1'b0, d_consumed_reg} + 17'd2;
+wire [16:0] d_next_grp = {1'b0, d_consumed_reg} + {11'd0, du_gsize};
+reg         d_end;             // the frame's last chunk goes to the unit
+reg         d_load;            // the next frame's first pair goes to the window
 
-reg        f_drop;            // F retires a dropped frame (statistics)
-reg        f_free;            // F is done with its input slot
-reg        fin_reg;           // B finishes a frame this cycle
-
+// Group walk (does not look at the window's readiness for a new pair).
 always @* begin
-    pk_in_data  = rf_data;
-    pk_in_count = hdr_chunk[KW-1:0];
-    pk_in_valid = 1'b0;
-    pk_in_last  = 1'b0;
-    rf_pop      = 1'b0;
-    bb_feed     = 1'b0;
-    bb_consume  = 7'd0;
-    bb_flush    = 1'b0;
-    ra_flush    = 1'b0;
-    du_valid    = 1'b0;
-    du_raw      = 1'b0;
-    du_last     = 1'b0;
-    du_nvalid   = (p_nleft_reg >= 14'd8) ? 4'd8 : p_nleft_reg[3:0];
-    m1_pop      = 1'b0;
-    f_drop      = 1'b0;
-    f_free      = 1'b0;
-    sq_push     = 1'b0;
-    sq_in       = {!m1_dec, m1_outcome, m1_reason, m1_len[15:0], m1_out_len, m1_ip_tot,
-                   m1_ip_csum, m1_l3, m1_l4, m1_pseudo};
-    eq_push     = 1'b0;
-    eq_in       = 1'b0;
-    case (st_reg)
-        F_IDLE: begin
-            bb_flush = 1'b1;
-            ra_flush = 1'b1;
-            if (m1_valid && sq_count < 3'd3) begin
-                if (m1_drop) begin
-                    // Dropped frames wait until B is empty, so that their
-                    // statistics pulse keeps the frame order.
-                    m1_pop = b_cnt_reg == 2'd0 && !fin_reg;
-                    f_drop = m1_pop;
-                    f_free = m1_pop;
-                end else begin
-                    m1_pop  = {1'b0, out_used_reg} + {1'b0, b_cnt_reg} < 3'd2;
-                    sq_push = m1_pop;
-                end
-            end
+    bb_consume   = 7'd0;
+    du_valid     = 1'b0;
+    du_raw       = 1'b0;
+    du_last      = 1'b0;
+    du_raw_count = d_tail_reg;
+    eq_push      = 1'b0;
+    eq_bad       = 1'b0;
+    d_end        = 1'b0;
+    case (d_st_reg)
+        D_SKIP: begin
+            bb_consume = {1'b0, d_skip_reg};
         end
-        F_HDR: begin
-            rf_pop      = rf_valid;
-            pk_in_valid = rf_valid;
-            // The reader runs on past the header of a frame to decompress;
-            // a last header beat that already holds P + 4 (27 header bytes
-            // or fewer) goes to the burst buffer too (it is empty: ready).
-            bb_feed     = !copy_reg && hdr_left_reg <= 16'd27;
-            pk_in_last  = copy_reg && hdr_left_reg <= BYTES;
-            if (rf_valid && copy_reg && hdr_left_reg <= BYTES) begin
-                eq_push = 1'b1;
-                f_free  = 1'b1;
-            end
-        end
-        F_SKIP: begin
-            bb_feed = 1'b1;
-            rf_pop  = rf_valid && bb_s_ready;
-            if (bb_count >= {2'b00, skip_reg}) begin
-                bb_consume = {2'b00, skip_reg};
-            end
-        end
-        F_GROUPS: begin
-            bb_feed = 1'b1;
-            rf_pop  = rf_valid && bb_s_ready;
-            if (bb_count >= 7'd2 && bb_count >= {1'b0, du_gsize}) begin
+        D_GROUPS: begin
+            if (d_next_tag > {1'b0, d_sbytes_reg} ||
+                (bb_count >= 7'd2 && d_next_grp > {1'b0, d_sbytes_reg})) begin
+                // The group would reach past the stream: malformed.
+                du_valid     = 1'b1;
+                du_raw       = 1'b1;
+                du_raw_count = 2'd0;
+                du_last      = 1'b1;
+                eq_push      = 1'b1;
+                eq_bad       = 1'b1;
+                d_end        = 1'b1;
+            end else if (bb_count >= 7'd2 && bb_count >= {1'b0, du_gsize}) begin
                 bb_consume = {1'b0, du_gsize};
                 du_valid   = 1'b1;
             end
         end
-        F_TAIL: begin
-            bb_feed = 1'b1;
-            rf_pop  = rf_valid && bb_s_ready;
-            if (bb_count >= {5'd0, p_tail_reg}) begin
-                bb_consume = {5'd0, p_tail_reg};
+        D_TAIL: begin
+            if (bb_count >= {5'd0, d_tail_reg}) begin
+                bb_consume = {5'd0, d_tail_reg};
                 du_valid   = 1'b1;
                 du_raw     = 1'b1;
                 du_last    = 1'b1;
                 eq_push    = 1'b1;
-                // The stream must have taken exactly payload - 4 - tail
-                // bytes with tag 0 in every padding lane.
-                eq_in      = consumed_reg != p_sbytes_reg || pad_bad_reg;
-                f_free     = !eq_in;
+                // The groups must have taken exactly payload - 4 - tail
+                // bytes, with tag 0 in every padding lane.
+                eq_bad     = d_consumed_reg != d_sbytes_reg || d_pad_bad_reg;
+                d_end      = 1'b1;
             end
-        end
-        F_REDO: begin
-            // Malformed stream: the frame follows again, copied unchanged.
-            bb_flush = 1'b1;
-            ra_flush = 1'b1;
-            sq_push  = 1'b1;
-            sq_in    = {1'b1, OUT_MALFORMED, R_BAD_STREAM, p_len_reg, {(SQW-25){1'b0}}};
         end
         default: begin
         end
     endcase
-    if (du_out_valid) begin
-        pk_in_data  = du_data;
-        pk_in_count = du_count;
-        pk_in_valid = 1'b1;
-        pk_in_last  = du_out_last;
-    end
-    bq_pop = pk_valid && pk_last;
 end
 
-// Per-beat TCP checksum of the written output: bytes from L4 to the end,
-// with the checksum field (L4+16, L4+17) taken as zero.
+// Window refill. The next frame's first pair is loaded into an emptied
+// window when idle, or in the cycle that ends a frame whose pairs have all
+// been taken; otherwise the frame's own pairs are offered while it is
+// walked, and dropped once it ends.
+always @* begin
+    d_load   = (d_st_reg == D_IDLE || (d_end && d_done_reg)) && dq_valid && rf_valid;
+    bb_flush = d_load;
+    dq_pop   = d_load;
+    bb_feed  = d_load || ((d_st_reg == D_SKIP || d_st_reg == D_GROUPS || d_st_reg == D_TAIL) &&
+                          !d_done_reg);
+end
+
+always @* begin
+    rf_pop = d_load || (rf_valid && bb_feed && bb_s_ready) ||
+             (d_st_reg == D_DRAIN && rf_valid && !d_done_reg);
+end
+
+always @(posedge clk) begin
+    if (rf_pop && rf_last) begin
+        d_done_reg <= 1'b1;
+    end
+    if (du_valid) begin
+        d_first_reg <= 1'b0;
+    end
+    case (d_st_reg)
+        D_IDLE: begin
+        end
+        D_SKIP: begin
+            d_st_reg <= (d_nleft_reg == 14'd0) ? D_TAIL : D_GROUPS;
+        end
+        D_GROUPS: begin
+            if (d_end) begin
+                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
+            end else if (du_valid) begin
+                d_consumed_reg <= d_next_grp[15:0];
+                if (!du_pad_ok) begin
+                    d_pad_bad_reg <= 1'b1;
+                end
+                d_nleft_reg <= d_nleft_reg - {10'd0, du_nvalid};
+                if (d_nleft_reg <= 14'd8) begin
+                    d_st_reg <= D_TAIL;
+                end
+            end
+        end
+        D_TAIL: begin
+            if (d_end) begin
+                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
+            end
+        end
+        D_DRAIN: begin
+            if (d_done_reg || (rf_pop && rf_last)) begin
+                d_st_reg <= D_IDLE;
+            end
+        end
+        default: begin
+            d_st_reg <= D_IDLE;
+        end
+    endcase
+    if (d_load) begin
+        d_off_reg      <= dq_out[DQW-2 -: 5];
+        d_skip_reg     <= dq_out[DQW-1 -: 6] + 6'd4;
+        d_nleft_reg    <= dq_out[DQW-7 -: 14];
+        d_tail_reg     <= dq_out[17:16];
+        d_sbytes_reg   <= dq_out[15:0];
+        d_consumed_reg <= 16'd0;
+        d_pad_bad_reg  <= 1'b0;
+        d_done_reg     <= rf_last;
+        d_first_reg    <= 1'b1;
+        d_st_reg       <= D_SKIP;
+    end
+    if (rst) begin
+        d_st_reg <= D_IDLE;
+    end
+end
+
+// Packer, fed by the unit.
+wire [DATA_WIDTH-1:0] pk_data;
+wire [KW-1:0]         pk_count;
+wire                  pk_valid, pk_last, pk_in_ready;
+
+inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
+    .clk(clk), .rst(rst),
+    .in_data(du_data), .in_count(du_count), .in_valid(du_out_valid),
+    .in_first(du_first2_reg), .in_offset({1'b0, du_off2_reg}), .in_last(du_out_last),
+    .in_ready(pk_in_ready),
+    .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
+);
+
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && du_out_valid && !pk_in_ready) begin
+        $display("inc_decompress_engine: chunk offered to the packer during a flush");
+        $stop;
+    end
+end
+`endif
+
+// ---- W ----
+wire [SW-1:0] wq_slot   = wq_out[WQW-1 -: SW];
+wire [2:0]    wq_pbeat  = wq_out[WQW-SW-1 -: 3];   // P / 32: the first beat written
+wire [23:0]   wq_pseudo = wq_out[23:0];
+
+reg [SAW:0]   w_cnt_reg;           // beats of the frame written so far
+
+// One's-complement sum of a written beat (bytes below P are zero).
 reg [19:0] beat_sum;
 reg [7:0]  cb0, cb1;
-reg [15:0] cboff;
 
 always @* begin
     beat_sum = 20'd0;
     for (i = 0; i < BYTES / 2; i = i + 1) begin
-        cboff = {{(11-SAW){1'b0}}, wbeat_reg, 5'd0} + {11'd0, i[3:0], 1'b0};
-        cb0 = pk_data[16*i +: 8];
-        cb1 = pk_data[16*i + 8 +: 8];
-        if (cboff < {8'd0, sq_l4} || cboff == {8'd0, sq_l4} + 16'd16 ||
-            {i[4:0], 1'b0} >= pk_count) begin
-            cb0 = 8'd0;
-        end
-        if (cboff < {8'd0, sq_l4} || cboff == {8'd0, sq_l4} + 16'd16 ||
-            {i[4:0], 1'b1} >= pk_count) begin
-            cb1 = 8'd0;
-        end
+        cb0 = ({i[4:0], 1'b0} < pk_count) ? pk_data[16*i +: 8] : 8'd0;
+        cb1 = ({i[4:0], 1'b1} < pk_count) ? pk_data[16*i + 8 +: 8] : 8'd0;
         beat_sum = beat_sum + {4'd0, cb0, cb1};
+    end
+end
+
+wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
+
+always @(posedge clk) begin
+    if (pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12) begin
+        ram_out[{wq_slot, w_beat[SAW-1:0]}] <= pk_data;
     end
 end
 
 reg [19:0] bsum_reg;
 reg        bsum_valid_reg;
 reg [31:0] csum_acc_reg;
-reg        disc_reg;          // B discarded a malformed frame's first pass
-reg        stat_pend;
-reg [2:0]  stat_o;
-reg [4:0]  stat_r;
-reg [15:0] stat_bi, stat_bo;
-reg        fin_copy_reg;
-reg [2:0]  fin_outcome_reg;
-reg [4:0]  fin_reason_reg;
-reg [15:0] fin_len_reg, fin_out_len_reg, fin_ip_tot_reg, fin_ip_csum_reg;
-reg [7:0]  fin_l3_reg, fin_l4_reg;
-reg [20:0] fin_pseudo_reg;
+reg        w_end_reg;              // the cycle after a frame's last beat
+reg [23:0] w_pseudo_reg;
 
-always @(posedge clk) begin
-    if (pk_valid && {{(12-SAW){1'b0}}, wbeat_reg} < SLOT_USED12) begin
-        ram_out[{wr_slot_reg, wbeat_reg}] <= pk_data;
-    end
+// In the cycle after the last beat its sum is still in bsum_reg.
+wire [15:0] w_tcp_csum = ~fold(csum_acc_reg + {8'd0, w_pseudo_reg} +
+                               (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
+
+always @* begin
+    wq_pop = pk_valid && pk_last;
 end
 
-// In the finishing cycle the last beat's sum is still in bsum_reg.
-wire [15:0] tcp_csum = ~fold(csum_acc_reg + {11'd0, fin_pseudo_reg} +
-                             (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
-
 always @(posedge clk) begin
-    // ---- F ----
-    if (ra_issue) begin
-        ra_beat_reg <= ra_beat_reg + 1'b1;
-        if (!ra_unl_reg) begin
-            ra_left_reg <= ra_left_reg - 12'd1;
-        end
-    end
-    ra_fly_reg <= ra_issue;
-    if (rf_pop && st_reg == F_HDR) begin
-        hdr_left_reg <= hdr_left_reg - hdr_chunk;
-    end
-    if (f_free) begin
-        rd_slot_reg <= !rd_slot_reg;
-    end
-    case (st_reg)
-        F_IDLE: begin
-            if (m1_pop && !m1_drop) begin
-                copy_reg     <= !m1_dec;
-                p_len_reg    <= m1_len[15:0];
-                p_sbytes_reg <= m1_sbytes;
-                p_poff_reg   <= m1_poff[4:0];
-                p_nleft_reg  <= m1_n;
-                p_tail_reg   <= m1_tail;
-                consumed_reg <= 16'd0;
-                pad_bad_reg  <= 1'b0;
-                hdr_left_reg <= m1_dec ? {8'd0, m1_poff} : m1_len[15:0];
-                ra_on_reg    <= 1'b1;
-                ra_unl_reg   <= m1_dec;
-                ra_beat_reg  <= {SAW{1'b0}};
-                ra_left_reg  <= m1_len_beats;
-                st_reg       <= F_HDR;
-            end
-        end
-        F_HDR: begin
-            if (rf_pop && hdr_left_reg <= BYTES) begin
-                if (copy_reg) begin
-                    st_reg    <= F_IDLE;
-                    ra_on_reg <= 1'b0;
-                end else begin
-                    // Stream phase: the reader goes on with the next beats.
-                    skip_reg    <= p_poff_reg[4:0] + 5'd4;
-                    st_reg      <= F_SKIP;
-                end
-            end
-        end
-        F_SKIP: begin
-            if (bb_count >= {2'b00, skip_reg}) begin
-                st_reg <= (p_nleft_reg == 14'd0) ? F_TAIL : F_GROUPS;
-            end
-        end
-        F_GROUPS: begin
-            if (du_valid) begin
-                consumed_reg <= consumed_reg + {10'd0, du_gsize};
-                if (!du_pad_ok) begin
-                    pad_bad_reg <= 1'b1;
-                end
-                p_nleft_reg <= p_nleft_reg - {10'd0, du_nvalid};
-                if (p_nleft_reg <= 14'd8) begin
-                    st_reg <= F_TAIL;
-                end
-            end
-        end
-        F_TAIL: begin
-            if (du_valid) begin
-                ra_on_reg <= 1'b0;
-                st_reg    <= eq_in ? F_REDO : F_IDLE;
-            end
-        end
-        F_REDO: begin
-            copy_reg     <= 1'b1;
-            hdr_left_reg <= p_len_reg;
-            ra_on_reg    <= 1'b1;
-            ra_unl_reg   <= 1'b0;
-            ra_beat_reg  <= {SAW{1'b0}};
-            ra_left_reg  <= p_len_beats;
-            st_reg       <= F_HDR;
-        end
-        default: begin
-            st_reg <= F_IDLE;
-        end
-    endcase
-
-    // ---- B ----
-    stat_pend      <= 1'b0;
-    fin_reg        <= 1'b0;
-    disc_reg       <= 1'b0;
     bsum_valid_reg <= pk_valid;
     bsum_reg       <= beat_sum;
+    w_end_reg      <= pk_valid && pk_last;
     if (bsum_valid_reg) begin
         csum_acc_reg <= csum_acc_reg + {12'd0, bsum_reg};
     end
-    if (pk_valid) begin
-        wbeat_reg <= wbeat_reg + 1'b1;
-    end
-    if (bq_pop) begin
-        wbeat_reg <= {SAW{1'b0}};
-        if (eq_out) begin
-            disc_reg     <= 1'b1;
-            csum_acc_reg <= 32'd0;
-        end else begin
-            fin_reg         <= 1'b1;
-            fin_copy_reg    <= sq_copy;
-            fin_outcome_reg <= sq_outcome;
-            fin_reason_reg  <= sq_reason;
-            fin_len_reg     <= sq_len;
-            fin_out_len_reg <= sq_out_len;
-            fin_ip_tot_reg  <= sq_ip_tot;
-            fin_ip_csum_reg <= sq_ip_csum;
-            fin_l3_reg      <= sq_l3;
-            fin_l4_reg      <= sq_l4;
-            fin_pseudo_reg  <= sq_pseudo;
-            wr_slot_reg     <= !wr_slot_reg;
-        end
-    end
-    if (fin_reg || disc_reg) begin
+    if (w_end_reg) begin
         csum_acc_reg <= 32'd0;
     end
-    if (fin_reg) begin
-        stat_pend <= 1'b1;
-        stat_o    <= fin_outcome_reg;
-        stat_r    <= fin_reason_reg;
-        stat_bi   <= fin_len_reg;
-        stat_bo   <= fin_copy_reg ? fin_len_reg : fin_out_len_reg;
-    end else if (f_drop) begin
-        stat_pend <= 1'b1;
-        stat_o    <= m1_outcome;
-        stat_r    <= m1_reason;
-        stat_bi   <= m1_len[16] ? 16'hffff : m1_len[15:0];
-        stat_bo   <= 16'd0;
+    if (pk_valid) begin
+        w_cnt_reg <= pk_last ? {(SAW+1){1'b0}} : w_cnt_reg + 1'b1;
     end
-    b_cnt_reg    <= b_cnt_reg + {1'b0, m1_pop && !m1_drop} - {1'b0, fin_reg};
-    out_used_reg <= out_used_reg + {1'b0, fin_reg} - {1'b0, out_free};
-
+    if (pk_valid && pk_last) begin
+        w_pseudo_reg <= wq_pseudo;
+    end
     if (rst) begin
-        st_reg         <= F_IDLE;
-        rd_slot_reg    <= 1'b0;
-        wr_slot_reg    <= 1'b0;
-        ra_on_reg      <= 1'b0;
-        ra_fly_reg     <= 1'b0;
-        stat_pend      <= 1'b0;
-        fin_reg        <= 1'b0;
-        disc_reg       <= 1'b0;
         bsum_valid_reg <= 1'b0;
+        w_end_reg      <= 1'b0;
         csum_acc_reg   <= 32'd0;
-        wbeat_reg      <= {SAW{1'b0}};
-        b_cnt_reg      <= 2'd0;
-        out_used_reg   <= 2'd0;
+        w_cnt_reg      <= {(SAW+1){1'b0}};
     end
 end
 
-assign in_free = f_free;
+// Checksum queue (W -> B).
+wire [15:0] cq_out;
+wire        cq_valid;
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_decompress_fifo #(.WIDTH(16), .DEPTH(4)) cq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(w_tcp_csum), .in_valid(w_end_reg), .in_ready(),
+    .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// ---- B ----
+wire          sq_drop    = sq_out[SQW-1];
+wire          sq_copy    = sq_out[SQW-2];
+wire [2:0]    sq_outcome = sq_out[SQW-3 -: 3];
+wire [4:0]    sq_reason  = sq_out[SQW-6 -: 5];
+wire [15:0]   sq_len     = sq_out[SQW-11 -: 16];
+wire [15:0]   sq_out_len = sq_out[SQW-27 -: 16];
+wire [15:0]   sq_ip_tot  = sq_out[SQW-43 -: 16];
+wire [15:0]   sq_ip_csum = sq_out[SQW-59 -: 16];
+wire [7:0]    sq_l3      = sq_out[SQW-75 -: 8];
+wire [7:0]    sq_l4      = sq_out[SQW-83 -: 8];
+wire [7:0]    sq_poff    = sq_out[SQW-91 -: 8];
+wire [SW-1:0] sq_slot    = sq_out[SW-1:0];
+
+wire b_bad = !sq_copy && eq_out;   // decompression failed: the input is output
+
+always @* begin
+    b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));
+end
+
+reg        fin_reg;
+reg        fin_patch_reg, fin_drop_reg;
+reg [15:0] fin_len_out_reg;
+reg [SW-1:0] fin_slot_reg;
+reg [7:0]  fin_poff_reg, fin_l3_reg, fin_l4_reg;
+reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg;
 
 always @(posedge clk) begin
-    stat_valid     <= stat_pend;
-    stat_outcome   <= stat_o;
-    stat_reason    <= stat_r;
-    stat_bytes_in  <= stat_bi;
-    stat_bytes_out <= stat_bo;
+    fin_reg <= b_fin;
+    if (b_fin) begin
+        fin_patch_reg    <= !sq_copy && !b_bad;
+        fin_drop_reg     <= sq_drop;
+        fin_len_out_reg  <= (sq_copy || b_bad) ? sq_len : sq_out_len;
+        fin_slot_reg     <= sq_slot;
+        fin_poff_reg     <= sq_poff;
+        fin_l3_reg       <= sq_l3;
+        fin_l4_reg       <= sq_l4;
+        fin_ip_tot_reg   <= sq_ip_tot;
+        fin_ip_csum_reg  <= sq_ip_csum;
+        fin_tcp_csum_reg <= cq_out;
+        stat_outcome     <= b_bad ? OUT_MALFORMED : sq_outcome;
+        stat_reason      <= b_bad ? R_BAD_STREAM : sq_reason;
+        stat_bytes_in    <= sq_len;
+        stat_bytes_out   <= sq_drop ? 16'd0 : (sq_copy || b_bad) ? sq_len : sq_out_len;
+    end
+    stat_valid <= b_fin;
     if (rst) begin
+        fin_reg    <= 1'b0;
         stat_valid <= 1'b0;
     end
 end
 
-// Metadata FIFO 2: what stage 3 needs to read and patch an output slot.
-localparam M2W = 1 + 16 + 16 + 16 + 16 + 8 + 8;
-wire [M2W-1:0] m2_in = {!fin_copy_reg, fin_copy_reg ? fin_len_reg : fin_out_len_reg,
-                        fin_ip_tot_reg, fin_ip_csum_reg, tcp_csum, fin_l3_reg, fin_l4_reg};
+// Metadata FIFO 2: what stage 3 needs to read and patch a frame.
+localparam M2W = 1 + 1 + SW + 16 + 8 + 16 + 16 + 16 + 8 + 8;
+wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_slot_reg, fin_len_out_reg, fin_poff_reg,
+                        fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg, fin_l3_reg, fin_l4_reg};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
 reg            m2_pop;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(2)) m2_fifo (
+inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(4)) m2_fifo (
     .clk(clk), .rst(rst),
     .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
     .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
@@ -909,98 +966,137 @@ inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(2)) m2_fifo (
 /* verilator lint_on PINCONNECTEMPTY */
 
 // ---------------------------------------------------------------------------
-// Stage 3: output with header patches
+// Stage 3: output. Each beat is read from the input slot and, for a
+// decompressed frame, from the output slot: bytes below P come from the
+// input (the header), the rest from the output slot; then IP total length,
+// protocol, IP and TCP checksums are patched. The next frame starts in the
+// cycle after the previous one's last read, so frames leave back to back.
 // ---------------------------------------------------------------------------
 reg           o_on_reg;
-reg           o_slot_reg;
+reg [SW-1:0]  o_slot_reg;
 reg [SAW-1:0] o_beat_reg;
 reg [11:0]    o_left_reg;
 reg           o_patch_reg;
 reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
+reg [7:0]     o_poff_reg;
 reg [15:0]    o_ip_tot_reg, o_ip_csum_reg, o_tcp_csum_reg;
 reg [7:0]     o_l3_reg, o_l4_reg;
-reg           o_fly_reg, o_fly_last_reg;
+reg           o_fly_reg, o_fly_last_reg, o_fly_patch_reg;
 reg [SAW-1:0] o_fly_beat_reg;
-reg [DATA_WIDTH-1:0] o_q_reg;
+reg [DATA_WIDTH-1:0] o_qie_reg, o_qio_reg, o_qo_reg;
 wire [2:0]    of_count;
 reg           of_pop;
 
 wire o_issue = o_on_reg && ({1'b0, of_count} + {3'd0, o_fly_reg} < 4'd3);
-assign out_free = o_issue && o_left_reg == 12'd1;
+wire o_end   = o_issue && o_left_reg == 12'd1;
 
 always @(posedge clk) begin
     if (o_issue) begin
-        o_q_reg <= ram_out[{o_slot_reg, o_beat_reg}];
+        o_qie_reg <= ram_ie[{o_slot_reg, o_beat_reg[SAW-1:1]}];
     end
-end
-
-wire [15:0] m2_len       = m2_out[M2W-2 -: 16];
-wire [11:0] m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
-
-always @* begin
-    m2_pop = !o_on_reg && m2_valid;
 end
 
 always @(posedge clk) begin
-    o_fly_reg      <= o_issue;
-    o_fly_last_reg <= o_issue && o_left_reg == 12'd1;
-    o_fly_beat_reg <= o_beat_reg;
-    if (m2_pop) begin
-        o_on_reg       <= 1'b1;
-        o_beat_reg     <= {SAW{1'b0}};
-        o_left_reg     <= m2_len_beats;
-        o_patch_reg    <= m2_out[M2W-1];
-        o_len_reg      <= m2_out[M2W-13 -: 5];
-        o_ip_tot_reg   <= m2_out[M2W-18 -: 16];
-        o_ip_csum_reg  <= m2_out[M2W-34 -: 16];
-        o_tcp_csum_reg <= m2_out[M2W-50 -: 16];
-        o_l3_reg       <= m2_out[15:8];
-        o_l4_reg       <= m2_out[7:0];
+    if (o_issue) begin
+        o_qio_reg <= ram_io[{o_slot_reg, o_beat_reg[SAW-1:1]}];
     end
+end
+
+always @(posedge clk) begin
+    if (o_issue) begin
+        o_qo_reg <= ram_out[{o_slot_reg, o_beat_reg}];
+    end
+end
+
+wire          m2_drop      = m2_out[M2W-1];
+wire [15:0]   m2_len       = m2_out[M2W-3-SW -: 16];
+wire [11:0]   m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
+wire          m2_empty     = m2_drop || m2_len_beats == 12'd0;   // nothing to send
+
+always @* begin
+    m2_pop = m2_valid && (!o_on_reg || o_end);
+end
+
+// Slots released: the last read of a frame, and a frame with nothing to send.
+assign in_free = {1'b0, o_end} + {1'b0, m2_pop && m2_empty};
+
+always @(posedge clk) begin
+    o_fly_reg       <= o_issue;
+    o_fly_last_reg  <= o_end;
+    o_fly_beat_reg  <= o_beat_reg;
+    o_fly_patch_reg <= o_patch_reg;
     if (o_issue) begin
         o_beat_reg <= o_beat_reg + 1'b1;
         o_left_reg <= o_left_reg - 12'd1;
         if (o_left_reg == 12'd1) begin
-            o_on_reg   <= 1'b0;
-            o_slot_reg <= !o_slot_reg;
+            o_on_reg <= 1'b0;
         end
     end
+    if (m2_pop && !m2_empty) begin
+        o_on_reg       <= 1'b1;
+        o_beat_reg     <= {SAW{1'b0}};
+        o_left_reg     <= m2_len_beats;
+        o_patch_reg    <= m2_out[M2W-2];
+        o_slot_reg     <= m2_out[M2W-3 -: SW];
+        o_len_reg      <= m2_len[4:0];
+        o_poff_reg     <= m2_out[M2W-19-SW -: 8];
+        o_ip_tot_reg   <= m2_out[M2W-27-SW -: 16];
+        o_ip_csum_reg  <= m2_out[M2W-43-SW -: 16];
+        o_tcp_csum_reg <= m2_out[M2W-59-SW -: 16];
+        o_l3_reg       <= m2_out[15:8];
+        o_l4_reg       <= m2_out[7:0];
+    end
     if (rst) begin
-        o_on_reg   <= 1'b0;
-        o_slot_reg <= 1'b0;
-        o_fly_reg  <= 1'b0;
+        o_on_reg  <= 1'b0;
+        o_fly_reg <= 1'b0;
     end
 end
 
-// Patch the landing beat: IP total (L3+2), protocol (L3+9), IP checksum
-// (L3+10) and TCP checksum (L4+16) of a decompressed frame.
-reg [DATA_WIDTH-1:0] o_patched;
+// The landing beat: merge, then patch IP total (L3+2), protocol (L3+9), IP
+// checksum (L3+10) and TCP checksum (L4+16) of a decompressed frame. The
+// parameters of the frame are still those of the beat in flight: a new
+// frame's registers load in the cycle after its predecessor's last read.
+reg [DATA_WIDTH-1:0] o_qi, o_patched;
 reg [15:0]           o_boff;
 reg [KW-1:0]         o_keep_bytes;
+reg [7:0]            o_fly_poff_reg, o_fly_l3_reg, o_fly_l4_reg;
+reg [15:0]           o_fly_ip_tot_reg, o_fly_ip_csum_reg, o_fly_tcp_csum_reg;
+reg [4:0]            o_fly_len_reg;
+
+always @(posedge clk) begin
+    o_fly_poff_reg     <= o_poff_reg;
+    o_fly_l3_reg       <= o_l3_reg;
+    o_fly_l4_reg       <= o_l4_reg;
+    o_fly_ip_tot_reg   <= o_ip_tot_reg;
+    o_fly_ip_csum_reg  <= o_ip_csum_reg;
+    o_fly_tcp_csum_reg <= o_tcp_csum_reg;
+    o_fly_len_reg      <= o_len_reg;
+end
 
 always @* begin
-    o_patched = o_q_reg;
+    o_qi      = o_fly_beat_reg[0] ? o_qio_reg : o_qie_reg;
+    o_patched = o_qi;
     for (i = 0; i < BYTES; i = i + 1) begin
         o_boff = {{(11-SAW){1'b0}}, o_fly_beat_reg, i[4:0]};
-        if (o_patch_reg) begin
-            if (o_boff == {8'd0, o_l3_reg} + 16'd2)  o_patched[8*i +: 8] = o_ip_tot_reg[15:8];
-            if (o_boff == {8'd0, o_l3_reg} + 16'd3)  o_patched[8*i +: 8] = o_ip_tot_reg[7:0];
-            if (o_boff == {8'd0, o_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
-            if (o_boff == {8'd0, o_l3_reg} + 16'd10) o_patched[8*i +: 8] = o_ip_csum_reg[15:8];
-            if (o_boff == {8'd0, o_l3_reg} + 16'd11) o_patched[8*i +: 8] = o_ip_csum_reg[7:0];
-            if (o_boff == {8'd0, o_l4_reg} + 16'd16) o_patched[8*i +: 8] = o_tcp_csum_reg[15:8];
-            if (o_boff == {8'd0, o_l4_reg} + 16'd17) o_patched[8*i +: 8] = o_tcp_csum_reg[7:0];
+        if (o_fly_patch_reg) begin
+            if (o_boff >= {8'd0, o_fly_poff_reg}) o_patched[8*i +: 8] = o_qo_reg[8*i +: 8];
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[15:8];
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[7:0];
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_patched[8*i +: 8] = o_fly_ip_csum_reg[15:8];
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_patched[8*i +: 8] = o_fly_ip_csum_reg[7:0];
+            if (o_boff == {8'd0, o_fly_l4_reg} + 16'd16) o_patched[8*i +: 8] = o_fly_tcp_csum_reg[15:8];
+            if (o_boff == {8'd0, o_fly_l4_reg} + 16'd17) o_patched[8*i +: 8] = o_fly_tcp_csum_reg[7:0];
         end
     end
-    o_keep_bytes = (o_fly_last_reg && o_len_reg[4:0] != 5'd0) ? {1'b0, o_len_reg[4:0]}
-                                                                : BYTES[KW-1:0];
+    o_keep_bytes = (o_fly_last_reg && o_fly_len_reg != 5'd0) ? {1'b0, o_fly_len_reg} : BYTES[KW-1:0];
 end
 
 wire [DATA_WIDTH+KW:0] of_in = {o_fly_last_reg, o_keep_bytes, o_patched};
 wire [DATA_WIDTH+KW:0] of_out;
 wire                   of_valid;
 
-// Full/level outputs unused where the slot accounting bounds the entries.
+// Full/level outputs unused: o_issue keeps room for the reads in flight.
 /* verilator lint_off PINCONNECTEMPTY */
 inc_decompress_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
     .clk(clk), .rst(rst),

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_decompress_packer - packs chunks of 0..BYTES bytes into full beats at
- * byte granularity (the decompress engine's output realignment: header
- * bytes, 32-byte value groups at any byte offset, the raw tail).
+ * byte granularity (the decompress engine's output realignment: 32-byte
+ * value groups at any byte offset, the raw tail).
+ *
+ * The first chunk of a frame (in_first) lands at byte in_offset of the
+ * first beat; the bytes below it are zero (the engine takes the header
+ * bytes there from the input frame).
  *
  * A beat is emitted once more than BYTES bytes are held, so after every
  * cycle 1..BYTES bytes remain; the chunk flagged in_last flushes them (one
@@ -23,6 +27,8 @@ module inc_decompress_packer #(
     input  wire [DATA_WIDTH-1:0] in_data,   // chunk, byte 0 first; bytes >= in_count ignored
     input  wire [KW-1:0]         in_count,  // 0..BYTES
     input  wire                  in_valid,
+    input  wire                  in_first,  // first chunk of a frame: starts at in_offset
+    input  wire [KW-1:0]         in_offset, // 0..BYTES-1, used with in_first
     input  wire                  in_last,   // last chunk of the frame: flush
     output wire                  in_ready,  // low only in the second cycle of a two-beat flush
 
@@ -49,6 +55,7 @@ reg                    flush_reg, flush_next;
 
 reg [2*DATA_WIDTH-1:0] chunk;
 reg [FW-1:0]           total;
+reg [FW-1:0]           fill;       // bytes held, or the first chunk's offset
 
 assign in_ready = !flush_reg;
 
@@ -58,11 +65,14 @@ always @* begin
     flush_next = 1'b0;
     chunk      = {{DATA_WIDTH{1'b0}}, in_data} &
                  ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000});
-    total      = fill_reg + {{(FW-KW){1'b0}}, in_count};
+    // After a frame's last chunk the accumulator is zero, so a first chunk
+    // only needs the offset as its fill level.
+    fill       = in_first ? {{(FW-KW){1'b0}}, in_offset} : fill_reg;
+    total      = fill + {{(FW-KW){1'b0}}, in_count};
     if (flush_reg) begin
         fill_next = {FW{1'b0}};
     end else if (in_valid) begin
-        acc_next = acc_reg | (chunk << {fill_reg, 3'b000});
+        acc_next = acc_reg | (chunk << {fill, 3'b000});
         if (total > BYTES[FW-1:0]) begin
             acc_next  = acc_next >> DATA_WIDTH;
             fill_next = total - BYTES[FW-1:0];
@@ -87,7 +97,7 @@ always @(posedge clk) begin
         acc_reg   <= {2*DATA_WIDTH{1'b0}};
     end else begin
         if (in_valid && (total > BYTES[FW-1:0] || in_last)) begin
-            out_data  <= acc_reg[DATA_WIDTH-1:0] | chunk[DATA_WIDTH-1:0] << {fill_reg, 3'b000};
+            out_data  <= acc_reg[DATA_WIDTH-1:0] | chunk[DATA_WIDTH-1:0] << {fill, 3'b000};
             out_count <= total > BYTES[FW-1:0] ? BYTES[KW-1:0] : total[KW-1:0];
             out_valid <= 1'b1;
             out_last  <= in_last && total <= BYTES[FW-1:0];

@@ -101,6 +101,6 @@ TEST_SUITES += rx-icarus
 RX_BENCH_LOADS := zero table3 incompressible small frame64 bypass zero-jumbo table3-jumbo incompressible-jumbo
 .PHONY: sim-bench-rx
 sim-bench-rx: $(RX_SIMDIR)/rx_engine/Vrx_engine
-	@for l in $(RX_BENCH_LOADS); do $< +bench=$$l +frames=$${FRAMES:-400} | head -n 1; done
+	@for l in $(RX_BENCH_LOADS); do $< +bench=$$l +frames=$${FRAMES:-2000} | head -n 1; done
 
 BENCH_TARGETS += sim-bench-rx

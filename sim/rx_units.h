@@ -14,7 +14,7 @@ struct rx_units_io {
 	uint8_t *pad_bad, *busy;
 	uint32_t *blk_payload, *blk_value;
 	uint16_t *n, *consumed;
-	uint32_t *s_data, *u_data;   /* 8 words, byte 0 = lane 0 */
+	uint32_t *s_data, *u_data;   /* 16 / 8 words, byte 0 = lane 0 */
 };
 
 void rxu_open(int argc, char **argv);

@@ -96,17 +96,17 @@ static int run_stream(const uint8_t *st, size_t slen, size_t n, unsigned gap, ui
 		int drive = (inc_fg_rand(rng) % 100) >= gap;
 
 		*io->s_valid = (uint8_t)drive;
-		memset(io->s_data, 0, 32);
+		memset(io->s_data, 0, 64);
 		/* beyond the stream: zeros, like the rest of an input slot */
 		if (pos < slen)
-			memcpy(io->s_data, st + pos, slen - pos < 32 ? slen - pos : 32);
+			memcpy(io->s_data, st + pos, slen - pos < 64 ? slen - pos : 64);
 		rxu_eval();
 		if (*io->u_valid) {
 			memcpy(got + outpos, io->u_data, *io->u_count);
 			outpos += *io->u_count;
 		}
 		if (drive && *io->s_ready)
-			pos += 32;
+			pos += 64;
 		tick();
 		if (!*io->busy && n == 0)
 			break;

@@ -21,7 +21,7 @@ module rx_units_top (
 
     input  wire         start,       // begin a stream of n values (pulse)
     input  wire [15:0]  n,
-    input  wire [255:0] s_data,
+    input  wire [511:0] s_data,      // two beats per transfer, as in the engine
     input  wire         s_valid,
     output wire         s_ready,
     output wire [255:0] u_data,
@@ -36,7 +36,7 @@ module rx_units_top (
 inc_decompress_block blk (.tag(blk_tag), .payload(blk_payload), .value(blk_value));
 
 /* verilator lint_off UNUSEDSIGNAL */ // a group is at most 34 bytes
-wire [527:0] win;
+wire [783:0] win;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [6:0]   count;
 reg  [6:0]   consume;
@@ -47,7 +47,7 @@ reg          on_reg;
 reg          go;
 wire [3:0]   nvalid = left_reg >= 16'd8 ? 4'd8 : left_reg[3:0];
 
-inc_burst_buffer #(.DATA_WIDTH(256)) bb (
+inc_burst_buffer #(.DATA_WIDTH(256), .IN_BEATS(2)) bb (
     .clk(clk), .rst(rst), .s_data(s_data), .s_valid(s_valid && on_reg), .s_ready(s_ready),
     .win_data(win), .win_count(count), .consume_bytes(consume), .flush(start)
 );
