@@ -297,17 +297,27 @@ reg [16:0] x1_len_reg, x_len_reg;
 reg [31:0] x1_shim_reg, x_shim_reg;
 reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
 reg [SW-1:0] x1_slot_reg, x_slot_reg;
-reg [7:0]  x1_l4_reg, x1_p_reg;
+reg [HDR_BYTES/2-1:0] x1_tcph_mask_reg;   // the header words of the TCP header sum
 reg [8*HDR_BYTES-1:0] x1_hdr_reg;
 reg [22:0] x_tcph_sum_reg;
 reg [22:0] x_tcph_sum;
+reg [HDR_BYTES/2-1:0] x_tcph_mask;
+reg [7:0]  x_l4, x_p;
+reg [15:0] x_tcph_word;
 
+// The word mask from the parsed offsets in the first cycle; in the second,
+// masked operands and an unconditional sum, so that synthesis makes one
+// multi-operand adder (a tree) of it rather than a chain.
 always @* begin
+    x_l4 = (x_vlan ? 8'd18 : 8'd14) + {2'd0, x_vihl[3:0], 2'b00};
+    x_p  = (x_vlan ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
+    for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
+        x_tcph_mask[i] = 2 * i >= x_l4 && 2 * i < x_p && 2 * i != {24'd0, x_l4} + 16;
+    end
     x_tcph_sum = 23'd0;
     for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
-        if (2 * i >= x1_l4_reg && 2 * i < x1_p_reg && 2 * i != {24'd0, x1_l4_reg} + 16) begin
-            x_tcph_sum = x_tcph_sum + {7'd0, x1_hdr_reg[16*i +: 8], x1_hdr_reg[16*i + 8 +: 8]};
-        end
+        x_tcph_word = x1_tcph_mask_reg[i] ? {x1_hdr_reg[16*i +: 8], x1_hdr_reg[16*i + 8 +: 8]} : 16'd0;
+        x_tcph_sum  = x_tcph_sum + {7'd0, x_tcph_word};
     end
 end
 
@@ -318,8 +328,7 @@ always @(posedge clk) begin
     x1_shim_reg     <= x_shim;
     x1_sum_addr_reg <= x_sum_addr;
     x1_slot_reg     <= d1_slot_reg;
-    x1_l4_reg       <= (x_vlan ? 8'd18 : 8'd14) + {2'd0, x_vihl[3:0], 2'b00};
-    x1_p_reg        <= (x_vlan ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
+    x1_tcph_mask_reg <= x_tcph_mask;
     x1_hdr_reg      <= d1_hdr_reg;
     x_valid_reg     <= x1_valid_reg;
     x_en_reg        <= x1_en_reg;
@@ -608,8 +617,7 @@ reg [5:0]  d_skip_reg;         // (P + 4) mod 64: stream start in the first pair
 reg [4:0]  d_off_reg;          // P mod 32: the packer's first byte
 reg [13:0] d_nleft_reg;        // values still to decode
 reg [1:0]  d_tail_reg;
-reg [15:0] d_sbytes_reg;       // stream bytes the groups must take
-reg [15:0] d_consumed_reg;
+reg [15:0] d_rem_reg;          // stream bytes the groups have still to take
 reg        d_pad_bad_reg;
 reg        d_done_reg;         // the frame's last pair has left the prefetch FIFO
 reg        d_first_reg;        // no chunk of this frame sent to the unit yet
@@ -669,8 +677,11 @@ inc_decompress_fifo #(.WIDTH(1), .DEPTH(4)) eq_fifo (
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-wire [16:0] d_next_tag = {1'b0, d_consumed_reg} + 17'd2;
-wire [16:0] d_next_grp = {1'b0, d_consumed_reg} + {11'd0, du_gsize};
+// A group reaches past the stream: a compare of six bits, kept off the
+// window's consume-and-refill loop as far as possible.
+wire        d_rem_small = d_rem_reg[15:6] == 10'd0;
+wire        d_over_tag  = d_rem_small && d_rem_reg[5:0] < 6'd2;
+wire        d_over_grp  = d_rem_small && du_gsize > d_rem_reg[5:0];
 reg         d_end;             // the frame's last chunk goes to the unit
 reg         d_load;            // the next frame's first pair goes to the window
 
@@ -689,8 +700,7 @@ always @* begin
             bb_consume = {1'b0, d_skip_reg};
         end
         D_GROUPS: begin
-            if (d_next_tag > {1'b0, d_sbytes_reg} ||
-                (bb_count >= 7'd2 && d_next_grp > {1'b0, d_sbytes_reg})) begin
+            if (d_over_tag || (bb_count >= 7'd2 && d_over_grp)) begin
                 // The group would reach past the stream: malformed.
                 du_valid     = 1'b1;
                 du_raw       = 1'b1;
@@ -713,7 +723,7 @@ always @* begin
                 eq_push    = 1'b1;
                 // The groups must have taken exactly payload - 4 - tail
                 // bytes, with tag 0 in every padding lane.
-                eq_bad     = d_consumed_reg != d_sbytes_reg || d_pad_bad_reg;
+                eq_bad     = d_rem_reg != 16'd0 || d_pad_bad_reg;
                 d_end      = 1'b1;
             end
         end
@@ -756,7 +766,7 @@ always @(posedge clk) begin
             if (d_end) begin
                 d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
             end else if (du_valid) begin
-                d_consumed_reg <= d_next_grp[15:0];
+                d_rem_reg <= d_rem_reg - {10'd0, du_gsize};
                 if (!du_pad_ok) begin
                     d_pad_bad_reg <= 1'b1;
                 end
@@ -785,8 +795,7 @@ always @(posedge clk) begin
         d_skip_reg     <= dq_out[DQW-1 -: 6] + 6'd4;
         d_nleft_reg    <= dq_out[DQW-7 -: 14];
         d_tail_reg     <= dq_out[17:16];
-        d_sbytes_reg   <= dq_out[15:0];
-        d_consumed_reg <= 16'd0;
+        d_rem_reg      <= dq_out[15:0];
         d_pad_bad_reg  <= 1'b0;
         d_done_reg     <= rf_last;
         d_first_reg    <= 1'b1;

@@ -19,7 +19,13 @@ for top in "${tops[@]}"; do
 	sed "s|@OUT@|$out/$top|g" synth/xc7.ys >"$out/$top.ys"
 	echo "synth: $top (log $out/$top.log)"
 	start=$(date +%s)
-	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); hierarchy -check -top $top; script $out/$top.ys" >/dev/null
+	# Yosys narrows the data ports of block RAMs it maps in 1K x 18 mode and
+	# warns once per port; those are counted, every other warning is shown.
+	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); hierarchy -check -top $top; script $out/$top.ys" \
+		>/dev/null 2>"$out/$top.warn.txt" || { cat "$out/$top.warn.txt" >&2; exit 1; }
+	grep -v 'Resizing cell port .*\.ram_' "$out/$top.warn.txt" >&2 || true
+	nres=$(grep -c 'Resizing cell port .*\.ram_' "$out/$top.warn.txt" || true)
+	[ "$nres" -gt 0 ] && echo "synth: $top: $nres block RAM port-width warnings (ports narrowed to the mode used; see $out/$top.warn.txt)"
 	secs=$(( $(date +%s) - start ))
 	s=$out/$top.stat.txt
 	cnt() { awk -v pat="$1" '$1 ~ pat { n += $2 } END { print n + 0 }' "$s"; }
