@@ -8,6 +8,8 @@
  *   of the same buffer, on gradient-like data (inc_fg_payload
  *   INC_FG_GRADIENT), with the compression ratio, at eb 6, 8 and 10.
  *   GB/s counts uncompressed bytes; 1 GB = 1e9 bytes; best of REPS.
+ *   Then the same for the multi-stream container (inc_codec_compress_parts /
+ *   inc_codec_decompress_parts) with K = 2..4 parts (portable: K = 4 only).
  *
  * inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] [-n ITERS]
  *                     [-m none,software,nic] [-a ring,wa] [-g SEGBYTES]
@@ -125,6 +127,64 @@ static int bench_codec(int argc, char **argv)
 			       ebs[i], (double)bytes / (double)slen, gc, gc / gbs_cpy, gd,
 			       gd / gbs_cpy);
 		}
+	}
+	/* Multi-stream container: the same data cut into K parts. */
+	free(stream);
+	cap = inc_codec_parts_max_size(n, INC_CODEC_PARTS_MAX);
+	stream = malloc(cap);
+	if (!stream) {
+		fprintf(stderr, "inc-bench: cannot allocate %zu bytes\n", cap);
+		return 1;
+	}
+	memset(stream, 0, cap);
+	printf("multi-stream (inc_codec_compress_parts/decompress_parts, K parts):\n");
+	printf("%-8s %-3s %-2s %7s %13s %8s %15s %8s\n", "impl", "eb", "K", "ratio",
+	       "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
+	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
+		unsigned kp;
+
+		if (inc_codec_select((enum inc_codec_impl)impl))
+			continue;
+		for (i = 0; i < sizeof(ebs) / sizeof(ebs[0]); i++)
+			for (kp = 2; kp <= INC_CODEC_PARTS_MAX; kp++) {
+				double bc = 1e9, bd = 1e9, gc, gd;
+				long slen = 0, r;
+
+				/* The portable path only at K = 4: it loops over
+				 * the parts, so K changes nothing. */
+				if (impl == INC_CODEC_PORTABLE && kp != INC_CODEC_PARTS_MAX)
+					continue;
+				for (k = 0; k < reps; k++) {
+					t = inc_bench_now();
+					slen = inc_codec_compress_parts((const float *)(void *)in, n,
+									ebs[i], kp, stream, cap);
+					t = inc_bench_now() - t;
+					if (slen < 0) {
+						fprintf(stderr, "inc-bench: compress_parts: %s\n",
+							inc_strerror((int)slen));
+						return 1;
+					}
+					if (t < bc)
+						bc = t;
+					t = inc_bench_now();
+					r = inc_codec_decompress_parts(stream, (size_t)slen, n,
+								       (float *)(void *)dst, bytes);
+					t = inc_bench_now() - t;
+					if (r != slen) {
+						fprintf(stderr, "inc-bench: decompress_parts gave %ld, want %ld\n",
+							r, slen);
+						return 1;
+					}
+					inc_bench_sink = dst[bytes / 3];
+					if (t < bd)
+						bd = t;
+				}
+				gc = (double)bytes / bc / 1e9;
+				gd = (double)bytes / bd / 1e9;
+				printf("%-8s %-3u %-2u %6.2fx %13.2f %7.2fx %15.2f %7.2fx\n",
+				       inc_codec_name(), ebs[i], kp, (double)bytes / (double)slen,
+				       gc, gc / gbs_cpy, gd, gd / gbs_cpy);
+			}
 	}
 	inc_codec_select(INC_CODEC_AUTO);
 	free(in);

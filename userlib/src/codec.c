@@ -22,17 +22,37 @@ static long portable_decompress(const void *in, size_t in_len, size_t n,
 	return inc_stream_decompress(in, in_len, n, (uint8_t *)out, cap);
 }
 
+/* The parts one after the other, each through the model. */
+static long portable_decompress_parts(const struct inc_part *p, unsigned k)
+{
+	unsigned j;
+	long r;
+
+	for (j = 0; j < k; j++) {
+		r = inc_stream_decompress(p[j].in, p[j].len, p[j].n, p[j].out,
+					  4 * p[j].n);
+		if (r < 0)
+			return r;
+		if ((size_t)r != p[j].len)
+			return INC_EMALFORMED;
+	}
+	return 0;
+}
+
 struct codec_ops {
 	const char *name;
 	long (*compress)(const float *, size_t, unsigned, void *, size_t);
 	long (*decompress)(const void *, size_t, size_t, float *, size_t);
+	long (*decompress_parts)(const struct inc_part *, unsigned);
 };
 
 static const struct codec_ops ops_portable = {
 	"portable", portable_compress, portable_decompress,
+	portable_decompress_parts,
 };
 static const struct codec_ops ops_avx2 = {
 	"avx2", inc_avx2_compress, inc_avx2_decompress,
+	inc_avx2_decompress_parts,
 };
 
 static _Atomic(const struct codec_ops *) ops_cur;
@@ -92,6 +112,123 @@ long inc_codec_decompress(const void *in, size_t in_len, size_t n_values,
 			  float *out, size_t out_cap)
 {
 	return ops()->decompress(in, in_len, n_values, out, out_cap);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Multi-stream container (layout in inceptionn.h and docs/userlib.md)        */
+/* ------------------------------------------------------------------------ */
+
+/* Values per part but the last non-empty one: ceil(ceil(n/K)/8) * 8. */
+static size_t part_per(size_t n, unsigned parts)
+{
+	return (n / parts + (n % parts != 0) + 7u) / 8u * 8u;
+}
+
+size_t inc_codec_part_start(size_t n_values, unsigned parts, unsigned i)
+{
+	size_t per;
+
+	if (parts == 0 || i >= parts)
+		return n_values;
+	per = part_per(n_values, parts);
+	/* i * per <= n + 8 * parts: no overflow short of SIZE_MAX - 32. */
+	return i * per < n_values ? i * per : n_values;
+}
+
+size_t inc_codec_part_values(size_t n_values, unsigned parts, unsigned i)
+{
+	size_t start = inc_codec_part_start(n_values, parts, i), per;
+
+	if (parts == 0 || i >= parts)
+		return 0;
+	per = part_per(n_values, parts);
+	return n_values - start < per ? n_values - start : per;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
+			      unsigned parts, void *outv, size_t out_cap)
+{
+	uint8_t *out = outv;
+	size_t hdr, pos;
+	unsigned i;
+	long r;
+
+	if ((!in && n_values) || (!out && out_cap) || parts == 0 ||
+	    parts > INC_CODEC_PARTS_MAX)
+		return INC_EINVAL;
+	hdr = inc_codec_parts_hdr_size(parts);
+	if (out_cap < hdr)
+		return INC_ENOSPC;
+	pos = hdr;
+	for (i = 0; i < parts; i++) {
+		size_t n = inc_codec_part_values(n_values, parts, i);
+
+		r = inc_codec_compress(in ? in + inc_codec_part_start(n_values, parts, i) : NULL,
+				       n, eb, out + pos, out_cap - pos);
+		if (r < 0)
+			return r;
+		if ((unsigned long)r > 0xffffffffu)
+			return INC_EINVAL;
+		put_le32(out + 4 + 4 * i, (uint32_t)r);
+		pos += (size_t)r;
+	}
+	out[0] = (uint8_t)parts;
+	out[1] = out[2] = out[3] = 0;
+	return (long)pos;
+}
+
+long inc_codec_decompress_parts(const void *inv, size_t in_len, size_t n_values,
+				float *out, size_t out_cap)
+{
+	const uint8_t *in = inv;
+	struct inc_part p[INC_CODEC_PARTS_MAX];
+	float none;             /* out for n = 0 and out = NULL */
+	size_t hdr, pos;
+	unsigned k, i;
+	long r;
+
+	if ((!in && in_len) || (!out && n_values))
+		return INC_EINVAL;
+	if (n_values > out_cap / 4)
+		return INC_ENOSPC;
+	if (!out)
+		out = &none;
+	if (in_len < 4)
+		return INC_ETRUNC;
+	k = in[0];
+	if (k == 0 || k > INC_CODEC_PARTS_MAX || in[1] || in[2] || in[3])
+		return INC_EMALFORMED;
+	hdr = inc_codec_parts_hdr_size(k);
+	if (in_len < hdr)
+		return INC_ETRUNC;
+	pos = hdr;
+	for (i = 0; i < k; i++) {
+		size_t len = get_le32(in + 4 + 4 * i);
+
+		if (len > in_len - pos)
+			return INC_ETRUNC;
+		p[i].in = in + pos;
+		p[i].len = len;
+		p[i].n = inc_codec_part_values(n_values, k, i);
+		p[i].out = (uint8_t *)(out + inc_codec_part_start(n_values, k, i));
+		pos += len;
+	}
+	r = ops()->decompress_parts(p, k);
+	return r < 0 ? r : (long)pos;
 }
 
 double inc_codec_abs_bound(unsigned eb)

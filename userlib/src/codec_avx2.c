@@ -208,11 +208,10 @@ static void dec_consts_init(struct dec_consts *c)
 	c->scale = _mm256_setr_ps(0.0f, 0x1p-7f, 0x1p-15f, 0.0f, 0, 0, 0, 0);
 }
 
-/* Decode the full group at g (tag word tw, 34 readable bytes) into 8
- * values at out. */
+/* The 8 values of the full group at g (tag word tw, 34 readable bytes). */
 __attribute__((target("avx2")))
-static inline void group_decode(const uint8_t *g, unsigned tw, uint8_t *out,
-				const struct dec_consts *c)
+static inline __m256i group_values(const uint8_t *g, unsigned tw,
+				   const struct dec_consts *c)
 {
 	unsigned lo = tw & 0xffu, hi = tw >> 8, ll = half_len[lo];
 	__m256i v = _mm256_inserti128_si256(
@@ -231,8 +230,16 @@ static inline void group_decode(const uint8_t *g, unsigned tw, uint8_t *out,
 		_mm256_sllv_epi32(p, _mm256_permutevar8x32_epi32(c->sh, tag)),
 		_mm256_permutevar8x32_epi32(c->smask, tag));
 
-	_mm256_storeu_si256((__m256i *)out,
-			    _mm256_or_si256(sgn, _mm256_castps_si256(mag)));
+	return _mm256_or_si256(sgn, _mm256_castps_si256(mag));
+}
+
+/* Decode the full group at g (tag word tw, 34 readable bytes) into 8
+ * values at out. */
+__attribute__((target("avx2")))
+static inline void group_decode(const uint8_t *g, unsigned tw, uint8_t *out,
+				const struct dec_consts *c)
+{
+	_mm256_storeu_si256((__m256i *)out, group_values(g, tw, c));
 }
 
 __attribute__((target("avx2")))
@@ -275,4 +282,144 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 	r = inc_stream_decompress(in + pos, in_len - pos, n_values - i,
 				  out + 4 * i, out_cap - 4 * i);
 	return r < 0 ? r : (long)pos + r;
+}
+
+/*
+ * Multi-stream decode: the chains of k independent streams (load the tag
+ * word, look up the group size, add) overlap, one group of each stream per
+ * iteration. A block of m iterations needs no bounds check when every
+ * stream has at least 34 * m bytes left (each group takes at most 34), so
+ * the checks run once per block. K and the store kind are constants in
+ * each instance, so the per-stream state stays in registers.
+ *
+ * Large outputs are written with non-temporal stores: they would not stay
+ * in the cache anyway, and a normal store first reads the line it writes
+ * (a decoder that writes 8-10x the bytes it reads spends most of its
+ * memory traffic on those reads). Small ones (the all-reduce's segments,
+ * added to right after) keep normal stores.
+ */
+enum store_kind { ST_NORMAL, ST_NT256, ST_NT128 };
+
+#define NT_MIN_BYTES (8u << 20)
+
+__attribute__((target("avx2"), always_inline))
+static inline void store_group(uint8_t *dst, __m256i v, enum store_kind st)
+{
+	if (st == ST_NT256) {
+		_mm256_stream_si256((__m256i *)(void *)dst, v);
+	} else if (st == ST_NT128) {
+		_mm_stream_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(v));
+		_mm_stream_si128((__m128i *)(void *)(dst + 16),
+				 _mm256_extracti128_si256(v, 1));
+	} else {
+		_mm256_storeu_si256((__m256i *)(void *)dst, v);
+	}
+}
+
+__attribute__((target("avx2"), always_inline))
+static inline size_t walk_parts(const struct inc_part *p, size_t *pos,
+				unsigned K, enum store_kind st, size_t groups,
+				const struct dec_consts *c)
+{
+	const uint8_t *in[INC_CODEC_PARTS_MAX];
+	uint8_t *out[INC_CODEC_PARTS_MAX];
+	size_t at[INC_CODEC_PARTS_MAX], len[INC_CODEC_PARTS_MAX];
+	size_t g = 0, m, end, room;
+	unsigned j;
+
+	for (j = 0; j < K; j++) {
+		in[j] = p[j].in;
+		out[j] = p[j].out;
+		len[j] = p[j].len;
+		at[j] = 0;
+	}
+	for (;;) {
+		m = groups - g;
+		for (j = 0; j < K; j++) {
+			room = (len[j] - at[j]) / INC_GROUP_MAX_BYTES;
+			if (room < m)
+				m = room;
+		}
+		if (m == 0)
+			break;
+		for (end = g + m; g < end; g++) {
+			for (j = 0; j < K; j++) {
+				const uint8_t *gp = in[j] + at[j];
+				uint16_t tw16;
+
+				memcpy(&tw16, gp, 2);   /* little-endian host */
+				at[j] += group_len[tw16];
+				store_group(out[j] + 32 * g, group_values(gp, tw16, c), st);
+			}
+		}
+	}
+	if (st != ST_NORMAL)
+		_mm_sfence();
+	for (j = 0; j < K; j++)
+		pos[j] = at[j];
+	return g;
+}
+
+#define WALK_K(st)                                                          \
+	switch (k) {                                                        \
+	case 2:                                                             \
+		return walk_parts(p, pos, 2, st, groups, &c);               \
+	case 3:                                                             \
+		return walk_parts(p, pos, 3, st, groups, &c);               \
+	default:                                                            \
+		return walk_parts(p, pos, 4, st, groups, &c);               \
+	}
+
+/* k in 2..4. */
+__attribute__((target("avx2"), noinline))
+static size_t walk_parts_k(const struct inc_part *p, size_t *pos, unsigned k,
+			   enum store_kind st, size_t groups)
+{
+	struct dec_consts c;
+
+	dec_consts_init(&c);
+	if (st == ST_NT256)
+		WALK_K(ST_NT256)
+	if (st == ST_NT128)
+		WALK_K(ST_NT128)
+	WALK_K(ST_NORMAL)
+}
+
+long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k)
+{
+	size_t pos[INC_CODEC_PARTS_MAX] = { 0 }, groups = SIZE_MAX, done = 0;
+	size_t bytes = 0;
+	enum store_kind st = ST_NORMAL;
+	unsigned j;
+	long r;
+
+	if (k > INC_CODEC_PARTS_MAX)
+		return INC_EINVAL;
+	pthread_once(&tbl_once, tbl_init);
+	/* Full groups every part has: interleaved. Parts start at multiples
+	 * of 8 values from the first, so all share its alignment. */
+	for (j = 0; j < k; j++) {
+		if (p[j].n / INC_GROUP_VALUES < groups)
+			groups = p[j].n / INC_GROUP_VALUES;
+		bytes += 4 * p[j].n;
+	}
+	if (k >= 2 && bytes >= NT_MIN_BYTES)
+		st = ((uintptr_t)p[0].out & 31u) == 0 ? ST_NT256 :
+		     ((uintptr_t)p[0].out & 15u) == 0 ? ST_NT128 : ST_NORMAL;
+	if (k >= 2 && groups > 0)
+		done = walk_parts_k(p, pos, k, st, groups);
+	/* The rest of each part, in order: the single-stream path, whose
+	 * result for the rest plus the bytes walked is the model's result for
+	 * the whole part. */
+	for (j = 0; j < k; j++) {
+		r = inc_avx2_decompress(p[j].in + pos[j], p[j].len - pos[j],
+					p[j].n - INC_GROUP_VALUES * done,
+					(float *)(void *)(p[j].out + 32 * done),
+					4 * (p[j].n - INC_GROUP_VALUES * done));
+		if (r < 0)
+			return r;
+		if ((size_t)r != p[j].len - pos[j])
+			return INC_EMALFORMED;
+	}
+	return 0;
 }

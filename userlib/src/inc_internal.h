@@ -15,6 +15,21 @@ long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
 long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
 			 float *out, size_t out_cap);
 
+/* One part of a multi-stream container, its bounds already checked against
+ * the container: stream bytes in[0..len), n values into out[0..4n). */
+struct inc_part {
+	const uint8_t *in;
+	size_t len;
+	size_t n;
+	uint8_t *out;
+};
+
+/* Decode parts p[0..k) (k <= INC_CODEC_PARTS_MAX), their group chains
+ * interleaved. Returns 0 when every part decodes to exactly its length,
+ * else the first failing part's inc_stream_decompress error, or
+ * INC_EMALFORMED for a part whose stream ends before its length. */
+long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k);
+
 /* sock.c */
 int64_t inc_now_ms(void);
 int inc_sock_set_tos(int fd, int family, uint8_t tos);

@@ -165,6 +165,74 @@ static inline size_t inc_codec_max_size(size_t n_values)
 	return (n_values + 7u) / 8u * 34u;
 }
 
+/*
+ * Multi-stream container ("parts"): the n values are cut into `parts`
+ * consecutive parts (1..INC_CODEC_PARTS_MAX), each compressed as an
+ * ordinary stream, byte-identical to inc_stream_compress of that part, so
+ * that a decoder can walk the parts' independent chains of group sizes
+ * interleaved (the AVX2 path does; a single stream cannot go faster than
+ * its chain of tag-word loads). Layout (docs/userlib.md, "Multi-stream
+ * container"):
+ *
+ *   byte 0      number of parts K (1..INC_CODEC_PARTS_MAX)
+ *   bytes 1..3  zero
+ *   then K      32-bit little-endian byte lengths of the part streams
+ *   then        the K streams, back to back
+ *
+ * Part i holds inc_codec_part_values(n, K, i) values starting at value
+ * inc_codec_part_start(n, K, i): with per = ceil(ceil(n/K)/8)*8, the parts
+ * take per values each in turn, so every part but the last non-empty one
+ * is a multiple of 8 values; trailing parts may be empty (0-byte streams).
+ * Values are quantized one by one, so the decoded values are the same as
+ * with one stream.
+ */
+#define INC_CODEC_PARTS_MAX 4u
+
+/* Header bytes of a container of `parts` parts. */
+static inline size_t inc_codec_parts_hdr_size(unsigned parts)
+{
+	return 4u + 4u * (size_t)parts;
+}
+
+/* Worst-case container size: the header plus ceil(n/8) * 34 (the parts
+ * together have ceil(n/8) groups, as only the last non-empty one may end
+ * with a partial group). */
+static inline size_t inc_codec_parts_max_size(size_t n_values, unsigned parts)
+{
+	return inc_codec_parts_hdr_size(parts) + inc_codec_max_size(n_values);
+}
+
+/* First value and number of values of part i of n values cut into parts
+ * (0 for i >= parts or parts == 0). */
+size_t inc_codec_part_start(size_t n_values, unsigned parts, unsigned i);
+size_t inc_codec_part_values(size_t n_values, unsigned parts, unsigned i);
+
+/* Compress n values into a container of `parts` parts. Returns its size,
+ * INC_ENOSPC if out_cap is too small, INC_EINVAL for NULL pointers or
+ * parts outside 1..INC_CODEC_PARTS_MAX (or a part stream >= 4 GiB). Never
+ * writes past out_cap; bytes between the returned size and out_cap may be
+ * overwritten. */
+long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
+			      unsigned parts, void *out, size_t out_cap);
+
+/*
+ * Decompress a container of n values (in_len bytes available) into out
+ * (out_cap bytes). Returns the container size (bytes consumed; bytes after
+ * it are ignored, as with inc_codec_decompress) or an error:
+ *   INC_EINVAL     NULL pointers;
+ *   INC_ENOSPC     out_cap < 4 * n;
+ *   INC_ETRUNC     in_len shorter than the header or than the header plus
+ *                  the part lengths;
+ *   INC_EMALFORMED bad part count, non-zero reserved bytes, or a part whose
+ *                  stream ends before its stated length;
+ *   otherwise the first failing part's error exactly as
+ *   inc_stream_decompress reports it for that part's bytes and values.
+ * Never reads past in_len nor writes past out_cap; after an error the
+ * contents of out are unspecified.
+ */
+long inc_codec_decompress_parts(const void *in, size_t in_len, size_t n_values,
+				float *out, size_t out_cap);
+
 /* Largest absolute error |x - q(x)| of one value at error bound eb, for
  * any input (values with |x| >= 1 are exact). Used for tolerances. */
 double inc_codec_abs_bound(unsigned eb);
