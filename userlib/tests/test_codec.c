@@ -8,6 +8,15 @@
  * exact size, truncated and corrupted streams. Also checks the properties
  * the all-reduce relies on: the round trip is idempotent and its error
  * stays below inc_codec_abs_bound(eb).
+ *
+ * The multi-stream container (inc_codec_compress_parts/decompress_parts)
+ * is checked the same way, for every K: each part byte for byte against
+ * inc_stream_compress of that part, the decoded values against the model's
+ * single-stream round trip, and every result code against a reading of the
+ * layout in inceptionn.h built on the model's inc_stream_decompress
+ * (truncations, header and length-field corruption, random bytes). Its
+ * buffers are allocated at their exact sizes, so ASan sees any access
+ * outside them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -177,6 +186,314 @@ static void edges(size_t n, unsigned eb, uint64_t *rng)
 	}
 }
 
+/* ---------------------------------------------------------------- parts */
+
+/* Part split of the layout in inceptionn.h, written out here: per =
+ * ceil(ceil(n/K)/8)*8 values per part in turn. */
+static void ref_split(size_t n, unsigned k, unsigned i, size_t *start, size_t *nv)
+{
+	size_t per = ((n + k - 1) / k + 7) / 8 * 8;
+
+	*start = (size_t)i * per < n ? (size_t)i * per : n;
+	*nv = n - *start < per ? n - *start : per;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* The container read by the layout, with the model's stream decoder. */
+static long ref_decompress_parts(const uint8_t *in, size_t in_len, size_t n,
+				 uint8_t *out, size_t out_cap)
+{
+	size_t pos, hdr, start, nv, len;
+	unsigned k, i;
+	long r;
+
+	if (n > out_cap / 4)
+		return INC_ENOSPC;
+	if (in_len < 4)
+		return INC_ETRUNC;
+	k = in[0];
+	if (k < 1 || k > 4 || in[1] || in[2] || in[3])
+		return INC_EMALFORMED;
+	hdr = 4 + 4 * (size_t)k;
+	if (in_len < hdr)
+		return INC_ETRUNC;
+	for (i = 0, pos = hdr; i < k; i++) {
+		len = le32(in + 4 + 4 * i);
+		if (len > in_len - pos)
+			return INC_ETRUNC;
+		pos += len;
+	}
+	for (i = 0, pos = hdr; i < k; i++) {
+		len = le32(in + 4 + 4 * i);
+		ref_split(n, k, i, &start, &nv);
+		r = inc_stream_decompress(in + pos, len, nv, out + 4 * start, 4 * nv);
+		if (r < 0)
+			return r;
+		if ((size_t)r != len)
+			return INC_EMALFORMED;
+		pos += len;
+	}
+	return (long)pos;
+}
+
+static uint8_t *dup_exact(const uint8_t *p, size_t len)
+{
+	uint8_t *d = malloc(len ? len : 1);
+
+	if (!d) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	memcpy(d, p, len);
+	return d;
+}
+
+/* Decode c (len bytes, copied to an exact-size buffer) with the library and
+ * the reference; same result code and, on success, same values. */
+static long parts_same(const uint8_t *c, size_t len, size_t n, const char *what,
+		       size_t k)
+{
+	uint8_t *in = dup_exact(c, len);
+	uint8_t *out = malloc(n * 4 + 1);
+	long a, b;
+
+	memset(m_dec, 0, n * 4);
+	memset(out, 0, n * 4);
+	a = ref_decompress_parts(in, len, n, m_dec, n * 4);
+	b = inc_codec_decompress_parts(in, len, n, (float *)(void *)out, n * 4);
+	CHECK(a == b, "%s parts %s n=%zu K=%zu len=%zu: %ld vs reference %ld",
+	      inc_codec_name(), what, n, k, len, b, a);
+	if (a >= 0 && a == b)
+		CHECK(!memcmp(m_dec, out, n * 4), "%s parts %s n=%zu K=%zu: values differ",
+		      inc_codec_name(), what, n, k);
+	free(in);
+	free(out);
+	return b;
+}
+
+/* Compress n values of in_b into K parts: every part equals the model's
+ * stream of that part, the values decode to the single-stream round trip;
+ * then (edges) capacities, truncations and corruptions. */
+static void parts_check(size_t n, unsigned eb, unsigned k, int edges_too, uint64_t *rng)
+{
+	size_t cap = inc_codec_parts_max_size(n, k), hdr = 4 + 4 * (size_t)k;
+	size_t pos, start, nv, i, step;
+	uint8_t *c = malloc(cap + GUARD), *cc, *out;
+	long r, m, d;
+	unsigned j;
+
+	memset(c, 0xa5, cap + GUARD);
+	r = inc_codec_compress_parts((const float *)(void *)in_b, n, eb, k, c, cap);
+	CHECK(r >= (long)hdr, "%s parts n=%zu K=%u eb=%u: compress %ld", inc_codec_name(),
+	      n, k, eb, r);
+	if (r < (long)hdr) {
+		free(c);
+		return;
+	}
+	CHECK(c[0] == k && !c[1] && !c[2] && !c[3], "%s parts n=%zu K=%u: header %02x %02x%02x%02x",
+	      inc_codec_name(), n, k, c[0], c[1], c[2], c[3]);
+	CHECK(c[cap] == 0xa5 && c[cap + GUARD - 1] == 0xa5,
+	      "%s parts n=%zu K=%u: wrote past the capacity", inc_codec_name(), n, k);
+	for (j = 0, pos = hdr; j < k; j++) {
+		ref_split(n, k, j, &start, &nv);
+		CHECK(inc_codec_part_start(n, k, j) == start && inc_codec_part_values(n, k, j) == nv,
+		      "parts n=%zu K=%u part %u: split %zu+%zu vs %zu+%zu", n, k, j,
+		      inc_codec_part_start(n, k, j), inc_codec_part_values(n, k, j), start, nv);
+		CHECK(j + 1 == k || nv == 0 || nv % 8 == 0 || start + nv == n,
+		      "parts n=%zu K=%u part %u: %zu values", n, k, j, nv);
+		m = inc_stream_compress(in_b + 4 * start, nv, eb, m_out, inc_stream_max_size(nv), NULL);
+		CHECK(m >= 0 && (uint32_t)m == le32(c + 4 + 4 * j) && pos + (size_t)m <= (size_t)r &&
+		      !memcmp(c + pos, m_out, (size_t)m),
+		      "%s parts n=%zu K=%u eb=%u part %u: not the model's stream (%ld vs %u)",
+		      inc_codec_name(), n, k, eb, j, m, le32(c + 4 + 4 * j));
+		pos += m > 0 ? (size_t)m : 0;
+	}
+	CHECK(pos == (size_t)r, "%s parts n=%zu K=%u: size %ld, parts end at %zu",
+	      inc_codec_name(), n, k, r, pos);
+
+	/* Values: the single-stream round trip of all n, from exact buffers. */
+	m = inc_stream_compress(in_b, n, eb, m_out, inc_stream_max_size(n), NULL);
+	memset(l_dec, 0x5a, n * 4 + GUARD);
+	CHECK(inc_stream_decompress(m_out, (size_t)m, n, l_dec, n * 4) == m, "model round trip");
+	cc = dup_exact(c, (size_t)r);
+	out = malloc(n * 4 + 1);
+	d = inc_codec_decompress_parts(cc, (size_t)r, n, (float *)(void *)out, n * 4);
+	CHECK(d == r, "%s parts n=%zu K=%u eb=%u: decompress %ld vs %ld", inc_codec_name(), n,
+	      k, eb, d, r);
+	CHECK(!memcmp(out, l_dec, n * 4), "%s parts n=%zu K=%u eb=%u: values differ from one stream",
+	      inc_codec_name(), n, k, eb);
+	free(cc);
+	/* Bytes after the container are not read. */
+	d = inc_codec_decompress_parts(c, cap + GUARD, n, (float *)(void *)out, n * 4);
+	CHECK(d == r, "%s parts n=%zu K=%u: with trailing bytes %ld vs %ld", inc_codec_name(),
+	      n, k, d, r);
+	free(out);
+	if (!edges_too) {
+		free(c);
+		return;
+	}
+
+	/* Capacities below the size: INC_ENOSPC, nothing outside the buffer
+	 * (exact-size allocations). */
+	step = (size_t)r < 200 ? 1 : (size_t)r / 41 + 1;
+	for (i = 0; i < (size_t)r; i += step) {
+		uint8_t *o = malloc(i ? i : 1);
+
+		d = inc_codec_compress_parts((const float *)(void *)in_b, n, eb, k, o, i);
+		CHECK(d == INC_ENOSPC, "%s parts n=%zu K=%u cap=%zu: %ld", inc_codec_name(), n,
+		      k, i, d);
+		free(o);
+	}
+	/* Truncations: INC_ETRUNC, as the layout says. */
+	for (i = 0; i < (size_t)r; i += step)
+		CHECK(parts_same(c, i, n, "trunc", k) == INC_ETRUNC, "%s parts n=%zu K=%u trunc %zu",
+		      inc_codec_name(), n, k, i);
+	/* Output one value too small. */
+	if (n) {
+		out = malloc(n * 4);
+		d = inc_codec_decompress_parts(c, (size_t)r, n, (float *)(void *)out, n * 4 - 1);
+		CHECK(d == INC_ENOSPC, "%s parts n=%zu K=%u small out: %ld", inc_codec_name(), n, k, d);
+		free(out);
+	}
+	/* Header: part count 0, 5, 255 and reserved bytes. */
+	{
+		static const uint8_t bad_k[] = { 0, 5, 255 };
+
+		cc = dup_exact(c, (size_t)r);
+		for (i = 0; i < 3; i++) {
+			cc[0] = bad_k[i];
+			CHECK(parts_same(cc, (size_t)r, n, "count", k) == INC_EMALFORMED,
+			      "%s parts K byte %u accepted", inc_codec_name(), bad_k[i]);
+		}
+		cc[0] = (uint8_t)k;
+		for (i = 1; i < 4; i++) {
+			cc[i] = 1;
+			CHECK(parts_same(cc, (size_t)r, n, "reserved", k) == INC_EMALFORMED,
+			      "%s parts reserved byte %zu accepted", inc_codec_name(), i);
+			cc[i] = 0;
+		}
+		free(cc);
+	}
+	/* The last part one byte longer than its stream: INC_EMALFORMED. */
+	cc = malloc((size_t)r + 1);
+	memcpy(cc, c, (size_t)r);
+	cc[r] = 0;
+	j = c[4 + 4 * (k - 1)] + 1u;
+	cc[4 + 4 * (k - 1)] = (uint8_t)j;
+	if (j < 256)
+		CHECK(parts_same(cc, (size_t)r + 1, n, "long part", k) == INC_EMALFORMED,
+		      "%s parts n=%zu K=%u: a longer last part accepted", inc_codec_name(), n, k);
+	free(cc);
+	/* Length fields moved: same as the reference. */
+	for (j = 0; j < k; j++) {
+		static const int64_t dl[] = { -34, -2, -1, 1, 2, 34, 1 << 20 };
+
+		for (i = 0; i < sizeof(dl) / sizeof(dl[0]); i++) {
+			uint32_t len = le32(c + 4 + 4 * j) + (uint32_t)dl[i];
+
+			cc = dup_exact(c, (size_t)r);
+			cc[4 + 4 * j] = (uint8_t)len;
+			cc[5 + 4 * j] = (uint8_t)(len >> 8);
+			cc[6 + 4 * j] = (uint8_t)(len >> 16);
+			cc[7 + 4 * j] = (uint8_t)(len >> 24);
+			parts_same(cc, (size_t)r, n, "length", k);
+			free(cc);
+		}
+	}
+	/* Random corruption of one byte, anywhere; then random garbage. */
+	for (i = 0; i < 12; i++) {
+		cc = dup_exact(c, (size_t)r);
+		cc[inc_fg_rand(rng) % (size_t)r] ^= (uint8_t)(1 + inc_fg_rand(rng) % 255);
+		parts_same(cc, (size_t)r, n, "corrupt", k);
+		free(cc);
+	}
+	for (i = 0; i < 4; i++) {
+		size_t gl = (size_t)(inc_fg_rand(rng) % ((size_t)r + 8));
+
+		cc = malloc(gl + 4);
+		inc_fg_payload(cc, gl, INC_FG_RANDOM_BITS, rng);
+		if (gl >= 4) {          /* a plausible header now and then */
+			cc[0] = (uint8_t)(1 + i % 4);
+			cc[1] = cc[2] = cc[3] = 0;
+		}
+		parts_same(cc, gl, n, "garbage", k);
+		free(cc);
+	}
+	free(c);
+}
+
+static void run_parts(uint64_t *rng)
+{
+	static const size_t big[] = { 127, 128, 129, 1000, 4099, 16384, 65536 + 3, MAXN };
+	size_t n, i;
+	unsigned k, kind;
+
+	for (k = 1; k <= INC_CODEC_PARTS_MAX; k++) {
+		for (n = 0; n <= 100; n++) {
+			fill(n, (unsigned)(n % (INC_FG_MIX_COUNT + 1)), rng);
+			parts_check(n, ebs[n % (sizeof(ebs) / sizeof(ebs[0]))], k, n % 3 == 0, rng);
+		}
+		for (i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+			for (kind = 0; kind <= INC_FG_MIX_COUNT; kind++) {
+				fill(big[i], kind, rng);
+				parts_check(big[i], 10, k, kind == INC_FG_GRADIENT && i < 5, rng);
+			}
+	}
+	/* Bad arguments. */
+	CHECK(inc_codec_compress_parts((const float *)(void *)in_b, 8, 10, 0, l_out, 1000) ==
+	      INC_EINVAL, "0 parts");
+	CHECK(inc_codec_compress_parts((const float *)(void *)in_b, 8, 10, 5, l_out, 1000) ==
+	      INC_EINVAL, "5 parts");
+	CHECK(inc_codec_compress_parts(NULL, 8, 10, 2, l_out, 1000) == INC_EINVAL, "NULL in");
+	CHECK(inc_codec_compress_parts((const float *)(void *)in_b, 8, 10, 2, NULL, 10) ==
+	      INC_EINVAL, "NULL out");
+	CHECK(inc_codec_compress_parts(NULL, 0, 10, 2, l_out, 12) == 12, "empty");
+	CHECK(inc_codec_decompress_parts(l_out, 12, 0, NULL, 0) == 12, "empty decode");
+	CHECK(inc_codec_decompress_parts(NULL, 12, 0, (float *)(void *)l_dec, 0) == INC_EINVAL,
+	      "NULL in");
+	CHECK(inc_codec_decompress_parts(l_out, 12, 1, NULL, 4) == INC_EINVAL, "NULL out");
+}
+
+/* Outputs of 8 MiB and more take the AVX2 path's non-temporal stores (32-
+ * or 16-byte aligned output) or normal ones (otherwise): same values as
+ * the model's single stream, for each alignment and K. */
+static void parts_large(uint64_t *rng)
+{
+	size_t n = (9u << 20) / 4 + 13, sz = n * 4, cap = inc_codec_parts_max_size(n, 4);
+	uint8_t *src = malloc(sz), *ref = malloc(sz), *st = malloc(cap);
+	uint8_t *dst = aligned_alloc(64, (sz + 64 + 63) / 64 * 64);
+	static const size_t offs[] = { 0, 16, 4 };
+	unsigned k, o;
+	long m, r, d;
+
+	inc_fg_payload(src, sz, INC_FG_GRADIENT, rng);
+	m = inc_stream_compress(src, n, 10, st, cap, NULL);
+	CHECK(m > 0 && inc_stream_decompress(st, (size_t)m, n, ref, sz) == m, "large model");
+	for (k = 2; k <= INC_CODEC_PARTS_MAX; k++) {
+		r = inc_codec_compress_parts((const float *)(void *)src, n, 10, k, st, cap);
+		for (o = 0; o < 3; o++) {
+			memset(dst, 0x5a, sz + 64);
+			d = inc_codec_decompress_parts(st, (size_t)r, n,
+						       (float *)(void *)(dst + offs[o]), sz);
+			CHECK(r > 0 && d == r, "%s large K=%u off %zu: %ld vs %ld", inc_codec_name(),
+			      k, offs[o], d, r);
+			CHECK(!memcmp(dst + offs[o], ref, sz), "%s large K=%u off %zu: values differ",
+			      inc_codec_name(), k, offs[o]);
+			CHECK(dst[offs[o] + sz] == 0x5a && (offs[o] == 0 || dst[offs[o] - 1] == 0x5a),
+			      "%s large K=%u off %zu: wrote outside", inc_codec_name(), k, offs[o]);
+		}
+	}
+	free(src);
+	free(ref);
+	free(st);
+	free(dst);
+}
+
 static void run_impl(uint64_t *rng)
 {
 	size_t n, k, e;
@@ -211,6 +528,8 @@ static void run_impl(uint64_t *rng)
 	CHECK(inc_codec_compress(NULL, 0, 10, NULL, 0) == 0, "empty");
 	CHECK(inc_codec_decompress(NULL, 5, 0, (float *)(void *)l_dec, 0) == INC_EINVAL, "NULL in");
 	CHECK(inc_codec_decompress(m_out, 0, 0, NULL, 0) == 0, "empty decode");
+	run_parts(rng);
+	parts_large(rng);
 }
 
 /* Every exponent, sign and a few mantissas, per error bound: idempotence
