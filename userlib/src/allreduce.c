@@ -13,7 +13,8 @@
  * are busy at once (one poll() loop, non-blocking sockets).
  *
  * Modes: none (raw floats), nic (raw floats on tagged sockets), software
- * (each segment = 4-byte little-endian stream length + codec stream). In nic
+ * (each segment = 4-byte little-endian length + multi-stream codec
+ * container, inc_codec_compress_parts). In nic
  * and software modes the owner replaces each segment of its reduced block
  * by its codec round trip before the all-gather forwards it, so all ranks
  * end bit-identical (docs/userlib.md, "Identical replicas").
@@ -31,6 +32,11 @@
 
 #define SEG_DEFAULT (64u * 1024u)
 #define SEG_MAX     (64u * 1024u * 1024u)
+/* Software mode: segments of at least this many values travel as
+ * INC_CODEC_PARTS_MAX parts (decoded interleaved), shorter ones as one. */
+#define SEG_PARTS_MIN_VALUES 1024u
+/* Staging bytes of one software-mode segment of n values. */
+#define SEG_STAGE_MAX(n) (4u + inc_codec_parts_max_size((n), INC_CODEC_PARTS_MAX))
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -239,20 +245,36 @@ static void add_f32(float *restrict dst, const float *restrict src, size_t n)
 		dst[i] += src[i];
 }
 
-/* Codec round trip of n values in place (the owner step); stream into
- * tmp, which holds inc_codec_max_size(n) bytes. Returns the stream size. */
+/* Parts of a software-mode segment of n values. */
+static unsigned seg_parts(size_t n)
+{
+	return n >= SEG_PARTS_MIN_VALUES ? INC_CODEC_PARTS_MAX : 1u;
+}
+
+/* Compress n values into the container a segment carries; out holds
+ * inc_codec_parts_max_size(n, INC_CODEC_PARTS_MAX) bytes. */
+static long seg_compress(const float *v, size_t n, unsigned eb, uint8_t *out)
+{
+	return inc_codec_compress_parts(v, n, eb, seg_parts(n), out,
+					inc_codec_parts_max_size(n, INC_CODEC_PARTS_MAX));
+}
+
+/* Codec round trip of n values in place (the owner step); container into
+ * tmp, which holds inc_codec_parts_max_size(n, INC_CODEC_PARTS_MAX) bytes.
+ * The values are quantized one by one, so they are the same as through one
+ * stream. Returns the container size. */
 static long round_trip(float *v, size_t n, unsigned eb, uint8_t *tmp)
 {
-	long len = inc_codec_compress(v, n, eb, tmp, inc_codec_max_size(n));
+	long len = seg_compress(v, n, eb, tmp);
 	long r;
 
 	if (len < 0)
 		return len;
-	r = inc_codec_decompress(tmp, (size_t)len, n, v, n * 4);
+	r = inc_codec_decompress_parts(tmp, (size_t)len, n, v, n * 4);
 	return r < 0 ? r : len;
 }
 
-/* Start sending n values at v. Software: length word + stream in stage. */
+/* Start sending n values at v. Software: length word + container in stage. */
 static int out_start(struct msg_out *m, float *v, size_t n, int mode,
 		     unsigned eb, int owner, uint8_t *stage)
 {
@@ -262,8 +284,7 @@ static int out_start(struct msg_out *m, float *v, size_t n, int mode,
 		if (owner) {
 			len = round_trip(v, n, eb, stage + 4);
 		} else {
-			len = inc_codec_compress(v, n, eb, stage + 4,
-						 inc_codec_max_size(n));
+			len = seg_compress(v, n, eb, stage + 4);
 		}
 		if (len < 0)
 			return INC_E_PROTOCOL;
@@ -327,7 +348,7 @@ static void in_start(struct msg_in *m, uint8_t *dst, size_t n, int mode)
 }
 
 /* Read what is there. Returns 1 when the message is complete (software:
- * stream in stage, its length in *slen), 0 on EAGAIN, or an error. */
+ * container in stage, its length in *slen), 0 on EAGAIN, or an error. */
 static int in_pump(int fd, struct msg_in *m, struct inc_comm *c, int mode,
 		   size_t n, uint8_t *stage, size_t *slen, int *progress)
 {
@@ -356,7 +377,8 @@ static int in_pump(int fd, struct msg_in *m, struct inc_comm *c, int mode,
 			break;
 		len = (size_t)m->hdr[0] | (size_t)m->hdr[1] << 8 |
 		      (size_t)m->hdr[2] << 16 | (size_t)m->hdr[3] << 24;
-		if (len < 2 * ((n + 7) / 8) || len > inc_codec_max_size(n))
+		if (len < inc_codec_parts_hdr_size(1) + 2 * ((n + 7) / 8) ||
+		    len > inc_codec_parts_max_size(n, INC_CODEC_PARTS_MAX))
 			return INC_E_PROTOCOL;
 		*slen = len;
 		m->phase = 1;
@@ -472,7 +494,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	uint8_t tos = mode == INC_COMP_NIC ? o->tos : 0;
 
 	g.seg = (o->segment_bytes ? o->segment_bytes : SEG_DEFAULT) / 4;
-	smax = 4 + inc_codec_max_size(g.seg);
+	smax = SEG_STAGE_MAX(g.seg);
 	rc = scratch_reserve(c, 2 * smax + g.seg * 4);
 	if (rc)
 		return rc;
@@ -555,8 +577,8 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 			if (rc == 0)
 				break;
 			if (mode == INC_COMP_SOFTWARE) {
-				long d = inc_codec_decompress(r_stage, slen, n,
-							      rs ? tmp : dst, n * 4);
+				long d = inc_codec_decompress_parts(r_stage, slen, n,
+								    rs ? tmp : dst, n * 4);
 
 				if (d != (long)slen)
 					return fail(c, INC_E_PROTOCOL);
@@ -622,7 +644,7 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 	int mode = (int)o->compression, fd = c->wa_up.fd, rc, progress;
 	int tagged = mode == INC_COMP_NIC, dirty = 0;
 	size_t nsegs = (count + seg - 1) / seg, s_seg = 0, r_seg = 0, slen;
-	size_t smax = 4 + inc_codec_max_size(seg);
+	size_t smax = SEG_STAGE_MAX(seg);
 	struct msg_out mo = { 0 };
 	struct msg_in mi = { 0 };
 	int64_t last = inc_now_ms();
@@ -730,7 +752,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 {
 	int n = c->size, mode = (int)o->compression, rc, progress, i, np;
 	size_t nsegs = (count + seg - 1) / seg, reduced = 0;
-	size_t smax = 4 + inc_codec_max_size(seg), need;
+	size_t smax = SEG_STAGE_MAX(seg), need;
 	struct wa_peer *w;
 	struct pollfd *p;
 	int64_t last = inc_now_ms();
@@ -788,8 +810,8 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 				if (rc == 0)
 					break;
 				if (mode == INC_COMP_SOFTWARE &&
-				    inc_codec_decompress(x->stage, x->slen, len,
-							 x->vals, len * 4) != (long)x->slen)
+				    inc_codec_decompress_parts(x->stage, x->slen, len,
+							       x->vals, len * 4) != (long)x->slen)
 					return fail(c, INC_E_PROTOCOL);
 				x->staged = 1;
 			}
