@@ -182,18 +182,25 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 
 /*
  * Decode: after the byte expansion each lane holds its payload p, zero
- * extended (tag 0 lanes hold 0). Per tag, from 8-entry vectors indexed by
- * the lane's tag with vpermd:
- *   tag 1/2: value = sign | field * 2^-k, field = p & (2^k - 1), k = 7/15,
- *            sign = (p << (31 - k)) & 0x80000000. field * 2^-k is exact
- *            and equals the model's bit construction (exponent 127-k+msb,
- *            the bits below the msb as mantissa); field 0 gives +-0 as in
- *            the model.
- *   tag 3:   field mask 0, shift 0, sign mask all ones: value = p.
- *   tag 0:   p = 0: value = 0.
+ * extended (tag 0 lanes hold 0). Shift it left by 24 (tag 1) or 16 (tag 2)
+ * so that the payload's sign bit lands in bit 31: q = p << s. Then the
+ * field sits in bits 30..s, q & 0x7fffffff = field * 2^s, and
+ *   tag 1/2: value = (q & 0x80000000) | float(q & 0x7fffffff) * 2^-31
+ *            = sign | field * 2^-k (k = 7/15, s + k = 31). The conversion
+ *            and the product are exact (at most 15 significant bits, a
+ *            power of two, no underflow) and equal the model's bit
+ *            construction; field 0 gives +-0 as in the model.
+ *   tag 0:   p = 0, so the same expression gives +0.
+ *   tag 3:   the payload itself, picked with a blend.
+ * The per-lane shift and the tag-3 mask come from 8-entry vectors indexed
+ * by vpermd, which reads only the low 3 bits of each index: lane i's index
+ * is the tag word shifted right by 2i, whose bit 2 belongs to the next
+ * lane, so the vectors repeat after four entries and no mask is needed.
+ * The tag word is broadcast straight from memory (its upper two bytes,
+ * payload, only reach bit 2 of lane 7's index).
  */
 struct dec_consts {
-	__m256i shifts, three, fmask, sh, smask;
+	__m256i shifts, sh, raw, signbit, absmask;
 	__m256 scale;
 };
 
@@ -201,11 +208,11 @@ __attribute__((target("avx2")))
 static void dec_consts_init(struct dec_consts *c)
 {
 	c->shifts = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
-	c->three = _mm256_set1_epi32(3);
-	c->fmask = _mm256_setr_epi32(0, 0x7f, 0x7fff, 0, 0, 0, 0, 0);
-	c->sh = _mm256_setr_epi32(0, 24, 16, 0, 0, 0, 0, 0);
-	c->smask = _mm256_setr_epi32(0, (int)0x80000000u, (int)0x80000000u, -1, 0, 0, 0, 0);
-	c->scale = _mm256_setr_ps(0.0f, 0x1p-7f, 0x1p-15f, 0.0f, 0, 0, 0, 0);
+	c->sh = _mm256_setr_epi32(0, 24, 16, 0, 0, 24, 16, 0);
+	c->raw = _mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1);
+	c->signbit = _mm256_set1_epi32((int)0x80000000u);
+	c->absmask = _mm256_set1_epi32(0x7fffffff);
+	c->scale = _mm256_set1_ps(0x1p-31f);
 }
 
 /* The 8 values of the full group at g (tag word tw, 34 readable bytes). */
@@ -214,23 +221,23 @@ static inline __m256i group_values(const uint8_t *g, unsigned tw,
 				   const struct dec_consts *c)
 {
 	unsigned lo = tw & 0xffu, hi = tw >> 8, ll = half_len[lo];
+	uint32_t tw32;
 	__m256i v = _mm256_inserti128_si256(
 		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(g + 2))),
 		_mm_loadu_si128((const __m128i *)(g + 2 + ll)), 1);
 	__m256i mask = _mm256_inserti128_si256(
 		_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)dec_tbl[lo].mask)),
 		_mm_loadu_si128((const __m128i *)dec_tbl[hi].mask), 1);
-	__m256i p = _mm256_shuffle_epi8(v, mask);
-	__m256i tag = _mm256_and_si256(
-		_mm256_srlv_epi32(_mm256_set1_epi32((int)tw), c->shifts), c->three);
-	__m256i field = _mm256_and_si256(p, _mm256_permutevar8x32_epi32(c->fmask, tag));
-	__m256 mag = _mm256_mul_ps(_mm256_cvtepi32_ps(field),
-				   _mm256_permutevar8x32_ps(c->scale, tag));
-	__m256i sgn = _mm256_and_si256(
-		_mm256_sllv_epi32(p, _mm256_permutevar8x32_epi32(c->sh, tag)),
-		_mm256_permutevar8x32_epi32(c->smask, tag));
+	__m256i p = _mm256_shuffle_epi8(v, mask), idx, q;
+	__m256 mag;
 
-	return _mm256_or_si256(sgn, _mm256_castps_si256(mag));
+	memcpy(&tw32, g, 4);
+	idx = _mm256_srlv_epi32(_mm256_set1_epi32((int)tw32), c->shifts);
+	q = _mm256_sllv_epi32(p, _mm256_permutevar8x32_epi32(c->sh, idx));
+	mag = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(q, c->absmask)), c->scale);
+	return _mm256_blendv_epi8(
+		_mm256_or_si256(_mm256_and_si256(q, c->signbit), _mm256_castps_si256(mag)),
+		p, _mm256_permutevar8x32_epi32(c->raw, idx));
 }
 
 /* Decode the full group at g (tag word tw, 34 readable bytes) into 8
@@ -343,6 +350,10 @@ static inline size_t walk_parts(const struct inc_part *p, size_t *pos,
 		if (m == 0)
 			break;
 		for (end = g + m; g < end; g++) {
+			/* Unrolled, so that at[] lives in registers (a loop
+			 * over j kept it on the stack, adding a store-to-load
+			 * forward to every chain). */
+#pragma GCC unroll 4
 			for (j = 0; j < K; j++) {
 				const uint8_t *gp = in[j] + at[j];
 				uint16_t tw16;
