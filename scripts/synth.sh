@@ -23,8 +23,8 @@ for top in "${tops[@]}"; do
 	# warns once per port; those are counted, every other warning is shown.
 	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); hierarchy -check -top $top; script $out/$top.ys" \
 		>/dev/null 2>"$out/$top.warn.txt" || { cat "$out/$top.warn.txt" >&2; exit 1; }
-	grep -v 'Resizing cell port .*\.ram_' "$out/$top.warn.txt" >&2 || true
-	nres=$(grep -c 'Resizing cell port .*\.ram_' "$out/$top.warn.txt" || true)
+	grep -v 'Resizing cell port ' "$out/$top.warn.txt" >&2 || true
+	nres=$(grep -c 'Resizing cell port ' "$out/$top.warn.txt" || true)
 	[ "$nres" -gt 0 ] && echo "synth: $top: $nres block RAM port-width warnings (ports narrowed to the mode used; see $out/$top.warn.txt)"
 	secs=$(( $(date +%s) - start ))
 	s=$out/$top.stat.txt
