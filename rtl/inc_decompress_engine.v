@@ -518,8 +518,10 @@ reg            rf_pop;
 /* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
 wire [11:0] m1_len_beats = m1_len[16:5] + {11'd0, |m1_len[4:0]};
 wire [8:0]  m1_sstart    = {1'b0, m1_poff} + 9'd4;        // first stream byte, P + 4
-wire [11:0] m1_pair_lo   = {9'd0, m1_sstart[8:6]};
 wire [11:0] m1_pair_hi   = (m1_len_beats - 12'd1) >> 1;
+// The pair holding P + 4; a frame that ends exactly at P + 4 (no stream
+// byte) on a pair boundary reads its last pair instead.
+wire [11:0] m1_pair_lo   = ({9'd0, m1_sstart[8:6]} > m1_pair_hi) ? m1_pair_hi : {9'd0, m1_sstart[8:6]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
