@@ -333,46 +333,46 @@ static inline size_t walk_parts(const struct inc_part *p, size_t *pos,
 				unsigned K, enum store_kind st, size_t groups,
 				const struct dec_consts *c)
 {
-	const uint8_t *in[INC_CODEC_PARTS_MAX];
+	const uint8_t *cur[INC_CODEC_PARTS_MAX], *end[INC_CODEC_PARTS_MAX];
 	uint8_t *out[INC_CODEC_PARTS_MAX];
-	size_t at[INC_CODEC_PARTS_MAX], len[INC_CODEC_PARTS_MAX];
-	size_t g = 0, m, end, room;
+	size_t g = 0, m, room;
 	unsigned j;
 
 	for (j = 0; j < K; j++) {
-		in[j] = p[j].in;
+		cur[j] = p[j].in;
+		end[j] = p[j].in + p[j].len;
 		out[j] = p[j].out;
-		len[j] = p[j].len;
-		at[j] = 0;
 	}
 	for (;;) {
 		m = groups - g;
 		for (j = 0; j < K; j++) {
-			room = (len[j] - at[j]) / INC_GROUP_MAX_BYTES;
+			room = (size_t)(end[j] - cur[j]) / INC_GROUP_MAX_BYTES;
 			if (room < m)
 				m = room;
 		}
 		if (m == 0)
 			break;
-		for (end = g + m; g < end; g++) {
-			/* Unrolled, so that at[] lives in registers (a loop
-			 * over j kept it on the stack, adding a store-to-load
-			 * forward to every chain). */
+		g += m;
+		/* Unrolled over the parts, so that the cursors live in
+		 * registers (a loop over j kept the positions on the stack,
+		 * adding a store-to-load forward to every chain). */
+		for (; m; m--) {
 #pragma GCC unroll 4
 			for (j = 0; j < K; j++) {
-				const uint8_t *gp = in[j] + at[j];
+				const uint8_t *gp = cur[j];
 				uint16_t tw16;
 
 				memcpy(&tw16, gp, 2);   /* little-endian host */
-				at[j] += group_len[tw16];
-				store_group(out[j] + 32 * g, group_values(gp, tw16, c), st);
+				cur[j] = gp + group_len[tw16];
+				store_group(out[j], group_values(gp, tw16, c), st);
+				out[j] += 32;
 			}
 		}
 	}
 	if (st != ST_NORMAL)
 		_mm_sfence();
 	for (j = 0; j < K; j++)
-		pos[j] = at[j];
+		pos[j] = (size_t)(cur[j] - p[j].in);
 	return g;
 }
 
