@@ -6,7 +6,7 @@
  * inc_frame_decompress() (sw-model/src/frame.c, docs/wire-format.md) with
  * cfg {tos_value, tos_mask, max_frame = MAX_FRAME}.
  *
- * Store-and-forward, in three stages. Every frame takes one of four slots
+ * Store-and-forward, in three stages. Every frame takes one of eight slots
  * at its first beat and keeps it until its last beat has been read out:
  * the same slot number in the input RAM (two banks: even and odd beats)
  * and in the output RAM.
@@ -101,8 +101,13 @@ localparam BYTES     = DATA_WIDTH / 8;
 localparam KW        = $clog2(BYTES + 1);                 // byte count within a beat
 localparam SLOT_USED = (MAX_FRAME + BYTES - 1) / BYTES;   // beats of the largest frame
 localparam SAW       = ($clog2(SLOT_USED) < 2) ? 2 : $clog2(SLOT_USED); // beat address within a slot
-localparam PAW       = SAW - 1;                           // beat-pair address within a slot
-localparam SW        = 2;                                 // slot number: four slots per RAM
+localparam PAW       = SAW - 1;                           // beat-pair count within a slot
+localparam NSLOT     = 8;                                 // frame slots
+localparam SLOT_BEATS = 2 * ((SLOT_USED + 1) / 2);        // slot stride in beats (even)
+localparam AW        = $clog2(NSLOT * SLOT_BEATS);        // beat address in a frame RAM
+localparam [AW-1:0] SLOT_BEATS_A = SLOT_BEATS[AW-1:0];
+localparam LAST_BASE  = (NSLOT - 1) * SLOT_BEATS;
+localparam [AW-1:0] LAST_BASE_A  = LAST_BASE[AW-1:0];
 localparam HDR_BYTES = 160;
 localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
 localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
@@ -128,21 +133,23 @@ localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_MARKED = `INC_R_NOT_MARKED,
 integer i;
 
 // ---------------------------------------------------------------------------
-// Frame slot RAMs, four slots each. A frame keeps the same slot number in
-// both from ingest to the end of its output. The input slots are two banks
-// (even and odd beats, addressed {slot, pair}) so that the stream reader
-// takes two beats per cycle; the output slots are addressed {slot, beat}.
+// Frame slot RAMs, eight slots of SLOT_BEATS beats each (282 for 9018-byte
+// frames). A frame keeps the same slot in both from ingest to the end of
+// its output, named by its base: the address of its first beat, slot *
+// SLOT_BEATS, carried in the metadata. The input RAM is two banks (even
+// and odd beats, address = beat address / 2) so that the stream reader
+// takes two beats per cycle; the output RAM is addressed by beat.
 // ---------------------------------------------------------------------------
-reg [DATA_WIDTH-1:0] ram_ie  [0:(4 << PAW)-1];
-reg [DATA_WIDTH-1:0] ram_io  [0:(4 << PAW)-1];
-reg [DATA_WIDTH-1:0] ram_out [0:(4 << SAW)-1];
+reg [DATA_WIDTH-1:0] ram_ie  [0:NSLOT*SLOT_BEATS/2-1];
+reg [DATA_WIDTH-1:0] ram_io  [0:NSLOT*SLOT_BEATS/2-1];
+reg [DATA_WIDTH-1:0] ram_out [0:NSLOT*SLOT_BEATS-1];
 
 // ---------------------------------------------------------------------------
 // Stage 1: ingest
 // ---------------------------------------------------------------------------
 reg                    in_frame_reg;   // inside a frame
-reg  [SW-1:0]          in_slot_reg;    // slot of the frame being received
-reg  [2:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
+reg  [AW-1:0]          in_base_reg;    // base of the slot of the frame being received
+reg  [3:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
 reg  [16:0]            in_len_reg;     // bytes so far, saturating
 reg  [11:0]            in_beat_reg;    // beat index, saturating
 reg  [8*HDR_BYTES-1:0] hdr_reg;
@@ -151,7 +158,7 @@ reg                    en_reg;
 wire [1:0] in_free;                    // slots stage 3 releases this cycle (0..2)
 wire in_take = s_axis_tvalid && s_axis_tready;
 
-assign s_axis_tready = in_frame_reg || in_used_reg != 3'd4;
+assign s_axis_tready = in_frame_reg || in_used_reg != NSLOT[3:0];
 
 reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
 reg [16:0]             len_next;
@@ -175,16 +182,18 @@ always @* begin
 end
 
 wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
+// The base is even: the pair address is base / 2 + beat / 2.
+wire [AW-2:0] in_pair = in_base_reg[AW-1:1] + {{(AW-SAW){1'b0}}, in_beat_cur[SAW-1:1]};
 
 always @(posedge clk) begin
     if (in_take && in_beat_cur < SLOT_USED12 && in_beat_cur[0]) begin
-        ram_io[{in_slot_reg, in_beat_cur[SAW-1:1]}] <= s_axis_tdata;
+        ram_io[in_pair] <= s_axis_tdata;
     end
 end
 
 always @(posedge clk) begin
     if (in_take && in_beat_cur < SLOT_USED12 && !in_beat_cur[0]) begin
-        ram_ie[{in_slot_reg, in_beat_cur[SAW-1:1]}] <= s_axis_tdata;
+        ram_ie[in_pair] <= s_axis_tdata;
     end
 end
 
@@ -193,7 +202,7 @@ reg                    d1_valid_reg;
 reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
 reg  [16:0]            d1_len_reg;
 reg                    d1_en_reg;
-reg  [SW-1:0]          d1_slot_reg;
+reg  [AW-1:0]          d1_base_reg;
 
 always @(posedge clk) begin
     d1_valid_reg <= 1'b0;
@@ -207,19 +216,19 @@ always @(posedge clk) begin
         end
         if (s_axis_tlast) begin
             in_frame_reg <= 1'b0;
-            in_slot_reg  <= in_slot_reg + 1'b1;
+            in_base_reg  <= (in_base_reg == LAST_BASE_A) ? {AW{1'b0}} : in_base_reg + SLOT_BEATS_A;
             d1_valid_reg <= 1'b1;
             d1_hdr_reg   <= hdr_next;
             d1_len_reg   <= len_next;
             d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
-            d1_slot_reg  <= in_slot_reg;
+            d1_base_reg  <= in_base_reg;
         end
     end
-    in_used_reg <= in_used_reg + {2'd0, in_take && !in_frame_reg} - {1'b0, in_free};
+    in_used_reg <= in_used_reg + {3'd0, in_take && !in_frame_reg} - {2'd0, in_free};
     if (rst) begin
         in_frame_reg <= 1'b0;
-        in_slot_reg  <= {SW{1'b0}};
-        in_used_reg  <= 3'd0;
+        in_base_reg  <= {AW{1'b0}};
+        in_used_reg  <= 4'd0;
         d1_valid_reg <= 1'b0;
     end
 end
@@ -296,7 +305,7 @@ reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
 reg [16:0] x1_len_reg, x_len_reg;
 reg [31:0] x1_shim_reg, x_shim_reg;
 reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
-reg [SW-1:0] x1_slot_reg, x_slot_reg;
+reg [AW-1:0] x1_base_reg, x_base_reg;
 reg [HDR_BYTES/2-1:0] x1_tcph_mask_reg;   // the header words of the TCP header sum
 reg [8*HDR_BYTES-1:0] x1_hdr_reg;
 reg [22:0] x_tcph_sum_reg;
@@ -327,7 +336,7 @@ always @(posedge clk) begin
     x1_len_reg      <= d1_len_reg;
     x1_shim_reg     <= x_shim;
     x1_sum_addr_reg <= x_sum_addr;
-    x1_slot_reg     <= d1_slot_reg;
+    x1_base_reg     <= d1_base_reg;
     x1_tcph_mask_reg <= x_tcph_mask;
     x1_hdr_reg      <= d1_hdr_reg;
     x_valid_reg     <= x1_valid_reg;
@@ -335,7 +344,7 @@ always @(posedge clk) begin
     x_len_reg       <= x1_len_reg;
     x_shim_reg      <= x1_shim_reg;
     x_sum_addr_reg  <= x1_sum_addr_reg;
-    x_slot_reg      <= x1_slot_reg;
+    x_base_reg      <= x1_base_reg;
     x_tcph_sum_reg  <= x_tcph_sum;
     if (rst) begin
         x1_valid_reg <= 1'b0;
@@ -440,11 +449,11 @@ wire [23:0] y_pseudo  = {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, y_orig_tot[15:0]
                         {1'b0, x_tcph_sum_reg};
 
 // Metadata FIFO 1 entry.
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + SW;
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + AW;
 wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
                         y_l3, x_l4_reg, x_poff_reg, x_orig_reg[15:2], y_tail,
                         y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
-                        y_ip_csum, y_pseudo, x_slot_reg};
+                        y_ip_csum, y_pseudo, x_base_reg};
 wire [M1W-1:0] m1_out;
 wire           m1_valid;
 reg            m1_pop;
@@ -452,7 +461,7 @@ reg            m1_pop;
 // Full/level outputs unused where the slot accounting bounds the entries
 // (every FIFO below holds at most one entry per slot).
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(4)) m1_fifo (
+inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(8)) m1_fifo (
     .clk(clk), .rst(rst),
     .in_data(m1_in), .in_valid(x_valid_reg), .in_ready(),
     .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
@@ -473,8 +482,8 @@ wire [15:0] m1_sbytes  = m1_out[M1W-68 -: 16];
 wire [15:0] m1_out_len = m1_out[M1W-84 -: 16];
 wire [15:0] m1_ip_tot  = m1_out[M1W-100 -: 16];
 wire [15:0] m1_ip_csum = m1_out[M1W-116 -: 16];
-wire [23:0] m1_pseudo  = m1_out[SW +: 24];
-wire [SW-1:0] m1_slot  = m1_out[SW-1:0];
+wire [23:0] m1_pseudo  = m1_out[AW +: 24];
+wire [AW-1:0] m1_base  = m1_out[AW-1:0];
 
 // ---------------------------------------------------------------------------
 // Stage 2: decompress
@@ -505,8 +514,7 @@ wire [SW-1:0] m1_slot  = m1_out[SW-1:0];
 
 // ---- L ----
 reg            l_rd_reg;           // reading a frame's pairs
-reg [SW-1:0]   l_slot_reg;
-reg [PAW-1:0]  l_pair_reg;
+reg [AW-2:0]   l_pair_reg;         // input RAM address of the next pair
 reg [PAW:0]    l_left_reg;         // pairs still to read
 reg            l_fly_reg, l_fly_last_reg;
 reg [2*DATA_WIDTH-1:0] l_q_reg;
@@ -528,13 +536,13 @@ wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
 
 always @(posedge clk) begin
     if (l_issue) begin
-        l_q_reg[DATA_WIDTH-1:0] <= ram_ie[{l_slot_reg, l_pair_reg}];
+        l_q_reg[DATA_WIDTH-1:0] <= ram_ie[l_pair_reg];
     end
 end
 
 always @(posedge clk) begin
     if (l_issue) begin
-        l_q_reg[2*DATA_WIDTH-1:DATA_WIDTH] <= ram_io[{l_slot_reg, l_pair_reg}];
+        l_q_reg[2*DATA_WIDTH-1:DATA_WIDTH] <= ram_io[l_pair_reg];
     end
 end
 
@@ -549,17 +557,17 @@ inc_decompress_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
 wire rf_last = rf_out[2*DATA_WIDTH];
 
 // Start queue (L -> B), every frame.
-localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 8 + SW;
+localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 8 + AW;
 wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
                         m1_len[16] ? 16'hffff : m1_len[15:0], m1_out_len, m1_ip_tot, m1_ip_csum,
-                        m1_l3, m1_l4, m1_poff, m1_slot};
+                        m1_l3, m1_l4, m1_poff, m1_base};
 wire [SQW-1:0] sq_out;
 wire           sq_valid, sq_ready;
 reg            b_fin;
 
 // Decoder queue (L -> D) and writer queue (L -> W), frames to decompress.
 localparam DQW = 6 + 14 + 2 + 16;
-localparam WQW = SW + 3 + 24;
+localparam WQW = AW + 3 + 24;
 wire [DQW-1:0] dq_out;
 wire           dq_valid, dq_ready;
 reg            dq_pop;
@@ -572,19 +580,19 @@ always @* begin
 end
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(4)) sq_fifo (
+inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(8)) sq_fifo (
     .clk(clk), .rst(rst),
     .in_data(sq_in), .in_valid(m1_pop), .in_ready(sq_ready),
     .out_data(sq_out), .out_valid(sq_valid), .out_ready(b_fin), .count()
 );
-inc_decompress_fifo #(.WIDTH(DQW), .DEPTH(4)) dq_fifo (
+inc_decompress_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
     .clk(clk), .rst(rst),
     .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
     .out_data(dq_out), .out_valid(dq_valid), .out_ready(dq_pop), .count()
 );
-inc_decompress_fifo #(.WIDTH(WQW), .DEPTH(4)) wq_fifo (
+inc_decompress_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
     .clk(clk), .rst(rst),
-    .in_data({m1_slot, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
+    .in_data({m1_base, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
     .out_data(wq_out), .out_valid(), .out_ready(wq_pop), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
@@ -601,8 +609,7 @@ always @(posedge clk) begin
     end
     if (m1_pop && m1_dec) begin
         l_rd_reg   <= 1'b1;
-        l_slot_reg <= m1_slot;
-        l_pair_reg <= m1_pair_lo[PAW-1:0];
+        l_pair_reg <= m1_base[AW-1:1] + {{(AW-1-PAW){1'b0}}, m1_pair_lo[PAW-1:0]};
         l_left_reg <= m1_pair_hi[PAW:0] - m1_pair_lo[PAW:0] + 1'b1;
     end
     if (rst) begin
@@ -672,7 +679,7 @@ reg  eq_push, eq_bad;
 wire eq_out, eq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(1), .DEPTH(4)) eq_fifo (
+inc_decompress_fifo #(.WIDTH(1), .DEPTH(8)) eq_fifo (
     .clk(clk), .rst(rst),
     .in_data(eq_bad), .in_valid(eq_push), .in_ready(),
     .out_data(eq_out), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
@@ -831,8 +838,8 @@ end
 `endif
 
 // ---- W ----
-wire [SW-1:0] wq_slot   = wq_out[WQW-1 -: SW];
-wire [2:0]    wq_pbeat  = wq_out[WQW-SW-1 -: 3];   // P / 32: the first beat written
+wire [AW-1:0] wq_base   = wq_out[WQW-1 -: AW];
+wire [2:0]    wq_pbeat  = wq_out[WQW-AW-1 -: 3];   // P / 32: the first beat written
 wire [23:0]   wq_pseudo = wq_out[23:0];
 
 reg [SAW:0]   w_cnt_reg;           // beats of the frame written so far
@@ -854,7 +861,7 @@ wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
 
 always @(posedge clk) begin
     if (pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12) begin
-        ram_out[{wq_slot, w_beat[SAW-1:0]}] <= pk_data;
+        ram_out[wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]}] <= pk_data;
     end
 end
 
@@ -901,7 +908,7 @@ wire [15:0] cq_out;
 wire        cq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(16), .DEPTH(4)) cq_fifo (
+inc_decompress_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
     .clk(clk), .rst(rst),
     .in_data(w_tcp_csum), .in_valid(w_end_reg), .in_ready(),
     .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
@@ -920,7 +927,7 @@ wire [15:0]   sq_ip_csum = sq_out[SQW-59 -: 16];
 wire [7:0]    sq_l3      = sq_out[SQW-75 -: 8];
 wire [7:0]    sq_l4      = sq_out[SQW-83 -: 8];
 wire [7:0]    sq_poff    = sq_out[SQW-91 -: 8];
-wire [SW-1:0] sq_slot    = sq_out[SW-1:0];
+wire [AW-1:0] sq_base    = sq_out[AW-1:0];
 
 wire b_bad = !sq_copy && eq_out;   // decompression failed: the input is output
 
@@ -931,7 +938,7 @@ end
 reg        fin_reg;
 reg        fin_patch_reg, fin_drop_reg;
 reg [15:0] fin_len_out_reg;
-reg [SW-1:0] fin_slot_reg;
+reg [AW-1:0] fin_base_reg;
 reg [7:0]  fin_poff_reg, fin_l3_reg, fin_l4_reg;
 reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg;
 
@@ -941,7 +948,7 @@ always @(posedge clk) begin
         fin_patch_reg    <= !sq_copy && !b_bad;
         fin_drop_reg     <= sq_drop;
         fin_len_out_reg  <= (sq_copy || b_bad) ? sq_len : sq_out_len;
-        fin_slot_reg     <= sq_slot;
+        fin_base_reg     <= sq_base;
         fin_poff_reg     <= sq_poff;
         fin_l3_reg       <= sq_l3;
         fin_l4_reg       <= sq_l4;
@@ -961,15 +968,15 @@ always @(posedge clk) begin
 end
 
 // Metadata FIFO 2: what stage 3 needs to read and patch a frame.
-localparam M2W = 1 + 1 + SW + 16 + 8 + 16 + 16 + 16 + 8 + 8;
-wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_slot_reg, fin_len_out_reg, fin_poff_reg,
+localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 16 + 8 + 8;
+wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_base_reg, fin_len_out_reg, fin_poff_reg,
                         fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg, fin_l3_reg, fin_l4_reg};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
 reg            m2_pop;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(4)) m2_fifo (
+inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
     .clk(clk), .rst(rst),
     .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
     .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
@@ -984,8 +991,8 @@ inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(4)) m2_fifo (
 // cycle after the previous one's last read, so frames leave back to back.
 // ---------------------------------------------------------------------------
 reg           o_on_reg;
-reg [SW-1:0]  o_slot_reg;
-reg [SAW-1:0] o_beat_reg;
+reg [AW-1:0]  o_addr_reg;         // RAM address of the next beat
+reg [SAW-1:0] o_beat_reg;         // the same beat within the frame
 reg [11:0]    o_left_reg;
 reg           o_patch_reg;
 reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
@@ -1003,24 +1010,24 @@ wire o_end   = o_issue && o_left_reg == 12'd1;
 
 always @(posedge clk) begin
     if (o_issue) begin
-        o_qie_reg <= ram_ie[{o_slot_reg, o_beat_reg[SAW-1:1]}];
+        o_qie_reg <= ram_ie[o_addr_reg[AW-1:1]];
     end
 end
 
 always @(posedge clk) begin
     if (o_issue) begin
-        o_qio_reg <= ram_io[{o_slot_reg, o_beat_reg[SAW-1:1]}];
+        o_qio_reg <= ram_io[o_addr_reg[AW-1:1]];
     end
 end
 
 always @(posedge clk) begin
     if (o_issue) begin
-        o_qo_reg <= ram_out[{o_slot_reg, o_beat_reg}];
+        o_qo_reg <= ram_out[o_addr_reg];
     end
 end
 
 wire          m2_drop      = m2_out[M2W-1];
-wire [15:0]   m2_len       = m2_out[M2W-3-SW -: 16];
+wire [15:0]   m2_len       = m2_out[M2W-3-AW -: 16];
 wire [11:0]   m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
 wire          m2_empty     = m2_drop || m2_len_beats == 12'd0;   // nothing to send
 
@@ -1038,6 +1045,7 @@ always @(posedge clk) begin
     o_fly_patch_reg <= o_patch_reg;
     if (o_issue) begin
         o_beat_reg <= o_beat_reg + 1'b1;
+        o_addr_reg <= o_addr_reg + 1'b1;
         o_left_reg <= o_left_reg - 12'd1;
         if (o_left_reg == 12'd1) begin
             o_on_reg <= 1'b0;
@@ -1048,12 +1056,12 @@ always @(posedge clk) begin
         o_beat_reg     <= {SAW{1'b0}};
         o_left_reg     <= m2_len_beats;
         o_patch_reg    <= m2_out[M2W-2];
-        o_slot_reg     <= m2_out[M2W-3 -: SW];
+        o_addr_reg     <= m2_out[M2W-3 -: AW];
         o_len_reg      <= m2_len[4:0];
-        o_poff_reg     <= m2_out[M2W-19-SW -: 8];
-        o_ip_tot_reg   <= m2_out[M2W-27-SW -: 16];
-        o_ip_csum_reg  <= m2_out[M2W-43-SW -: 16];
-        o_tcp_csum_reg <= m2_out[M2W-59-SW -: 16];
+        o_poff_reg     <= m2_out[M2W-19-AW -: 8];
+        o_ip_tot_reg   <= m2_out[M2W-27-AW -: 16];
+        o_ip_csum_reg  <= m2_out[M2W-43-AW -: 16];
+        o_tcp_csum_reg <= m2_out[M2W-59-AW -: 16];
         o_l3_reg       <= m2_out[15:8];
         o_l4_reg       <= m2_out[7:0];
     end
