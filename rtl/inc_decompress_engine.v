@@ -8,8 +8,8 @@
  *
  * Store-and-forward, in three stages. Every frame takes one of eight slots
  * at its first beat and keeps it until its last beat has been read out:
- * the same slot number in the input RAM (two banks: even and odd beats)
- * and in the output RAM.
+ * the same slot (named by its base address) in the input RAM (two banks:
+ * even and odd beats) and in the output RAM.
  *
  *   s_axis -> [1 ingest] -> RAM_IN ------------------------------+
  *                 | header capture (160 B)     |                   |
