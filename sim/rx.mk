@@ -46,7 +46,7 @@ $(RX_SIMDIR)/%/tblib.a:
 define rx_verilate
 $(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshell.h
 	@rm -f $$@
-	nice $(VERILATOR) $$(RX_VFLAGS) --top-module $(2) --Mdir $(RX_SIMDIR)/$(1) -o V$(1) \
+	nice $(VERILATOR) $$(RX_VFLAGS) $(RX_VPARAMS_$(1)) --top-module $(2) --Mdir $(RX_SIMDIR)/$(1) -o V$(1) \
 		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)) \
 		>$(RX_SIMDIR)/$(1)/build.log 2>&1 || { tail -n 30 $(RX_SIMDIR)/$(1)/build.log; exit 1; }
 $(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
@@ -78,13 +78,20 @@ RX_UNITS_V := sim/rx_units_top.v rtl/inc_decompress_block.v rtl/inc_burst_buffer
               rtl/inc_decompress_unit.v
 RX_TB_EXTRA_rx_units := sim/rx_units_tb.c
 $(eval $(call rx_verilate,rx_units,rx_units_top,$(RX_UNITS_V),sim/rx_units_shell.cpp))
+# The same harness with the burst buffer taking one beat per transfer (the
+# paper's two-beat buffer; the engine uses two-beat transfers).
+RX_TB_EXTRA_rx_units1 := sim/rx_units_tb.c
+RX_VPARAMS_rx_units1 := -GIN_BEATS=1
+$(eval $(call rx_verilate,rx_units1,rx_units_top,$(RX_UNITS_V),sim/rx_units_shell.cpp))
 
-.PHONY: test-rx-units
+.PHONY: test-rx-units test-rx-units-1beat
 test-rx-units: $(RX_SIMDIR)/rx_units/Vrx_units
 	$< +streams=$${STREAMS:-3000} +seed=$${SEED:-1}
+test-rx-units-1beat: $(RX_SIMDIR)/rx_units1/Vrx_units1
+	$< +streams=$${STREAMS:-1000} +seed=$${SEED:-4}
 
-SIM_TESTS += rx-units
-TEST_SUITES += rx-units
+SIM_TESTS += rx-units rx-units-1beat
+TEST_SUITES += rx-units rx-units-1beat
 
 # --- Icarus smoke bench of the decompress engine ---------------------------
 # The bench, the generator and the rules are shared with the transmit side

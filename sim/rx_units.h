@@ -11,10 +11,10 @@ extern "C" {
 
 struct rx_units_io {
 	uint8_t *rst, *blk_tag, *start, *s_valid, *s_ready, *u_count, *u_valid, *u_last;
-	uint8_t *pad_bad, *busy;
+	uint8_t *pad_bad, *busy, *in_bytes;   /* in_bytes: 32 or 64 per transfer */
 	uint32_t *blk_payload, *blk_value;
 	uint16_t *n, *consumed;
-	uint32_t *s_data, *u_data;   /* 16 / 8 words, byte 0 = lane 0 */
+	uint32_t *s_data, *u_data;   /* in_bytes / 32 bytes, byte 0 = lane 0 */
 };
 
 void rxu_open(int argc, char **argv);

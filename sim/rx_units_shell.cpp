@@ -20,6 +20,7 @@ void rxu_open(int argc, char **argv)
 	io.start = &t->start;
 	io.n = &t->n;
 	io.s_data = t->s_data.data();
+	io.in_bytes = &t->in_bytes;
 	io.s_valid = &t->s_valid;
 	io.s_ready = &t->s_ready;
 	io.u_data = t->u_data.data();

@@ -8,7 +8,8 @@
  *  2. inc_burst_buffer + inc_decompress_unit vs inc_stream_decompress on
  *     random streams (all payload mixes, random n) fed with random input
  *     gaps; the consumed size vs inc_stream_size, and padding lanes with a
- *     non-zero tag flagged.
+ *     non-zero tag flagged; one or two beats per transfer, as the harness
+ *     was built (rx_units_top IN_BEATS).
  *   +streams=N +seed=S. Last line "N passed, N failed".
  */
 #include "rx_units.h"
@@ -84,6 +85,7 @@ static int run_stream(const uint8_t *st, size_t slen, size_t n, unsigned gap, ui
 	long want = inc_stream_decompress(st, slen, n, exp, sizeof(exp));
 	long size = inc_stream_size(st, slen, n);
 	unsigned long guard = 0;
+	size_t inb = *io->in_bytes;   /* bytes per burst buffer transfer */
 	int ok = 1;
 
 	*io->n = (uint16_t)n;
@@ -96,17 +98,17 @@ static int run_stream(const uint8_t *st, size_t slen, size_t n, unsigned gap, ui
 		int drive = (inc_fg_rand(rng) % 100) >= gap;
 
 		*io->s_valid = (uint8_t)drive;
-		memset(io->s_data, 0, 64);
+		memset(io->s_data, 0, inb);
 		/* beyond the stream: zeros, like the rest of an input slot */
 		if (pos < slen)
-			memcpy(io->s_data, st + pos, slen - pos < 64 ? slen - pos : 64);
+			memcpy(io->s_data, st + pos, slen - pos < inb ? slen - pos : inb);
 		rxu_eval();
 		if (*io->u_valid) {
 			memcpy(got + outpos, io->u_data, *io->u_count);
 			outpos += *io->u_count;
 		}
 		if (drive && *io->s_ready)
-			pos += 64;
+			pos += inb;
 		tick();
 		if (!*io->busy && n == 0)
 			break;

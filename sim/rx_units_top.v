@@ -11,7 +11,9 @@
 `default_nettype none
 
 // Harness around the decompress block, burst buffer and decompress unit.
-module rx_units_top (
+module rx_units_top #(
+    parameter IN_BEATS = 2               // burst buffer beats per transfer (the engine: 2)
+) (
     input  wire         clk,
     input  wire         rst,
 
@@ -21,7 +23,8 @@ module rx_units_top (
 
     input  wire         start,       // begin a stream of n values (pulse)
     input  wire [15:0]  n,
-    input  wire [511:0] s_data,      // two beats per transfer, as in the engine
+    input  wire [IN_BEATS*256-1:0] s_data,  // IN_BEATS beats per transfer
+    output wire [6:0]   in_bytes,    // bytes per transfer
     input  wire         s_valid,
     output wire         s_ready,
     output wire [255:0] u_data,
@@ -36,7 +39,7 @@ module rx_units_top (
 inc_decompress_block blk (.tag(blk_tag), .payload(blk_payload), .value(blk_value));
 
 /* verilator lint_off UNUSEDSIGNAL */ // a group is at most 34 bytes
-wire [783:0] win;
+wire [(IN_BEATS+1)*256+15:0] win;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [6:0]   count;
 reg  [6:0]   consume;
@@ -47,7 +50,10 @@ reg          on_reg;
 reg          go;
 wire [3:0]   nvalid = left_reg >= 16'd8 ? 4'd8 : left_reg[3:0];
 
-inc_burst_buffer #(.DATA_WIDTH(256), .IN_BEATS(2)) bb (
+localparam IN_BYTES = IN_BEATS * 32;
+assign in_bytes = IN_BYTES[6:0];
+
+inc_burst_buffer #(.DATA_WIDTH(256), .IN_BEATS(IN_BEATS)) bb (
     .clk(clk), .rst(rst), .s_data(s_data), .s_valid(s_valid && on_reg), .s_ready(s_ready),
     .win_data(win), .win_count(count), .consume_bytes(consume), .flush(start)
 );
