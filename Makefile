@@ -31,6 +31,7 @@ include sw-model/model.mk
 -include userlib/userlib.mk
 -include sim/sim.mk
 -include driver/driver.mk
+-include train/train.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)

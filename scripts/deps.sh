@@ -10,6 +10,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod
 	linux-headers-amd64 linux-image-amd64
 	openmpi-bin libopenmpi-dev
+	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
 	python3
 )
 missing=()

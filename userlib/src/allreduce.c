@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "inc_internal.h"
@@ -176,6 +177,14 @@ static int retag(struct inc_link *l, uint8_t tos)
 	return 0;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Grow the communicator's scratch area to at least need bytes. */
 static int scratch_reserve(struct inc_comm *c, size_t need)
 {
@@ -207,13 +216,18 @@ static void flush_cork(int fd)
  */
 #define HDR_FLOATS 8
 
+/* Call-header algorithm field of the worker-aggregator step with an update
+ * at the aggregator (inc_wa_update_f32): ranks mixing it with a plain
+ * worker-aggregator all-reduce fail with INC_E_PROTOCOL. */
+#define HDR_ALGO_WA_UPDATE 2u
+
 static void hdr_make(float h[HDR_FLOATS], const struct inc_comm *c, size_t count,
-		     const struct inc_allreduce_opts *o, size_t seg)
+		     const struct inc_allreduce_opts *o, size_t seg, unsigned algo)
 {
 	h[0] = 4321.0f;
 	h[1] = (float)((count & 0xffffffu) + 1u);
 	h[2] = (float)(((uint64_t)count >> 24 & 0xffffffu) + 1u);
-	h[3] = (float)((unsigned)o->compression * 4u + (unsigned)o->algo + 1u);
+	h[3] = (float)((unsigned)o->compression * 4u + algo + 1u);
 	h[4] = (float)(o->error_bound + 1u);
 	h[5] = (float)((seg / 8u & 0xffffffu) + 1u);
 	h[6] = (float)((c->seq & 0xffffffu) + 1u);
@@ -237,12 +251,29 @@ struct msg_in {
 	uint8_t hdr[4];
 };
 
-static void add_f32(float *restrict dst, const float *restrict src, size_t n)
+/* dst += src, timed into the communicator's sum_ns. */
+static void add_f32(struct inc_comm *c, float *restrict dst,
+		    const float *restrict src, size_t n)
 {
+	uint64_t t0 = now_ns();
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		dst[i] += src[i];
+	c->st.sum_ns += now_ns() - t0;
+}
+
+/* Decode a software-mode segment container of n values into out, timed
+ * into codec_ns. Returns 0 when it is exactly slen bytes, else
+ * INC_E_PROTOCOL. */
+static int seg_decompress(struct inc_comm *c, const uint8_t *in, size_t slen,
+			  size_t n, float *out)
+{
+	uint64_t t0 = now_ns();
+	long d = inc_codec_decompress_parts(in, slen, n, out, n * 4);
+
+	c->st.codec_ns += now_ns() - t0;
+	return d == (long)slen ? 0 : INC_E_PROTOCOL;
 }
 
 /* Parts of a software-mode segment of n values. */
@@ -274,10 +305,12 @@ static long round_trip(float *v, size_t n, unsigned eb, uint8_t *tmp)
 	return r < 0 ? r : len;
 }
 
-/* Start sending n values at v. Software: length word + container in stage. */
-static int out_start(struct msg_out *m, float *v, size_t n, int mode,
-		     unsigned eb, int owner, uint8_t *stage)
+/* Start sending n values at v. Software: length word + container in stage.
+ * Codec time goes to c's codec_ns. */
+static int out_start(struct inc_comm *c, struct msg_out *m, float *v, size_t n,
+		     int mode, unsigned eb, int owner, uint8_t *stage)
 {
+	uint64_t t0 = now_ns();
 	long len;
 
 	if (mode == INC_COMP_SOFTWARE) {
@@ -303,6 +336,8 @@ static int out_start(struct msg_out *m, float *v, size_t n, int mode,
 		m->p = (const uint8_t *)v;
 		m->left = n * 4;
 	}
+	if (mode != INC_COMP_NONE)
+		c->st.codec_ns += now_ns() - t0;
 	m->active = 1;
 	return 0;
 }
@@ -501,7 +536,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	s_stage = c->scratch;
 	r_stage = c->scratch + smax;
 	tmp = (float *)(void *)(c->scratch + 2 * smax);
-	hdr_make(hdr, c, count, o, g.seg);
+	hdr_make(hdr, c, count, o, g.seg, (unsigned)o->algo);
 
 	if ((rc = retag(&c->ring_send, tos)) || (rc = retag(&c->ring_recv, tos)))
 		return fail(c, rc);
@@ -533,7 +568,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 				    (r_step == s_step - 1 && r_seg <= s_seg)))
 					break;
 				n = seg_len(&g, b, s_seg);
-				rc = out_start(&mo, buf + blk_off(&g, b) + s_seg * g.seg,
+				rc = out_start(c, &mo, buf + blk_off(&g, b) + s_seg * g.seg,
 					       n, mode, o->error_bound,
 					       s_step == g.n - 1, s_stage);
 				if (rc)
@@ -576,15 +611,11 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 				return fail(c, rc);
 			if (rc == 0)
 				break;
-			if (mode == INC_COMP_SOFTWARE) {
-				long d = inc_codec_decompress_parts(r_stage, slen, n,
-								    rs ? tmp : dst, n * 4);
-
-				if (d != (long)slen)
-					return fail(c, INC_E_PROTOCOL);
-			}
+			if (mode == INC_COMP_SOFTWARE &&
+			    seg_decompress(c, r_stage, slen, n, rs ? tmp : dst))
+				return fail(c, INC_E_PROTOCOL);
 			if (rs)
-				add_f32(dst, tmp, n);
+				add_f32(c, dst, tmp, n);
 			if (++r_seg == nseg(&g, b)) {
 				r_seg = 0;
 				do
@@ -639,7 +670,7 @@ static size_t wa_seg_len(size_t count, size_t seg, size_t s)
 }
 
 static int wa_worker(struct inc_comm *c, float *buf, size_t count,
-		     const struct inc_allreduce_opts *o, size_t seg)
+		     const struct inc_allreduce_opts *o, size_t seg, unsigned algo)
 {
 	int mode = (int)o->compression, fd = c->wa_up.fd, rc, progress;
 	int tagged = mode == INC_COMP_NIC, dirty = 0;
@@ -652,7 +683,7 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 	float hdr[HDR_FLOATS], hdr_in[HDR_FLOATS];
 	int s_hdr = 1, r_hdr = 1;
 
-	hdr_make(hdr, c, count, o, seg);
+	hdr_make(hdr, c, count, o, seg, algo);
 	rc = scratch_reserve(c, smax);
 	if (rc)
 		return rc;
@@ -672,7 +703,7 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 			if (!mo.active && s_hdr) {
 				out_hdr(&mo, hdr);
 			} else if (!mo.active) {
-				rc = out_start(&mo, buf + s_seg * seg, n, mode,
+				rc = out_start(c, &mo, buf + s_seg * seg, n, mode,
 					       o->error_bound, 0, stage);
 				if (rc)
 					return fail(c, rc);
@@ -748,7 +779,8 @@ struct wa_peer {
 };
 
 static int wa_root(struct inc_comm *c, float *buf, size_t count,
-		   const struct inc_allreduce_opts *o, size_t seg)
+		   const struct inc_allreduce_opts *o, size_t seg, unsigned algo,
+		   inc_wa_update_fn update, void *arg)
 {
 	int n = c->size, mode = (int)o->compression, rc, progress, i, np;
 	size_t nsegs = (count + seg - 1) / seg, reduced = 0;
@@ -759,7 +791,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	uint8_t *mem;
 	float hdr[HDR_FLOATS];
 
-	hdr_make(hdr, c, count, o, seg);
+	hdr_make(hdr, c, count, o, seg, algo);
 
 	need = (size_t)n * (sizeof(*w) + sizeof(*p) + smax + seg * 4 + 64);
 	rc = scratch_reserve(c, need);
@@ -810,8 +842,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 				if (rc == 0)
 					break;
 				if (mode == INC_COMP_SOFTWARE &&
-				    inc_codec_decompress_parts(x->stage, x->slen, len,
-							       x->vals, len * 4) != (long)x->slen)
+				    seg_decompress(c, x->stage, x->slen, len, x->vals))
 					return fail(c, INC_E_PROTOCOL);
 				x->staged = 1;
 			}
@@ -822,7 +853,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 				if (!x->mo.active && x->s_hdr) {
 					out_hdr(&x->mo, hdr);
 				} else if (!x->mo.active) {
-					(void)out_start(&x->mo, buf + x->s_seg * seg,
+					(void)out_start(c, &x->mo, buf + x->s_seg * seg,
 							len, INC_COMP_NONE, 0, 0, NULL);
 				}
 				rc = out_pump(fd, &x->mo, c, &progress);
@@ -846,10 +877,12 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			if (i < n)
 				break;
 			for (i = 1; i < n; i++) {
-				add_f32(buf + reduced * seg, w[i].vals, len);
+				add_f32(c, buf + reduced * seg, w[i].vals, len);
 				w[i].staged = 0;
 				w[i].r_seg++;
 			}
+			if (update)
+				update(arg, buf + reduced * seg, reduced * seg, len);
 			reduced++;
 			progress = 1;
 		}
@@ -880,48 +913,83 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 }
 
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
-		     const struct inc_allreduce_opts *o)
+		     const struct inc_allreduce_opts *o,
+		     inc_wa_update_fn update, void *arg)
 {
 	size_t seg = (o->segment_bytes ? o->segment_bytes : SEG_DEFAULT) / 4;
+	unsigned algo = update ? HDR_ALGO_WA_UPDATE : (unsigned)o->algo;
 
-	return c->rank == 0 ? wa_root(c, buf, count, o, seg)
-			    : wa_worker(c, buf, count, o, seg);
+	return c->rank == 0 ? wa_root(c, buf, count, o, seg, algo, update, arg)
+			    : wa_worker(c, buf, count, o, seg, algo);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                               */
 /* ------------------------------------------------------------------------ */
-int inc_allreduce_f32(struct inc_comm *c, float *buf, size_t count,
-		      const struct inc_allreduce_opts *opts)
+/* Checks shared by the entry points: arguments, options (opts NULL: from
+ * the environment) into *o, the communicator's state. Counts the call. */
+static int call_begin(struct inc_comm *c, const float *buf, size_t count,
+		      const struct inc_allreduce_opts *opts,
+		      struct inc_allreduce_opts *o)
 {
-	struct inc_allreduce_opts o;
 	int rc;
 
 	if (!c || (!buf && count) || count > SIZE_MAX / 8)
 		return INC_E_ARG;
 	if (opts) {
-		o = *opts;
+		*o = *opts;
 	} else {
-		rc = inc_allreduce_opts_init(&o);
+		rc = inc_allreduce_opts_init(o);
 		if (rc)
 			return rc;
 	}
-	if ((unsigned)o.compression > INC_COMP_SOFTWARE ||
-	    (unsigned)o.algo > INC_ALGO_WA ||
-	    o.error_bound < INC_EB_MIN || o.error_bound > INC_EB_MAX ||
-	    o.timeout_ms <= 0 || o.segment_bytes % 32 ||
-	    o.segment_bytes > SEG_MAX ||
-	    (o.compression == INC_COMP_NIC && !o.tos))
+	if ((unsigned)o->compression > INC_COMP_SOFTWARE ||
+	    (unsigned)o->algo > INC_ALGO_WA ||
+	    o->error_bound < INC_EB_MIN || o->error_bound > INC_EB_MAX ||
+	    o->timeout_ms <= 0 || o->segment_bytes % 32 ||
+	    o->segment_bytes > SEG_MAX ||
+	    (o->compression == INC_COMP_NIC && !o->tos))
 		return INC_E_ARG;
 	if (c->broken)
 		return INC_E_BROKEN;
 	c->seq++;     /* every call, so a rank that skips one is caught */
-	if (c->size == 1 || count == 0) {
+	return 0;
+}
+
+int inc_allreduce_f32(struct inc_comm *c, float *buf, size_t count,
+		      const struct inc_allreduce_opts *opts)
+{
+	struct inc_allreduce_opts o;
+	int rc = call_begin(c, buf, count, opts, &o);
+
+	if (rc)
+		return rc;
+	if (c->size > 1 && count > 0)
+		rc = o.algo == INC_ALGO_WA ? inc_wa_allreduce(c, buf, count, &o, NULL, NULL)
+					   : inc_ring_allreduce(c, buf, count, &o);
+	if (rc == 0)
 		c->st.calls++;
-		return 0;
+	return rc;
+}
+
+int inc_wa_update_f32(struct inc_comm *c, float *buf, size_t count,
+		      const struct inc_allreduce_opts *opts,
+		      inc_wa_update_fn update, void *arg)
+{
+	struct inc_allreduce_opts o;
+	int rc;
+
+	if (!update)
+		return INC_E_ARG;
+	rc = call_begin(c, buf, count, opts, &o);
+	if (rc)
+		return rc;
+	if (c->size == 1) {
+		if (count)
+			update(arg, buf, 0, count);
+	} else if (count > 0) {
+		rc = inc_wa_allreduce(c, buf, count, &o, update, arg);
 	}
-	rc = o.algo == INC_ALGO_WA ? inc_wa_allreduce(c, buf, count, &o)
-				   : inc_ring_allreduce(c, buf, count, &o);
 	if (rc == 0)
 		c->st.calls++;
 	return rc;

@@ -80,6 +80,7 @@ int inc_env_initial_tos(uint8_t *tos);
 int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 		       const struct inc_allreduce_opts *o);
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
-		     const struct inc_allreduce_opts *o);
+		     const struct inc_allreduce_opts *o,
+		     inc_wa_update_fn update, void *arg);
 
 #endif

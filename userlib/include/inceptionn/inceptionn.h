@@ -88,6 +88,9 @@ struct inc_comm_stats {
 	uint64_t bytes_received;
 	uint64_t calls;          /* all-reduce calls that returned 0 */
 	unsigned send_mss;       /* TCP MSS of the ring send socket (0: none) */
+	uint64_t sum_ns;         /* time spent adding received values */
+	uint64_t codec_ns;       /* time spent in the software codec (compress,
+				    decompress, owner round trips) */
 };
 int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
 
@@ -133,6 +136,23 @@ int inc_allreduce_opts_init(struct inc_allreduce_opts *opts);
  */
 int inc_allreduce_f32(struct inc_comm *comm, float *buf, size_t count,
 		      const struct inc_allreduce_opts *opts);
+
+/*
+ * Worker-aggregator step with the update at the aggregator (the paper's WA
+ * baseline): ranks 1..N-1 send buf (count values, compressed or tagged as
+ * opts->compression says) to rank 0, which adds them segment by segment in
+ * rank order onto its own buf. As soon as segment [off, off+n) is summed,
+ * rank 0 calls update(arg, seg, off, n) with seg = buf + off; the callback
+ * overwrites seg with what the workers get back (the new weights), and that
+ * goes back raw on untagged sockets, overlapped with the upward stream.
+ * On return the workers' buf holds what update wrote; rank 0's buf too.
+ * opts->algo is ignored. Collective; failures as inc_allreduce_f32. With a
+ * single rank update() is called once on the whole buffer.
+ */
+typedef void (*inc_wa_update_fn)(void *arg, float *seg, size_t off, size_t n);
+int inc_wa_update_f32(struct inc_comm *comm, float *buf, size_t count,
+		      const struct inc_allreduce_opts *opts,
+		      inc_wa_update_fn update, void *arg);
 
 /* ------------------------------------------------------------------------ */
 /* SIMD codec (same stream format as inc_stream_compress/decompress)         */

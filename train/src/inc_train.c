@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc-train - distributed data-parallel training over libinceptionn.
+ *
+ *   inc-train [--model hdc|lenet] [--data DIR] [--iterations N] [--batch B]
+ *             [--lr X] [--seed S] [--scheme wa|inc]
+ *             [--compression none|nic|software] [--error-bound N]
+ *             [--truncate BITS] [--eval-every N] [--log FILE] ...
+ *   inc-train report LOG... --out DIR
+ *
+ * Schemes (docs/train.md):
+ *   inc  every rank is a worker; gradients are summed with the ring
+ *        all-reduce (Algorithm 1) and every rank applies the same update.
+ *   wa   rank 0 is the aggregator: workers send gradients, the aggregator
+ *        sums them, updates the master weights and sends the weights back
+ *        (inc_wa_update_f32; only the gradient direction is compressed).
+ *
+ * One process without the INC_* environment (or mpirun) trains alone.
+ * Exit status: 0 done, 2 bad command line or data, 1 any other failure.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inceptionn/inceptionn.h"
+#include "inc_model.h"
+#include "tr_data.h"
+#include "tr_model.h"
+#include "tr_optim.h"
+#include "tr_train.h"
+#include "tr_util.h"
+
+/* OpenBLAS: one thread per rank unless --threads says otherwise (ranks
+ * share the machine's cores). */
+void openblas_set_num_threads(int n);
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+enum scheme { SCHEME_INC, SCHEME_WA };
+
+struct opts {
+	const char *model;
+	const char *data;
+	long iterations;
+	int batch;
+	double lr;
+	uint64_t seed;
+	enum scheme scheme;
+	enum inc_compression compression;
+	unsigned error_bound;
+	unsigned truncate;        /* LSBs dropped from each sent gradient value */
+	long eval_every;          /* 0: only at the end */
+	const char *log;
+	long check_every;         /* replica digest check period */
+	long log_every;           /* progress/log period (0: iterations / 50) */
+	long stats_every;         /* codec statistics sample period */
+	long eval_samples;        /* test samples used (0: all) */
+	int threads;
+	int quiet;
+	struct tr_sgd sgd;
+};
+
+static const char *const comp_names[] = { "none", "nic", "software" };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: inc-train [--model hdc|lenet] [--data DIR] [--iterations N] [--batch B]\n"
+"                 [--lr X] [--seed S] [--scheme wa|inc] [--compression none|nic|software]\n"
+"                 [--error-bound N] [--truncate BITS] [--eval-every N] [--log FILE]\n"
+"                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
+"                 [--check-every K] [--log-every N] [--stats-every N]\n"
+"                 [--eval-samples N] [--threads N] [--quiet]\n"
+"       inc-train report LOG... --out DIR\n"
+"Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
+"scripts/train-cluster.sh; see docs/train.md.\n");
+}
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("inc-train: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static int num(const char *name, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || !(x >= lo && x <= hi))
+		return bad("%s: '%s' is not a number in [%g, %g]", name, s, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int integer(const char *name, const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (errno || end == s || *end || x < lo || x > hi)
+		return bad("%s: '%s' is not an integer in [%ld, %ld]", name, s, lo, hi);
+	*out = x;
+	return 0;
+}
+
+static int parse(struct opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "model", 1, 0, 'm' }, { "data", 1, 0, 'd' }, { "iterations", 1, 0, 'i' },
+		{ "batch", 1, 0, 'b' }, { "lr", 1, 0, 'l' }, { "seed", 1, 0, 's' },
+		{ "scheme", 1, 0, 'S' }, { "compression", 1, 0, 'c' },
+		{ "error-bound", 1, 0, 'e' }, { "truncate", 1, 0, 't' },
+		{ "eval-every", 1, 0, 'E' }, { "log", 1, 0, 'L' },
+		{ "lr-step", 1, 0, 1 }, { "lr-gamma", 1, 0, 2 }, { "momentum", 1, 0, 3 },
+		{ "weight-decay", 1, 0, 4 }, { "check-every", 1, 0, 5 },
+		{ "log-every", 1, 0, 6 }, { "stats-every", 1, 0, 7 },
+		{ "eval-samples", 1, 0, 8 }, { "threads", 1, 0, 9 }, { "quiet", 0, 0, 'q' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	long n;
+	int c, i;
+
+	memset(o, 0, sizeof(*o));
+	o->model = "hdc";
+	o->data = TR_DATA_DEFAULT_DIR;
+	o->iterations = 10000;
+	o->batch = 25;
+	o->seed = 1;
+	o->scheme = SCHEME_INC;
+	o->compression = INC_COMP_NONE;
+	o->error_bound = 10;
+	o->check_every = 100;
+	o->stats_every = 10;
+	o->threads = 1;
+	o->sgd = (struct tr_sgd){ .lr = 0.1, .momentum = 0.9, .decay = 5e-5,
+				  .step = 2000, .gamma = 0.2 };
+	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			for (i = 0; tr_model_names[i] && strcmp(optarg, tr_model_names[i]); i++)
+				;
+			if (!tr_model_names[i])
+				return bad("--model: unknown model '%s' (hdc, lenet)", optarg);
+			o->model = optarg;
+			break;
+		case 'd': o->data = optarg; break;
+		case 'i':
+			if (integer("--iterations", optarg, 1, 100000000, &o->iterations))
+				return 2;
+			break;
+		case 'b':
+			if (integer("--batch", optarg, 1, 65536, &n))
+				return 2;
+			o->batch = (int)n;
+			break;
+		case 'l':
+			if (num("--lr", optarg, 0, 100, &o->sgd.lr))
+				return 2;
+			break;
+		case 's':
+			if (integer("--seed", optarg, 0, LONG_MAX, &n))
+				return 2;
+			o->seed = (uint64_t)n;
+			break;
+		case 'S':
+			if (!strcmp(optarg, "inc"))
+				o->scheme = SCHEME_INC;
+			else if (!strcmp(optarg, "wa"))
+				o->scheme = SCHEME_WA;
+			else
+				return bad("--scheme: '%s' is not wa or inc", optarg);
+			break;
+		case 'c':
+			for (i = 0; i < 3 && strcmp(optarg, comp_names[i]); i++)
+				;
+			if (i == 3)
+				return bad("--compression: '%s' is not none, nic or software", optarg);
+			o->compression = (enum inc_compression)i;
+			break;
+		case 'e':
+			if (integer("--error-bound", optarg, INC_EB_MIN, INC_EB_MAX, &n))
+				return 2;
+			o->error_bound = (unsigned)n;
+			break;
+		case 't':
+			if (integer("--truncate", optarg, 0, 31, &n))
+				return 2;
+			o->truncate = (unsigned)n;
+			break;
+		case 'E':
+			if (integer("--eval-every", optarg, 0, 100000000, &o->eval_every))
+				return 2;
+			break;
+		case 'L': o->log = optarg; break;
+		case 1:
+			if (integer("--lr-step", optarg, 1, 100000000, &o->sgd.step))
+				return 2;
+			break;
+		case 2:
+			if (num("--lr-gamma", optarg, 0, 1, &o->sgd.gamma))
+				return 2;
+			break;
+		case 3:
+			if (num("--momentum", optarg, 0, 0.999999, &o->sgd.momentum))
+				return 2;
+			break;
+		case 4:
+			if (num("--weight-decay", optarg, 0, 1, &o->sgd.decay))
+				return 2;
+			break;
+		case 5:
+			if (integer("--check-every", optarg, 0, 100000000, &o->check_every))
+				return 2;
+			break;
+		case 6:
+			if (integer("--log-every", optarg, 0, 100000000, &o->log_every))
+				return 2;
+			break;
+		case 7:
+			if (integer("--stats-every", optarg, 0, 100000000, &o->stats_every))
+				return 2;
+			break;
+		case 8:
+			if (integer("--eval-samples", optarg, 0, 100000000, &o->eval_samples))
+				return 2;
+			break;
+		case 9:
+			if (integer("--threads", optarg, 1, 256, &n))
+				return 2;
+			o->threads = (int)n;
+			break;
+		case 'q': o->quiet = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!o->log_every)
+		o->log_every = o->iterations / 50 > 0 ? o->iterations / 50 : 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Run state                                                                 */
+/* ------------------------------------------------------------------------ */
+/* Per-phase times (ns) and counters of this rank, summed over ranks at the
+ * end (tr_train.h names the fields). */
+struct run {
+	struct opts o;
+	struct inc_comm *comm;
+	int rank, size;
+	int workers;              /* ranks that compute gradients */
+	int worker;               /* this rank's worker index, -1: aggregator */
+	struct inc_allreduce_opts ar;
+	struct tr_model m;
+	struct tr_dataset train, test;
+	float *mom;               /* momentum (inc: every rank; wa: aggregator) */
+	float *x;                 /* one batch of inputs */
+	uint8_t *y;
+	uint32_t *perm;           /* permutation of the current epoch */
+	long perm_epoch;
+	uint8_t *cstream;         /* codec statistics scratch */
+	float rate;               /* learning rate of the current iteration */
+	uint64_t acc[TR_ACC_N];
+	uint64_t train_ns;        /* time inside iterations (no eval/log/check) */
+	double last_loss;         /* this worker's loss of the last iteration */
+	FILE *log;
+};
+
+static int fail_comm(struct run *r, const char *what, int rc)
+{
+	fprintf(stderr, "inc-train: rank %d: %s: %s\n", r->rank, what, inc_strerror(rc));
+	return 1;
+}
+
+/* Sum n unsigned 64-bit counters over all ranks exactly: each travels as
+ * four 16-bit limbs in float32 (sums below 2^24 for up to 256 ranks). */
+static int sum_u64(struct run *r, uint64_t *v, int n)
+{
+	struct inc_allreduce_opts o = r->ar;
+	float *f;
+	int i, k, rc;
+
+	if (r->size == 1)
+		return 0;
+	f = malloc((size_t)n * 4 * sizeof(float));
+	if (!f)
+		return INC_E_NOMEM;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++)
+			f[4 * i + k] = (float)((v[i] >> (16 * k)) & 0xffffu);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	rc = inc_allreduce_f32(r->comm, f, (size_t)n * 4, &o);
+	for (i = 0; rc == 0 && i < n; i++)
+		for (v[i] = 0, k = 0; k < 4; k++)
+			v[i] += (uint64_t)f[4 * i + k] << (16 * k);
+	free(f);
+	return rc;
+}
+
+/* Do all ranks hold the same h? Each byte b travels with b^2; the sums
+ * equal size*b and size*b^2 on every rank only if all bytes are equal
+ * (Cauchy-Schwarz), so every rank reaches the same verdict. Returns 1
+ * equal, 0 different, or a negative library error. */
+static int agree(struct run *r, uint64_t h)
+{
+	uint64_t v[16];
+	int k, rc;
+
+	for (k = 0; k < 8; k++) {
+		v[2 * k] = h >> (8 * k) & 0xff;
+		v[2 * k + 1] = v[2 * k] * v[2 * k];
+	}
+	rc = sum_u64(r, v, 16);
+	if (rc)
+		return rc;
+	for (k = 0; k < 8; k++) {
+		uint64_t b = h >> (8 * k) & 0xff;
+
+		if (v[2 * k] != (uint64_t)r->size * b || v[2 * k + 1] != (uint64_t)r->size * b * b)
+			return 0;
+	}
+	return 1;
+}
+
+/* Everything that must be equal on every rank, hashed. */
+static uint64_t config_hash(const struct run *r)
+{
+	char buf[512];
+	const struct opts *o = &r->o;
+
+	snprintf(buf, sizeof(buf),
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu",
+		 o->model, o->iterations, o->batch, o->sgd.lr, o->seed, (int)o->scheme,
+		 (int)o->compression, o->error_bound, o->truncate, o->sgd.step,
+		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
+		 o->check_every, o->log_every, o->eval_samples, r->m.nparams);
+	return tr_digest((const float *)(const void *)buf, strlen(buf) / 4);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data order                                                                */
+/* ------------------------------------------------------------------------ */
+/* Global sample position p (p = iteration * workers * batch + worker *
+ * batch + i) maps to permutation[p % n] of epoch p / n: a single process
+ * with batch workers*batch sees exactly the union of the workers' batches. */
+static uint32_t sample_at(struct run *r, uint64_t p)
+{
+	uint32_t n = (uint32_t)r->train.n, i, j, t;
+	long epoch = (long)(p / n);
+
+	if (epoch != r->perm_epoch) {
+		struct tr_rng rng;
+
+		tr_rng_seed(&rng, r->o.seed, 0xda7a0000u + (uint64_t)epoch);
+		for (i = 0; i < n; i++)
+			r->perm[i] = i;
+		for (i = n - 1; i > 0; i--) {
+			j = (uint32_t)tr_rng_below(&rng, (uint64_t)i + 1);
+			t = r->perm[i];
+			r->perm[i] = r->perm[j];
+			r->perm[j] = t;
+		}
+		r->perm_epoch = epoch;
+	}
+	return r->perm[p % n];
+}
+
+static void load_batch(struct run *r, long it)
+{
+	uint32_t idx[256];
+	uint64_t base = ((uint64_t)it * r->workers + (uint64_t)r->worker) * r->o.batch;
+	int done = 0, i, n;
+
+	while (done < r->o.batch) {
+		n = r->o.batch - done < 256 ? r->o.batch - done : 256;
+		for (i = 0; i < n; i++)
+			idx[i] = sample_at(r, base + (uint64_t)done + (uint64_t)i);
+		tr_dataset_gather(&r->train, idx, n, r->x + (size_t)done * r->m.in_size,
+				  r->y + done);
+		done += n;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Gradients on the way out                                                  */
+/* ------------------------------------------------------------------------ */
+static void truncate_values(float *v, size_t n, unsigned bits)
+{
+	uint32_t mask = ~((1u << bits) - 1u), u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&u, &v[i], 4);
+		u &= mask;
+		memcpy(&v[i], &u, 4);
+	}
+}
+
+/* Table III: how the codec at the run's error bound encodes this worker's
+ * gradients (tag shares), and the stream size. */
+static void codec_stats(struct run *r)
+{
+	const float *g = r->m.grads;
+	size_t n = r->m.nparams, i;
+	uint32_t u, pl;
+	long len;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&u, &g[i], 4);
+		r->acc[TR_ACC_TAG0 + inc_compress_value(u, r->o.error_bound, &pl)]++;
+	}
+	len = inc_codec_compress(g, n, r->o.error_bound, r->cstream, inc_codec_max_size(n));
+	if (len > 0) {
+		r->acc[TR_ACC_CBYTES] += (uint64_t)len;
+		r->acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* One iteration                                                             */
+/* ------------------------------------------------------------------------ */
+/* The aggregator's update of one summed segment: SGD on the master
+ * weights, then the weights replace the sum and go back to the workers. */
+static void wa_update(void *arg, float *seg, size_t off, size_t n)
+{
+	struct run *r = arg;
+	uint64_t t0 = tr_now_ns();
+
+	tr_sgd_update(&r->o.sgd, r->rate, r->m.params + off, r->mom + off, seg,
+		      1.0f / (float)r->workers, n);
+	memcpy(seg, r->m.params + off, n * sizeof(float));
+	r->acc[TR_ACC_AGG_UPDATE] += tr_now_ns() - t0;
+}
+
+static int iteration(struct run *r, long it)
+{
+	struct tr_model *m = &r->m;
+	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5;
+	int rc;
+
+	r->rate = tr_sgd_rate(&r->o.sgd, it);
+	if (r->worker >= 0) {
+		load_batch(r, it);
+		t1 = tr_now_ns();
+		r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
+		t2 = tr_now_ns();
+		tr_model_backward(m, r->y, r->o.batch);
+		if (r->o.truncate)
+			truncate_values(m->grads, m->nparams, r->o.truncate);
+		t3 = tr_now_ns();
+		r->acc[TR_ACC_DATA] += t1 - t0;
+		r->acc[TR_ACC_FORWARD] += t2 - t1;
+		r->acc[TR_ACC_BACKWARD] += t3 - t2;
+		if (r->o.stats_every && it % r->o.stats_every == 0)
+			codec_stats(r);
+	} else {
+		memset(m->grads, 0, m->nparams * sizeof(float));
+	}
+	t3 = tr_now_ns();
+	if (r->o.scheme == SCHEME_INC) {
+		rc = r->comm ? inc_allreduce_f32(r->comm, m->grads, m->nparams, &r->ar) : 0;
+		if (rc)
+			return fail_comm(r, "all-reduce", rc);
+		if (r->o.truncate)
+			truncate_values(m->grads, m->nparams, r->o.truncate);
+		t4 = tr_now_ns();
+		tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads,
+			      1.0f / (float)r->workers, m->nparams);
+	} else {
+		rc = inc_wa_update_f32(r->comm, m->grads, m->nparams, &r->ar, wa_update, r);
+		if (rc)
+			return fail_comm(r, "worker-aggregator exchange", rc);
+		t4 = tr_now_ns();
+		if (r->worker >= 0)
+			memcpy(m->params, m->grads, m->nparams * sizeof(float));
+	}
+	t5 = tr_now_ns();
+	if (r->worker >= 0) {    /* the aggregator's own times: wa_update, library */
+		r->acc[TR_ACC_EXCHANGE] += t4 - t3;
+		r->acc[TR_ACC_UPDATE] += t5 - t4;
+	}
+	r->train_ns += t5 - t0;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation and reporting                                                  */
+/* ------------------------------------------------------------------------ */
+/* Test accuracy and loss of the current weights; every rank evaluates its
+ * share of the test set and the counts are summed, so all ranks agree. */
+static int evaluate(struct run *r, double *acc, double *loss)
+{
+	long total = r->o.eval_samples && r->o.eval_samples < r->test.n ?
+		     r->o.eval_samples : r->test.n;
+	long lo = total * r->rank / r->size, hi = total * (r->rank + 1) / r->size, i;
+	uint64_t v[3] = { 0, 0, 0 };
+	uint32_t idx[256];
+	int rc, n, k, ok;
+	double l;
+
+	for (i = lo; i < hi; i += n) {
+		n = hi - i < r->m.batch_cap ? (int)(hi - i) : r->m.batch_cap;
+		if (n > 256)
+			n = 256;
+		for (k = 0; k < n; k++)
+			idx[k] = (uint32_t)(i + k);
+		tr_dataset_gather(&r->test, idx, n, r->x, r->y);
+		l = tr_model_forward(&r->m, r->x, r->y, n, &ok);
+		v[0] += (uint64_t)ok;
+		v[1] += (uint64_t)llround(l * n * 1e6);
+		v[2] += (uint64_t)n;
+	}
+	rc = sum_u64(r, v, 3);
+	if (rc)
+		return fail_comm(r, "evaluation sum", rc);
+	*acc = v[2] ? 100.0 * (double)v[0] / (double)v[2] : 0.0;
+	*loss = v[2] ? (double)v[1] * 1e-6 / (double)v[2] : 0.0;
+	return 0;
+}
+
+/* Mean training loss of the last iteration over the workers. */
+static int mean_loss(struct run *r, double *loss)
+{
+	uint64_t v[2] = { 0, 0 };
+	int rc;
+
+	if (r->worker >= 0 && isfinite(r->last_loss)) {
+		v[0] = (uint64_t)llround(r->last_loss * 1e9);
+		v[1] = 1;
+	}
+	rc = sum_u64(r, v, 2);
+	if (rc)
+		return fail_comm(r, "loss sum", rc);
+	*loss = v[1] ? (double)v[0] * 1e-9 / (double)v[1] : NAN;
+	return 0;
+}
+
+static int check_replicas(struct run *r, long it)
+{
+	uint64_t h = tr_digest(r->m.params, r->m.nparams);
+	int rc = agree(r, h);
+
+	if (rc < 0)
+		return fail_comm(r, "replica check", rc);
+	if (rc == 0) {
+		fprintf(stderr, "inc-train: rank %d: replicas differ after iteration %ld "
+			"(weights %016" PRIx64 " here)\n", r->rank, it, h);
+		return 1;
+	}
+	return 0;
+}
+
+static void fmt_eta(char *buf, size_t len, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600), (int)fmod(s / 60, 60));
+	else
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+}
+
+static void progress(struct run *r, long done, double loss)
+{
+	double s = (double)r->train_ns * 1e-9;
+	double ips = s > 0 ? (double)done * r->workers * r->o.batch / s : 0;
+	double eta = done ? s / done * (r->o.iterations - done) : 0;
+	char e[32];
+	int tty = isatty(2);
+
+	if (r->rank != 0 || r->o.quiet)
+		return;
+	fmt_eta(e, sizeof(e), eta);
+	fprintf(stderr, "%sinc-train: iter %ld/%ld  loss %.4f  lr %g  %.0f img/s  eta %s%s",
+		tty ? "\r" : "", done, r->o.iterations, loss, (double)r->rate, ips, e,
+		tty ? "  " : "\n");
+	if (tty && done == r->o.iterations)
+		fputc('\n', stderr);
+}
+
+static void log_config(struct run *r)
+{
+	const struct opts *o = &r->o;
+
+	fprintf(r->log, "{\"type\":\"config\",\"model\":\"%s\",\"scheme\":\"%s\","
+		"\"compression\":\"%s\",\"error_bound\":%u,\"truncate\":%u,"
+		"\"workers\":%d,\"ranks\":%d,\"batch\":%d,\"lr\":%g,\"lr_step\":%ld,"
+		"\"lr_gamma\":%g,\"momentum\":%g,\"weight_decay\":%g,\"iterations\":%ld,"
+		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\"}\n",
+		o->model, o->scheme == SCHEME_WA ? "wa" : "inc", comp_names[o->compression],
+		o->error_bound, o->truncate, r->workers, r->size, o->batch, o->sgd.lr,
+		o->sgd.step, o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->iterations,
+		o->seed, r->m.nparams, inc_codec_name());
+}
+
+/* Sum the per-rank accumulators and write the summary record. */
+static int summary(struct run *r, long iters, double acc, double tloss, double loss,
+		   uint64_t digest)
+{
+	uint64_t v[TR_ACC_N + 3];
+	struct inc_comm_stats st = { 0 };
+	struct tr_summary s;
+	int i, rc;
+
+	if (r->comm)
+		inc_comm_stats(r->comm, &st);
+	memcpy(v, r->acc, sizeof(r->acc));
+	v[TR_ACC_LIB_SUM] = st.sum_ns;
+	v[TR_ACC_CODEC] = st.codec_ns;
+	v[TR_ACC_BYTES_SENT] = st.bytes_sent;
+	if (r->worker < 0) {     /* the aggregator's sum is its own row */
+		v[TR_ACC_AGG_SUM] = st.sum_ns;
+		v[TR_ACC_LIB_SUM] = 0;
+	}
+	v[TR_ACC_N] = r->worker >= 0;
+	v[TR_ACC_N + 1] = r->train_ns;
+	v[TR_ACC_N + 2] = 0;
+	rc = sum_u64(r, v, TR_ACC_N + 3);
+	if (rc)
+		return fail_comm(r, "statistics sum", rc);
+	if (!r->log)
+		return 0;
+	tr_summary_compute(&s, v, r->workers, iters, r->o.scheme == SCHEME_WA);
+	fprintf(r->log, "{\"type\":\"summary\",\"iterations\":%ld,\"train_s\":%.6f,"
+		"\"iter_ms\":%.6f", iters, (double)r->train_ns * 1e-9, s.row_ms[TR_ROW_ITER]);
+	for (i = 0; i < TR_ROW_N; i++)
+		if (i != TR_ROW_ITER)
+			fprintf(r->log, ",\"%s_ms\":%.6f", tr_row_names[i], s.row_ms[i]);
+	fprintf(r->log, ",\"bytes_sent\":%" PRIu64 ",\"bytes_per_iter\":%.1f,"
+		"\"codec_ratio\":%.4f,\"share2\":%.4f,\"share10\":%.4f,\"share18\":%.4f,"
+		"\"share34\":%.4f,\"accuracy\":%.2f,\"test_loss\":%.6f,\"loss\":%.6f,"
+		"\"weights\":\"%016" PRIx64 "\"}\n",
+		v[TR_ACC_BYTES_SENT], iters ? (double)v[TR_ACC_BYTES_SENT] / iters : 0.0,
+		s.codec_ratio, s.share[0], s.share[1], s.share[2], s.share[3], acc, tloss,
+		loss, digest);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Main                                                                      */
+/* ------------------------------------------------------------------------ */
+static int distributed_env(void)
+{
+	static const char *const vars[] = { "INC_RANK", "RANK", "INC_WORLD_SIZE",
+		"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL };
+	int i;
+
+	for (i = 0; vars[i]; i++)
+		if (getenv(vars[i]))
+			return 1;
+	return 0;
+}
+
+static int setup(struct run *r)
+{
+	char err[4608];
+	int rc, cap;
+	long i;
+
+	if (tr_dataset_load(&r->train, r->o.data, "train", 10, err, sizeof(err)) ||
+	    tr_dataset_load(&r->test, r->o.data, "t10k", 10, err, sizeof(err)))
+		return bad("%s", err);
+	r->size = 1;
+	if (distributed_env()) {
+		rc = inc_comm_init_env(&r->comm);
+		if (rc)
+			return fail_comm(r, "communicator", rc);
+		r->rank = inc_comm_rank(r->comm);
+		r->size = inc_comm_size(r->comm);
+	}
+	if (r->o.scheme == SCHEME_WA && r->size < 2) {
+		fprintf(stderr, "inc-train: --scheme wa needs at least 2 ranks (aggregator + "
+			"workers), have %d\n", r->size);
+		return 2;
+	}
+	r->workers = r->o.scheme == SCHEME_WA ? r->size - 1 : r->size;
+	r->worker = r->o.scheme == SCHEME_WA ? r->rank - 1 : r->rank;
+	rc = inc_allreduce_opts_init(&r->ar);
+	if (rc)
+		return fail_comm(r, "INC_* options", rc);
+	r->ar.compression = r->o.compression;
+	r->ar.algo = r->o.scheme == SCHEME_WA ? INC_ALGO_WA : INC_ALGO_RING;
+	r->ar.error_bound = r->o.error_bound;
+
+	cap = r->o.batch > 256 ? r->o.batch : 256;
+	rc = tr_model_init(&r->m, r->o.model, cap);
+	if (rc)
+		return bad("out of memory for model %s", r->o.model);
+	tr_model_init_params(&r->m, r->o.seed);
+	r->mom = tr_alloc(r->m.nparams * sizeof(float));
+	r->x = tr_alloc((size_t)cap * r->m.in_size * sizeof(float));
+	r->y = malloc((size_t)cap);
+	r->perm = malloc((size_t)r->train.n * sizeof(uint32_t));
+	r->cstream = malloc(inc_codec_max_size(r->m.nparams));
+	if (!r->mom || !r->x || !r->y || !r->perm || !r->cstream)
+		return bad("out of memory");
+	memset(r->mom, 0, r->m.nparams * sizeof(float));
+	r->perm_epoch = -1;
+	for (i = 0; i < TR_ACC_N; i++)
+		r->acc[i] = 0;
+
+	rc = agree(r, config_hash(r));
+	if (rc < 0)
+		return fail_comm(r, "configuration check", rc);
+	if (rc == 0) {
+		fprintf(stderr, "inc-train: rank %d: the ranks were started with different "
+			"models or hyperparameters\n", r->rank);
+		return 2;
+	}
+	if (r->o.log && r->rank == 0) {
+		r->log = fopen(r->o.log, "w");
+		if (!r->log)
+			return bad("%s: %s", r->o.log, strerror(errno));
+		setvbuf(r->log, NULL, _IOLBF, 0);
+		log_config(r);
+	}
+	return 0;
+}
+
+static int train(struct run *r)
+{
+	double acc = 0, tloss = 0, loss = NAN;
+	long it;
+	int rc;
+
+	for (it = 0; it < r->o.iterations; it++) {
+		rc = iteration(r, it);
+		if (rc)
+			return rc;
+		if (r->o.check_every && (it + 1) % r->o.check_every == 0 &&
+		    (rc = check_replicas(r, it + 1)))
+			return rc;
+		if ((it + 1) % r->o.log_every == 0 || it + 1 == r->o.iterations) {
+			if ((rc = mean_loss(r, &loss)))
+				return rc;
+			progress(r, it + 1, loss);
+			if (r->log)
+				fprintf(r->log, "{\"type\":\"iter\",\"iter\":%ld,\"time\":%.6f,"
+					"\"loss\":%.6f,\"lr\":%g}\n", it + 1,
+					(double)r->train_ns * 1e-9, loss, (double)r->rate);
+		}
+		if (r->o.eval_every && (it + 1) % r->o.eval_every == 0 &&
+		    it + 1 != r->o.iterations) {
+			if ((rc = evaluate(r, &acc, &tloss)))
+				return rc;
+			if (r->log)
+				fprintf(r->log, "{\"type\":\"eval\",\"iter\":%ld,\"time\":%.6f,"
+					"\"accuracy\":%.2f,\"test_loss\":%.6f}\n", it + 1,
+					(double)r->train_ns * 1e-9, acc, tloss);
+		}
+	}
+	if ((rc = check_replicas(r, it)) || (rc = evaluate(r, &acc, &tloss)))
+		return rc;
+	if (r->log)
+		fprintf(r->log, "{\"type\":\"eval\",\"iter\":%ld,\"time\":%.6f,"
+			"\"accuracy\":%.2f,\"test_loss\":%.6f}\n", it,
+			(double)r->train_ns * 1e-9, acc, tloss);
+	rc = summary(r, it, acc, tloss, loss, tr_digest(r->m.params, r->m.nparams));
+	if (rc)
+		return rc;
+	printf("inc-train: rank %d iterations %ld test-accuracy %.2f loss %.6f weights %016"
+	       PRIx64 "\n", r->rank, it, acc, loss, tr_digest(r->m.params, r->m.nparams));
+	fflush(stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct run r;
+	int rc;
+
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return tr_report_main(argc - 1, argv + 1);
+	rc = parse(&r.o, argc, argv);
+	if (rc)
+		return rc;
+	openblas_set_num_threads(r.o.threads);
+	rc = setup(&r);
+	if (rc == 0)
+		rc = train(&r);
+	if (r.log)
+		fclose(r.log);
+	inc_comm_destroy(r.comm);
+	tr_model_free(&r.m);
+	tr_dataset_free(&r.train);
+	tr_dataset_free(&r.test);
+	free(r.mom);
+	free(r.x);
+	free(r.y);
+	free(r.perm);
+	free(r.cstream);
+	return rc;
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tr_report.c - Table II rows from a run's counters, and
+ * `inc-train report LOG... --out DIR`: reads the JSON-lines logs of runs
+ * (written by --log) and writes, with gnuplot, the paper's figures as PNG
+ * plus a Markdown table:
+ *
+ *   fig12-breakdown.png   computation / communication per iteration (stacked)
+ *   fig13-accuracy.png    test accuracy vs training time
+ *   fig14-compression.png compression ratio and final accuracy per codec setting
+ *   fig15-scaling.png     gradient-exchange time vs workers (when runs differ in it)
+ *   report.md             every run's Table II rows, speedup, accuracy, bytes
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tr_train.h"
+
+const char *const tr_row_names[TR_ROW_N] = {
+	"data", "forward", "backward", "sum", "comm", "update", "codec", "iter",
+};
+
+void tr_summary_compute(struct tr_summary *s, const uint64_t *v, int workers,
+			long iters, int wa)
+{
+	double per = workers > 0 && iters > 0 ? 1e-6 / ((double)workers * iters) : 0;
+	double one = iters > 0 ? 1e-6 / (double)iters : 0, exch, tags = 0;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->row_ms[TR_ROW_DATA] = (double)v[TR_ACC_DATA] * per;
+	s->row_ms[TR_ROW_FORWARD] = (double)v[TR_ACC_FORWARD] * per;
+	s->row_ms[TR_ROW_BACKWARD] = (double)v[TR_ACC_BACKWARD] * per;
+	s->row_ms[TR_ROW_CODEC] = (double)v[TR_ACC_CODEC] * per;
+	exch = (double)v[TR_ACC_EXCHANGE] * per;
+	if (wa) {
+		/* the aggregator sums and updates while the workers wait */
+		s->row_ms[TR_ROW_SUM] = (double)v[TR_ACC_AGG_SUM] * one;
+		s->row_ms[TR_ROW_UPDATE] = (double)v[TR_ACC_AGG_UPDATE] * one +
+					   (double)v[TR_ACC_UPDATE] * per;
+		s->row_ms[TR_ROW_COMM] = exch - s->row_ms[TR_ROW_SUM] -
+					 (double)v[TR_ACC_AGG_UPDATE] * one;
+	} else {
+		s->row_ms[TR_ROW_SUM] = (double)v[TR_ACC_LIB_SUM] * per;
+		s->row_ms[TR_ROW_UPDATE] = (double)v[TR_ACC_UPDATE] * per;
+		s->row_ms[TR_ROW_COMM] = exch - s->row_ms[TR_ROW_SUM];
+	}
+	if (s->row_ms[TR_ROW_COMM] < 0)
+		s->row_ms[TR_ROW_COMM] = 0;
+	for (i = TR_ROW_DATA; i <= TR_ROW_UPDATE; i++)
+		s->row_ms[TR_ROW_ITER] += s->row_ms[i];
+	for (i = 0; i < 4; i++)
+		tags += (double)v[TR_ACC_TAG0 + i];
+	for (i = 0; i < 4 && tags > 0; i++)
+		s->share[i] = (double)v[TR_ACC_TAG0 + i] / tags;
+	s->codec_ratio = v[TR_ACC_CBYTES] ? (double)v[TR_ACC_CRAW] / (double)v[TR_ACC_CBYTES] : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading logs                                                              */
+/* ------------------------------------------------------------------------ */
+#define MAX_RUNS  64
+#define MAX_EVALS 4096
+
+struct run_log {
+	const char *path;
+	char label[64];
+	char model[16], scheme[8], comp[16];
+	int eb, trunc, workers;
+	long iterations;
+	double row[TR_ROW_N];
+	double ratio, share[4], acc, loss, bytes_iter, wire_iter, train_s;
+	int has_summary;
+	int nevals;
+	double ev_time[MAX_EVALS], ev_acc[MAX_EVALS];
+};
+
+/* Value of "key": in a flat JSON object line, copied into out (strings
+ * without quotes). Returns 0 when found. */
+static int jget(const char *line, const char *key, char *out, size_t len)
+{
+	char pat[64];
+	const char *p, *e;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(line, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	if (*p == '"') {
+		p++;
+		e = strchr(p, '"');
+	} else {
+		e = p + strcspn(p, ",}");
+	}
+	if (!e)
+		return -1;
+	n = (size_t)(e - p) < len - 1 ? (size_t)(e - p) : len - 1;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return 0;
+}
+
+static double jnum(const char *line, const char *key, double dflt)
+{
+	char v[64];
+
+	return jget(line, key, v, sizeof(v)) ? dflt : strtod(v, NULL);
+}
+
+static int read_log(struct run_log *r, const char *path)
+{
+	char line[4096], v[64];
+	FILE *f = fopen(path, "r");
+	int have_config = 0, i;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	if (!f) {
+		fprintf(stderr, "inc-train report: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (jget(line, "type", v, sizeof(v)))
+			continue;
+		if (!strcmp(v, "config")) {
+			have_config = 1;
+			jget(line, "model", r->model, sizeof(r->model));
+			jget(line, "scheme", r->scheme, sizeof(r->scheme));
+			jget(line, "compression", r->comp, sizeof(r->comp));
+			r->eb = (int)jnum(line, "error_bound", 10);
+			r->trunc = (int)jnum(line, "truncate", 0);
+			r->workers = (int)jnum(line, "workers", 1);
+			r->iterations = (long)jnum(line, "iterations", 0);
+		} else if (!strcmp(v, "eval") && r->nevals < MAX_EVALS) {
+			r->ev_time[r->nevals] = jnum(line, "time", 0);
+			r->ev_acc[r->nevals++] = jnum(line, "accuracy", 0);
+		} else if (!strcmp(v, "summary")) {
+			char key[32];
+
+			r->has_summary = 1;
+			r->row[TR_ROW_ITER] = jnum(line, "iter_ms", 0);
+			for (i = 0; i < TR_ROW_N; i++)
+				if (i != TR_ROW_ITER) {
+					snprintf(key, sizeof(key), "%s_ms", tr_row_names[i]);
+					r->row[i] = jnum(line, key, 0);
+				}
+			r->ratio = jnum(line, "codec_ratio", 0);
+			for (i = 0; i < 4; i++) {
+				snprintf(key, sizeof(key), "share%d", i == 0 ? 2 : i == 1 ? 10 :
+					 i == 2 ? 18 : 34);
+				r->share[i] = jnum(line, key, 0);
+			}
+			r->acc = jnum(line, "accuracy", 0);
+			r->loss = jnum(line, "loss", 0);
+			r->bytes_iter = jnum(line, "bytes_per_iter", 0);
+			r->train_s = jnum(line, "train_s", 0);
+			r->iterations = (long)jnum(line, "iterations", (double)r->iterations);
+		} else if (!strcmp(v, "wire")) {
+			/* bytes the emulated wire carried (scripts/train-cluster.sh) */
+			r->wire_iter = jnum(line, "bytes_wire_per_iter", 0);
+		}
+	}
+	fclose(f);
+	if (!have_config || !r->has_summary) {
+		fprintf(stderr, "inc-train report: %s: not a complete inc-train log "
+			"(no %s record)\n", path, have_config ? "summary" : "config");
+		return -1;
+	}
+	return 0;
+}
+
+static int compressed(const struct run_log *r)
+{
+	return strcmp(r->comp, "none") != 0;
+}
+
+/* The paper's names: WA, INC, WA+C, INC+C; other bounds and truncation
+ * are spelled out. */
+static void make_label(struct run_log *r, int models_differ)
+{
+	char *p = r->label;
+	size_t n = sizeof(r->label);
+	int k;
+
+	k = snprintf(p, n, "%s%s%s", models_differ ? r->model : "",
+		     models_differ ? " " : "", !strcmp(r->scheme, "wa") ? "WA" : "INC");
+	if (compressed(r))
+		k += snprintf(p + k, n - (size_t)k, "+C%s", strcmp(r->comp, "nic") ? "(sw)" : "");
+	if (compressed(r) && r->eb != 10)
+		k += snprintf(p + k, n - (size_t)k, " 2^-%d", r->eb);
+	if (r->trunc)
+		snprintf(p + k, n - (size_t)k, " %db-T", r->trunc);
+}
+
+/* Ratio of the bytes a run's gradients need: the codec's, or 32/(32-T). */
+static double run_ratio(const struct run_log *r)
+{
+	if (compressed(r))
+		return r->ratio;
+	if (r->trunc)
+		return 32.0 / (32 - r->trunc);
+	return 1.0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+/* ------------------------------------------------------------------------ */
+static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "inc-train report: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int gnuplot(const char *script)
+{
+	char cmd[4200];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s'", script);
+	rc = system(cmd);
+	if (rc != 0) {
+		fprintf(stderr, "inc-train report: gnuplot failed on %s (install the Debian "
+			"package gnuplot-nox)\n", script);
+		return -1;
+	}
+	return 0;
+}
+
+#define TERM "set terminal pngcairo size 960,600 font 'Sans,11'\n"
+
+static int plot_breakdown(const char *dir, struct run_log *r, int n)
+{
+	char dat[4096], gp[4096];
+	FILE *f = open_out(dir, "fig12-breakdown.dat", dat, sizeof(dat)), *g;
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# label computation_ms communication_ms\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "\"%s\" %.4f %.4f\n", r[i].label,
+			r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
+			r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE],
+			r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]);
+	fclose(f);
+	g = open_out(dir, "fig12-breakdown.gp", gp, sizeof(gp));
+	if (!g)
+		return -1;
+	fprintf(g, TERM "set output '%s/fig12-breakdown.png'\n"
+		"set title 'Time per iteration: computation and communication (Fig. 12 form)'\n"
+		"set ylabel 'ms per iteration'\nset style data histograms\n"
+		"set style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+		"set boxwidth 0.6\nset key top right\nset grid ytics\nset yrange [0:*]\n"
+		"set xtics rotate by -20\n"
+		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
+		"     '' using 3 title 'communication (gradient sum, transfer, codec)' lc rgb '#ee6677'\n",
+		dir, dat);
+	fclose(g);
+	return gnuplot(gp);
+}
+
+static int plot_accuracy(const char *dir, struct run_log *r, int n)
+{
+	char dat[4096], gp[4096], name[64];
+	FILE *g;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		FILE *f;
+
+		snprintf(name, sizeof(name), "fig13-run%d.dat", i);
+		f = open_out(dir, name, dat, sizeof(dat));
+		if (!f)
+			return -1;
+		fprintf(f, "# training_time_s test_accuracy_percent (%s)\n", r[i].label);
+		for (j = 0; j < r[i].nevals; j++)
+			fprintf(f, "%.4f %.2f\n", r[i].ev_time[j], r[i].ev_acc[j]);
+		fclose(f);
+	}
+	g = open_out(dir, "fig13-accuracy.gp", gp, sizeof(gp));
+	if (!g)
+		return -1;
+	fprintf(g, TERM "set output '%s/fig13-accuracy.png'\n"
+		"set title 'Test accuracy vs training time (Fig. 13 form)'\n"
+		"set xlabel 'training time (s, evaluation excluded)'\n"
+		"set ylabel 'test accuracy (%%)'\nset grid\nset key bottom right\nplot ", dir);
+	for (i = 0; i < n; i++)
+		fprintf(g, "%s'%s/fig13-run%d.dat' using 1:2 with linespoints lw 2 pt %d title '%s'",
+			i ? ", \\\n     " : "", dir, i, 5 + i % 8, r[i].label);
+	fprintf(g, "\n");
+	fclose(g);
+	return gnuplot(gp);
+}
+
+static int plot_compression(const char *dir, struct run_log *r, int n)
+{
+	char dat[4096], gp[4096];
+	FILE *f = open_out(dir, "fig14-compression.dat", dat, sizeof(dat)), *g;
+	int i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# label ratio accuracy\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "\"%s\" %.4f %.2f\n", r[i].label, run_ratio(&r[i]), r[i].acc);
+	fclose(f);
+	g = open_out(dir, "fig14-compression.gp", gp, sizeof(gp));
+	if (!g)
+		return -1;
+	fprintf(g, TERM "set output '%s/fig14-compression.png'\n"
+		"set title 'Compression ratio and final accuracy (Fig. 14 form)'\n"
+		"set style data histograms\nset style fill solid 0.8 border -1\n"
+		"set boxwidth 0.6\nset ylabel 'compression ratio of the gradients (x)'\n"
+		"set y2label 'final test accuracy (%%)'\nset ytics nomirror\nset y2tics\n"
+		"set yrange [0:*]\nset grid ytics\nset key top left\nset xtics rotate by -20\n"
+		"plot '%s' using 2:xtic(1) title 'compression ratio' lc rgb '#228833', \\\n"
+		"     '' using 0:3 axes x1y2 with linespoints lw 2 pt 7 ps 1.5 lc rgb '#aa3377' title 'accuracy'\n",
+		dir, dat);
+	fclose(g);
+	return gnuplot(gp);
+}
+
+/* Exchange time (sum + communicate) vs workers, one line per scheme and
+ * compression. Only when the logs cover at least two worker counts. */
+static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
+{
+	char dat[4096], gp[4096], name[64], keys[8][64];
+	int nk = 0, i, j, k, w, lo = 1 << 30, hi = 0;
+	FILE *g;
+
+	*made = 0;
+	for (i = 0; i < n; i++) {
+		if (r[i].workers < lo)
+			lo = r[i].workers;
+		if (r[i].workers > hi)
+			hi = r[i].workers;
+	}
+	if (lo == hi)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s%s", !strcmp(r[i].scheme, "wa") ? "WA" : "INC",
+			 compressed(&r[i]) ? "+C" : "");
+		for (k = 0; k < nk && strcmp(keys[k], key); k++)
+			;
+		if (k == nk && nk < 8)
+			strcpy(keys[nk++], key);
+	}
+	g = open_out(dir, "fig15-scaling.gp", gp, sizeof(gp));
+	if (!g)
+		return -1;
+	fprintf(g, TERM "set output '%s/fig15-scaling.png'\n"
+		"set title 'Gradient exchange time vs number of workers (Fig. 15 form)'\n"
+		"set xlabel 'workers'\nset ylabel 'exchange time per iteration (ms)'\n"
+		"set grid\nset key top left\nset xtics 1\nset yrange [0:*]\nplot ", dir);
+	for (k = 0; k < nk; k++) {
+		FILE *f;
+
+		snprintf(name, sizeof(name), "fig15-%d.dat", k);
+		f = open_out(dir, name, dat, sizeof(dat));
+		if (!f) {
+			fclose(g);
+			return -1;
+		}
+		fprintf(f, "# workers exchange_ms (%s)\n", keys[k]);
+		for (w = lo; w <= hi; w++)
+			for (j = 0; j < n; j++) {
+				char key[64];
+
+				snprintf(key, sizeof(key), "%s%s",
+					 !strcmp(r[j].scheme, "wa") ? "WA" : "INC",
+					 compressed(&r[j]) ? "+C" : "");
+				if (r[j].workers == w && !strcmp(key, keys[k])) {
+					fprintf(f, "%d %.4f\n", w,
+						r[j].row[TR_ROW_SUM] + r[j].row[TR_ROW_COMM]);
+					break;
+				}
+			}
+		fclose(f);
+		fprintf(g, "%s'%s' using 1:2 with linespoints lw 2 pt %d title '%s'",
+			k ? ", \\\n     " : "", dat, 5 + k, keys[k]);
+	}
+	fprintf(g, "\n");
+	fclose(g);
+	*made = 1;
+	return gnuplot(gp);
+}
+
+/* The uncompressed WA run of the same model and workers, if any. */
+static const struct run_log *baseline(const struct run_log *r, int n, const struct run_log *x)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(r[i].scheme, "wa") && !compressed(&r[i]) && !r[i].trunc &&
+		    r[i].workers == x->workers && !strcmp(r[i].model, x->model))
+			return &r[i];
+	return NULL;
+}
+
+static int write_table(const char *dir, struct run_log *r, int n, int scaling)
+{
+	char path[4096];
+	FILE *f = open_out(dir, "report.md", path, sizeof(path));
+	int i, j;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# inc-train report\n\n"
+		"Per-iteration times averaged over the workers (Table II rows; `comm` is\n"
+		"the exchange minus the gradient sum, and includes the software codec).\n"
+		"Speedup is over the uncompressed WA run of the same model and workers.\n"
+		"Wire bytes: what the emulated links carried, where the cluster script\n"
+		"recorded it; else the payload the ranks handed to TCP.\n\n");
+	fprintf(f, "| run | model | workers | iters | iter ms | data | forward | backward | "
+		"sum | comm | update | comm %% | speedup | accuracy %% | loss | "
+		"bytes/iter | ratio | 2/10/18/34-bit %% | log |\n");
+	fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < n; i++) {
+		const struct run_log *b = baseline(r, n, &r[i]);
+		double it = r[i].row[TR_ROW_ITER];
+
+		fprintf(f, "| %s | %s | %d | %ld | %.2f |", r[i].label, r[i].model,
+			r[i].workers, r[i].iterations, it);
+		for (j = TR_ROW_DATA; j <= TR_ROW_UPDATE; j++)
+			fprintf(f, " %.2f |", r[i].row[j]);
+		fprintf(f, " %.0f |", it > 0 ? 100 * (r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]) / it : 0);
+		if (b && it > 0)
+			fprintf(f, " %.2fx |", b->row[TR_ROW_ITER] / it);
+		else
+			fprintf(f, " - |");
+		fprintf(f, " %.2f | %.4f | %.0f%s | %.2fx | %.1f/%.1f/%.1f/%.1f | `%s` |\n",
+			r[i].acc, r[i].loss, r[i].wire_iter > 0 ? r[i].wire_iter : r[i].bytes_iter,
+			r[i].wire_iter > 0 ? " (wire)" : "", run_ratio(&r[i]),
+			100 * r[i].share[0], 100 * r[i].share[1], 100 * r[i].share[2],
+			100 * r[i].share[3], r[i].path);
+	}
+	fprintf(f, "\n![breakdown](fig12-breakdown.png)\n\n![accuracy](fig13-accuracy.png)\n\n"
+		"![compression](fig14-compression.png)\n");
+	if (scaling)
+		fprintf(f, "\n![scaling](fig15-scaling.png)\n");
+	fclose(f);
+	return 0;
+}
+
+int tr_report_main(int argc, char **argv)
+{
+	static struct run_log runs[MAX_RUNS];
+	const char *out = NULL;
+	int n = 0, i, models_differ = 0, scaling = 0, rc = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "usage: inc-train report LOG... --out DIR\n");
+			return 2;
+		} else if (n == MAX_RUNS) {
+			fprintf(stderr, "inc-train report: at most %d logs\n", MAX_RUNS);
+			return 2;
+		} else if (read_log(&runs[n++], argv[i])) {
+			return 2;
+		}
+	}
+	if (!out || n == 0) {
+		fprintf(stderr, "usage: inc-train report LOG... --out DIR\n");
+		return 2;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "inc-train report: %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	for (i = 1; i < n; i++)
+		if (strcmp(runs[i].model, runs[0].model))
+			models_differ = 1;
+	for (i = 0; i < n; i++)
+		make_label(&runs[i], models_differ);
+	if (plot_breakdown(out, runs, n) || plot_accuracy(out, runs, n) ||
+	    plot_compression(out, runs, n) || plot_scaling(out, runs, n, &scaling))
+		rc = 1;
+	if (write_table(out, runs, n, scaling))
+		rc = 1;
+	if (rc == 0)
+		printf("inc-train report: %d runs -> %s/report.md and PNG plots\n", n, out);
+	return rc;
+}

@@ -1,0 +1,71 @@
+# train/ - the distributed trainer inc-train (layers, models, optimizer,
+# data, report) over libinceptionn.
+#
+#   build/lib/libinctrain.a      layers, models, data, optimizer, report
+#   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
+#   make test-train-unit         gradient checks, data-loader errors (ASan/UBSan)
+#   make test-train-dist         seeded runs, 4-rank inc/wa vs one process, codecs
+#                                through the emulated NIC, bad input, killed rank
+#   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
+#   make reproduce               the paper's experiments at full length (long)
+
+TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
+TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
+TR_CFLAGS = $(ALL_CFLAGS) -Iuserlib/include -Itrain/src
+TR_LIBS := -lopenblas -lz -lm -lpthread
+TR_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train/%.o)
+TR_SAN_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train-san/%.o)
+
+$(OBJ)/train/%.o: train/src/%.c $(TR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) -c $< -o $@
+
+$(OBJ)/train-san/%.o: train/src/%.c $(TR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(LIB)/libinctrain.a: $(TR_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB)/libinctrain-san.a: $(TR_SAN_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+ifneq ($(MPICC),)
+TR_LD := $(MPICC)
+TR_UL := $(LIB)/libinceptionn-mpi.a
+else
+TR_LD := $(CC)
+TR_UL := $(LIB)/libinceptionn.a
+endif
+
+$(BIN)/inc-train: train/src/inc_train.c $(LIB)/libinctrain.a $(TR_UL) $(TR_HDRS)
+	@mkdir -p $(@D)
+	$(TR_LD) $(TR_CFLAGS) -pthread -o $@ $< $(LIB)/libinctrain.a $(TR_UL) $(TR_LIBS)
+
+ALL_TARGETS += $(LIB)/libinctrain.a $(BIN)/inc-train
+
+# ---------------------------------------------------------------- tests
+TR_TEST := $(BUILD)/train-test
+
+$(TR_TEST)/test-layers: train/tests/test_layers.c $(LIB)/libinctrain-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
+
+$(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
+
+.PHONY: test-train-unit test-train-dist reproduce demo-train
+test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-data $(BIN)/inc-train
+	scripts/train-unit.sh $(TR_TEST)
+
+test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
+	scripts/train-tests.sh
+
+TEST_SUITES += train-unit train-dist
+
+reproduce: deps
+	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
+	@scripts/train-reproduce.sh
