@@ -59,6 +59,7 @@ struct opts {
 	unsigned truncate;        /* LSBs dropped from each sent gradient value */
 	long eval_every;          /* 0: only at the end */
 	const char *log;
+	const char *save;         /* final weights, raw float32 (rank 0) */
 	long check_every;         /* replica digest check period */
 	long log_every;           /* progress/log period (0: iterations / 50) */
 	long stats_every;         /* codec statistics sample period */
@@ -78,7 +79,7 @@ static void usage(FILE *f)
 "                 [--error-bound N] [--truncate BITS] [--eval-every N] [--log FILE]\n"
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
-"                 [--eval-samples N] [--threads N] [--quiet]\n"
+"                 [--eval-samples N] [--threads N] [--save FILE] [--quiet]\n"
 "       inc-train report LOG... --out DIR\n"
 "Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
 "scripts/train-cluster.sh; see docs/train.md.\n");
@@ -134,6 +135,7 @@ static int parse(struct opts *o, int argc, char **argv)
 		{ "weight-decay", 1, 0, 4 }, { "check-every", 1, 0, 5 },
 		{ "log-every", 1, 0, 6 }, { "stats-every", 1, 0, 7 },
 		{ "eval-samples", 1, 0, 8 }, { "threads", 1, 0, 9 }, { "quiet", 0, 0, 'q' },
+		{ "save", 1, 0, 10 },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	long n;
@@ -248,6 +250,7 @@ static int parse(struct opts *o, int argc, char **argv)
 				return 2;
 			o->threads = (int)n;
 			break;
+		case 10: o->save = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -540,20 +543,24 @@ static int evaluate(struct run *r, double *acc, double *loss)
 	return 0;
 }
 
-/* Mean training loss of the last iteration over the workers. */
+/* Mean training loss of the last iteration over the workers (NaN when any
+ * worker's loss is not finite). */
 static int mean_loss(struct run *r, double *loss)
 {
-	uint64_t v[2] = { 0, 0 };
+	uint64_t v[3] = { 0, 0, 0 };
 	int rc;
 
-	if (r->worker >= 0 && isfinite(r->last_loss)) {
-		v[0] = (uint64_t)llround(r->last_loss * 1e9);
+	if (r->worker >= 0) {
+		if (isfinite(r->last_loss) && r->last_loss < 1e9)
+			v[0] = (uint64_t)llround(r->last_loss * 1e9);
+		else
+			v[2] = 1;
 		v[1] = 1;
 	}
-	rc = sum_u64(r, v, 2);
+	rc = sum_u64(r, v, 3);
 	if (rc)
 		return fail_comm(r, "loss sum", rc);
-	*loss = v[1] ? (double)v[0] * 1e-9 / (double)v[1] : NAN;
+	*loss = v[1] && !v[2] ? (double)v[0] * 1e-9 / (double)v[1] : NAN;
 	return 0;
 }
 
@@ -588,7 +595,11 @@ static void progress(struct run *r, long done, double loss)
 	char e[32];
 	int tty = isatty(2);
 
+
 	if (r->rank != 0 || r->o.quiet)
+		return;
+	/* off a terminal, a line per 10% (every fifth log point) */
+	if (!tty && done % (5 * r->o.log_every) && done != r->o.iterations)
 		return;
 	fmt_eta(e, sizeof(e), eta);
 	fprintf(stderr, "%sinc-train: iter %ld/%ld  loss %.4f  lr %g  %.0f img/s  eta %s%s",
@@ -737,6 +748,25 @@ static int setup(struct run *r)
 	return 0;
 }
 
+/* The parameters as raw little-endian float32, in the order of the
+ * model's parameter table (docs/train.md). */
+static int save_weights(struct run *r)
+{
+	FILE *f = fopen(r->o.save, "wb");
+
+	if (!f || fwrite(r->m.params, sizeof(float), r->m.nparams, f) != r->m.nparams) {
+		fprintf(stderr, "inc-train: %s: %s\n", r->o.save, strerror(errno));
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "inc-train: %s: %s\n", r->o.save, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int train(struct run *r)
 {
 	double acc = 0, tloss = 0, loss = NAN;
@@ -753,6 +783,12 @@ static int train(struct run *r)
 		if ((it + 1) % r->o.log_every == 0 || it + 1 == r->o.iterations) {
 			if ((rc = mean_loss(r, &loss)))
 				return rc;
+			if (!isfinite(loss)) {
+				fprintf(stderr, "inc-train: rank %d: training diverged (loss is not "
+					"finite at iteration %ld); lower --lr or raise the batch\n",
+					r->rank, it + 1);
+				return 1;
+			}
 			progress(r, it + 1, loss);
 			if (r->log)
 				fprintf(r->log, "{\"type\":\"iter\",\"iter\":%ld,\"time\":%.6f,"
@@ -778,6 +814,8 @@ static int train(struct run *r)
 	rc = summary(r, it, acc, tloss, loss, tr_digest(r->m.params, r->m.nparams));
 	if (rc)
 		return rc;
+	if (r->o.save && r->rank == 0 && save_weights(r))
+		return 1;
 	printf("inc-train: rank %d iterations %ld test-accuracy %.2f loss %.6f weights %016"
 	       PRIx64 "\n", r->rank, it, acc, loss, tr_digest(r->m.params, r->m.nparams));
 	fflush(stdout);

@@ -40,7 +40,7 @@
 #define MAXPORTS 16
 #define MAXMACS  256
 #define QMAX     1024     /* frames queued per output port */
-#define FMAX     1600     /* largest frame kept in a queue (no offloads) */
+#define FMAX     9100     /* largest frame kept in a queue: jumbo frames (no offloads) */
 
 struct qframe {
 	uint64_t due_ns;

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# train-cluster.sh - run one inc-train job on an emulated cluster: one
+# network namespace per rank (scripts/netns-cluster.sh -x) joined by the
+# user-space NIC switch (nic-switch), which passes every frame through the
+# model's frame compress (sender's NIC) and decompress (receiver's NIC) and
+# paces each link at RATE Mbit/s of *wire* bytes, so compressed frames take
+# less link time, as on real links. Every scheme goes through the same
+# switch: untagged frames are forwarded unchanged and paced at their size.
+#
+#   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
+#                    [-t TIMEOUT_MS] [-q] -- INC-TRAIN-ARGS...
+#
+# MTU default 9000 (jumbo frames, as datacenter links run them: the switch
+# forwards a bounded number of frames per second, and fewer, larger frames
+# let it keep up with the links; -m 1500 for standard frames).
+# WORKERS (default 4) computing ranks; --scheme wa in the arguments adds the
+# aggregator (rank 0), so WORKERS + 1 namespaces. RATE default 1000 (1 Gbit/s),
+# DELAY an optional netem delay per namespace link (e.g. 50us). When the
+# arguments contain --log FILE, the switch's counters are appended to FILE
+# as a {"type":"wire",...} record (bytes the emulated wire carried). Rank
+# outputs go to stdout (final lines) and to the log directory below.
+# Needs root; removes its namespaces on exit. Exit status: 0 when every rank
+# succeeded, else the first failing rank's status.
+set -u
+cd "$(dirname "$0")/.."
+workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet=
+while getopts "w:r:m:d:p:P:t:q" o; do
+	case $o in
+	w) workers=$OPTARG ;;
+	r) rate=$OPTARG ;;
+	m) mtu=$OPTARG ;;
+	d) delay=$OPTARG ;;
+	p) prefix=$OPTARG ;;
+	P) port=$OPTARG ;;
+	t) timeout_ms=$OPTARG ;;
+	q) quiet=1 ;;
+	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+train=build/bin/inc-train
+sw=build/userlib-test/nic-switch
+cl=scripts/netns-cluster.sh
+for f in "$train" "$sw"; do
+	[ -x "$f" ] || { echo "train-cluster: $f missing (make all $sw)" >&2; exit 2; }
+done
+[ "$(id -u)" -eq 0 ] || { echo "train-cluster: needs root (network namespaces)" >&2; exit 2; }
+case $workers in ''|*[!0-9]*) echo "train-cluster: -w takes a number" >&2; exit 2 ;; esac
+[ "$workers" -ge 1 ] && [ "$workers" -le 15 ] || { echo "train-cluster: -w 1..15" >&2; exit 2; }
+
+# Scheme, error bound and log file from the trainer's arguments.
+scheme=inc eb=10 log= prev=
+for a in "$@"; do
+	case $prev in
+	--scheme) scheme=$a ;;
+	--error-bound) eb=$a ;;
+	--log) log=$a ;;
+	esac
+	prev=$a
+done
+n=$workers
+[ "$scheme" = wa ] && n=$((workers + 1))
+[ "$n" -le 16 ] || { echo "train-cluster: at most 16 ranks (nic-switch ports)" >&2; exit 2; }
+
+tmp=$(mktemp -d)
+swpid=
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	[ -n "$swpid" ] && kill "$swpid" 2>/dev/null
+	"$cl" down -p "$prefix"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$cl" up -p "$prefix" -n "$n" -x -r 40gbit -m "$mtu" ${delay:+-d "$delay"} >/dev/null ||
+	{ echo "train-cluster: could not create the namespaces" >&2; exit 1; }
+ports=()
+for ((i = 0; i < n; i++)); do ports+=("v$i"); done
+"$cl" br -p "$prefix" "$sw" -e "$eb" -r "$rate" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
+swpid=$!
+for _ in $(seq 100); do grep -q "nic-switch:" "$tmp/switch.log" && break; sleep 0.05; done
+grep -q "nic-switch:" "$tmp/switch.log" ||
+	{ echo "train-cluster: nic-switch did not start:" >&2; cat "$tmp/switch.log" >&2; exit 1; }
+
+[ -n "$quiet" ] || echo "train-cluster: $n ranks ($scheme, $workers workers) on ${rate} Mbit/s links${delay:+, delay $delay}"
+for ((i = 0; i < n; i++)); do
+	err=$tmp/rank$i.err
+	# rank 0's progress goes to the terminal as it comes
+	[ "$i" -eq 0 ] && [ -z "$quiet" ] && err=/dev/stderr
+	"$cl" exec -p "$prefix" "$i" env INC_RANK="$i" INC_WORLD_SIZE="$n" \
+		INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT="$port" INC_TIMEOUT_MS="$timeout_ms" \
+		"$train" "$@" >"$tmp/rank$i.out" 2>"$err" &
+	pids+=($!)
+done
+rc=0
+for ((i = 0; i < n; i++)); do
+	wait "${pids[$i]}"; r=$?
+	[ $rc -eq 0 ] && [ $r -ne 0 ] && rc=$r
+done
+pids=()
+for ((i = 0; i < n; i++)); do
+	cat "$tmp/rank$i.out"
+	[ -f "$tmp/rank$i.err" ] && grep -v '^inc-train: iter ' "$tmp/rank$i.err" >&2
+done
+kill "$swpid" 2>/dev/null; wait "$swpid" 2>/dev/null; swpid=
+stats=$(grep -E '^frames ' "$tmp/switch.log")
+[ -n "$quiet" ] || echo "nic-switch: $stats"
+if [ -n "$log" ] && [ -f "$log" ] && [ -n "$stats" ]; then
+	iters=$(sed -nE 's/.*"type":"summary","iterations":([0-9]+).*/\1/p' "$log")
+	set -- $stats
+	# frames F compressed C bypassed B malformed M bytes_in I bytes_wire W dropped D
+	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s}\n' \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "$rate" \
+		"$(( ${12} / ${iters:-1} ))" >>"$log"
+fi
+exit $rc
