@@ -22,7 +22,7 @@ ALL_TARGETS  :=
 TEST_SUITES  :=
 BENCH_TARGETS :=
 
-.PHONY: all deps test demo bench fuzz clean help
+.PHONY: all deps test demo demo-capture bench fuzz clean help
 all: all-targets
 
 include sw-model/model.mk
@@ -45,9 +45,15 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/run-tests.sh $(TEST_SUITES)
 
+# The main job: distributed training on the emulated cluster (train/).
 demo: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/userlib-test/nic-switch
+	@scripts/train-demo.sh
+
+# Real tagged TCP traffic between two namespaces through the codec.
+demo-capture: deps
 	@$(MAKE) --no-print-directory all
-	@scripts/demo.sh
+	@scripts/demo-capture.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_TARGETS) bench-run
@@ -59,7 +65,9 @@ help:
 	@echo "make          build libraries and tools into $(BUILD)/"
 	@echo "make deps     install missing Debian packages (root)"
 	@echo "make test     build everything and run all tests"
-	@echo "make demo     capture real tagged TCP traffic and run it through the model"
+	@echo "make demo     train HDC on 4 emulated nodes: WA, INC, WA+C, INC+C (build/demo/)"
+	@echo "make demo-capture  real tagged TCP traffic through the codec"
+	@echo "make reproduce     the paper's experiments at full length (long)"
 	@echo "make bench    codec throughput next to memcpy"
 	@echo "make fuzz     longer libFuzzer runs"
 	@echo "make sim      full RTL regression (make sim-soak: 10^6 frames)"

@@ -53,12 +53,8 @@ $(TR_TEST)/test-layers: train/tests/test_layers.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
 
-$(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
-	@mkdir -p $(@D)
-	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
-
 .PHONY: test-train-unit test-train-dist reproduce demo-train
-test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-data $(BIN)/inc-train
+test-train-unit: $(TR_TEST)/test-layers $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch

@@ -321,7 +321,7 @@ static int plot_compression(const char *dir, struct run_log *r, int n)
 		"set title 'Compression ratio and final accuracy (Fig. 14 form)'\n"
 		"set style data histograms\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset ylabel 'compression ratio of the gradients (x)'\n"
-		"set y2label 'final test accuracy (%%)'\nset ytics nomirror\nset y2tics\n"
+		"set y2label 'final test accuracy (%%)'\nset ytics nomirror\nset y2tics\nset y2range [0:100]\n"
 		"set yrange [0:*]\nset grid ytics\nset key top left\nset xtics rotate by -20\n"
 		"plot '%s' using 2:xtic(1) title 'compression ratio' lc rgb '#228833', \\\n"
 		"     '' using 0:3 axes x1y2 with linespoints lw 2 pt 7 ps 1.5 lc rgb '#aa3377' title 'accuracy'\n",
