@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Suite train-dist: inc-train across processes.
+#  - 4-rank inc (ring) and 4-worker wa runs follow one process with a 4x
+#    batch: final weights within 1% relative RMS after 40 iterations (the
+#    sums are re-associated, so not bit for bit), every rank bit-identical;
+#  - software compression (loopback) and nic compression (emulated cluster,
+#    the model as NICs on the wire): replicas bit-identical, accuracy after
+#    150 iterations within 6 points of the uncompressed run;
+#  - ranks started with different hyperparameters or models all fail with
+#    one clear line, none hangs; a rank killed mid-training makes the others
+#    exit with an error within the timeout; mpirun launches it too.
+# Last line "N passed, N failed". Parts that need root (namespaces) fail
+# without it.
+set -u
+cd "$(dirname "$0")/.."
+train=build/bin/inc-train run=build/bin/inc-run
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+common=(--quiet --iterations 40 --lr 0.05 --seed 3 --check-every 10)
+
+# Relative RMS difference of two weight files (float32).
+rel_rms() {
+	python3 - "$1" "$2" <<'PY'
+import array, math, sys
+a = array.array('f'); a.frombytes(open(sys.argv[1], 'rb').read())
+b = array.array('f'); b.frombytes(open(sys.argv[2], 'rb').read())
+assert len(a) == len(b)
+print("%.3g" % math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)) / sum(x * x for x in a)))
+PY
+}
+# Every rank's final line names the same weights digest; prints it.
+same_digest() {  # FILE N
+	local n
+	n=$(grep -E '^inc-train: rank [0-9]+ iterations' "$1" | awk '{print $NF}' | sort -u | wc -l)
+	[ "$n" -eq 1 ] && [ "$(grep -cE '^inc-train: rank [0-9]+ iterations' "$1")" -eq "$2" ]
+}
+acc_of() { grep -E '^inc-train: rank 0 iterations' "$1" | sed -nE 's/.*test-accuracy ([0-9.]+).*/\1/p'; }
+within() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= m) }'; }
+
+# --- one process, 4x batch: the reference
+"$train" "${common[@]}" --batch 100 --save "$tmp/ref.bin" >"$tmp/ref.out" 2>&1 ||
+	ko "reference run failed: $(cat "$tmp/ref.out")"
+for s in inc wa; do
+	n=4; [ $s = wa ] && n=5
+	timeout 300 "$run" -n $n "$train" "${common[@]}" --scheme $s --batch 25 \
+		--save "$tmp/$s.bin" >"$tmp/$s.out" 2>&1 || ko "$s: a rank failed: $(tail -n 3 "$tmp/$s.out")"
+	same_digest "$tmp/$s.out" $n && ok "$s, $n ranks: every rank ends with the same weights" \
+		|| ko "$s: ranks differ: $(cat "$tmp/$s.out")"
+	d=$(rel_rms "$tmp/ref.bin" "$tmp/$s.bin" 2>/dev/null)
+	awk -v d="${d:-1}" 'BEGIN { exit !(d < 0.01) }' \
+		&& ok "$s: weights within $d relative RMS of one process with batch 100 (< 0.01)" \
+		|| ko "$s: weights $d relative RMS from one process with batch 100"
+	within "$(acc_of "$tmp/$s.out")" "$(acc_of "$tmp/ref.out")" 1.0 \
+		&& ok "$s: accuracy $(acc_of "$tmp/$s.out")% vs $(acc_of "$tmp/ref.out")% (within 1 point)" \
+		|| ko "$s: accuracy $(acc_of "$tmp/$s.out")% vs $(acc_of "$tmp/ref.out")%"
+done
+
+# --- compression: software on loopback, nic on the emulated cluster
+long=(--quiet --iterations 150 --lr 0.05 --seed 3 --check-every 25)
+"$train" "${long[@]}" --batch 75 >"$tmp/base.out" 2>&1 || ko "uncompressed 3-worker reference failed"
+base=$(acc_of "$tmp/base.out")
+echo "  uncompressed reference (one process, batch 75): $base%"
+for s in inc wa; do
+	n=3; [ $s = wa ] && n=4
+	timeout 300 "$run" -n $n "$train" "${long[@]}" --scheme $s --compression software \
+		--log "$tmp/sw-$s.json" >"$tmp/sw-$s.out" 2>&1 || ko "software $s: a rank failed: $(tail -n 3 "$tmp/sw-$s.out")"
+	same_digest "$tmp/sw-$s.out" $n && ok "software $s: replicas bit-identical" \
+		|| ko "software $s: replicas differ"
+	within "$(acc_of "$tmp/sw-$s.out")" "$base" 6 \
+		&& ok "software $s: accuracy $(acc_of "$tmp/sw-$s.out")% within 6 points of $base%" \
+		|| ko "software $s: accuracy $(acc_of "$tmp/sw-$s.out")% vs $base%"
+	r=$(grep -o '"codec_ratio":[0-9.]*' "$tmp/sw-$s.json" | cut -d: -f2)
+	awk -v r="${r:-0}" 'BEGIN { exit !(r > 4) }' && ok "software $s: gradients compress ${r}x" \
+		|| ko "software $s: codec ratio ${r:-none}"
+done
+if [ "$(id -u)" -eq 0 ]; then
+	for s in inc wa; do
+		n=3; [ $s = wa ] && n=4
+		timeout 600 scripts/train-cluster.sh -q -w 3 -r 2000 -P $((29700 + n)) -- "${long[@]}" \
+			--scheme $s --compression nic --log "$tmp/nic-$s.json" >"$tmp/nic-$s.out" 2>&1 ||
+			ko "nic $s: a rank failed: $(tail -n 3 "$tmp/nic-$s.out")"
+		same_digest "$tmp/nic-$s.out" $n && ok "nic $s: replicas bit-identical through the emulated NICs" \
+			|| ko "nic $s: replicas differ: $(cat "$tmp/nic-$s.out")"
+		within "$(acc_of "$tmp/nic-$s.out")" "$base" 6 \
+			&& ok "nic $s: accuracy $(acc_of "$tmp/nic-$s.out")% within 6 points of $base%" \
+			|| ko "nic $s: accuracy $(acc_of "$tmp/nic-$s.out")% vs $base%"
+		w=$(grep '"type":"wire"' "$tmp/nic-$s.json")
+		c=$(sed -nE 's/.*"compressed":([0-9]+).*/\1/p' <<<"$w")
+		m=$(sed -nE 's/.*"malformed":([0-9]+).*/\1/p' <<<"$w")
+		[ "${c:-0}" -gt 1000 ] && [ "${m:-1}" -eq 0 ] \
+			&& ok "nic $s: $c frames compressed on the wire, none malformed" \
+			|| ko "nic $s: wire record '$w'"
+	done
+else
+	ko "nic compression needs root (network namespaces)"
+fi
+
+# --- ranks that disagree: every rank fails with one line, quickly
+cat >"$tmp/vary.sh" <<EOF2
+#!/bin/sh
+# rank 2 differs in \$VARY
+if [ "\$INC_RANK" = 2 ]; then exec $PWD/$train --quiet --iterations 5 \$VARY; fi
+exec $PWD/$train --quiet --iterations 5
+EOF2
+chmod +x "$tmp/vary.sh"
+for v in "--lr 0.2" "--model lenet" "--batch 20" "--compression software"; do
+	start=$(date +%s)
+	VARY="$v" timeout 60 "$run" -k -n 3 "$tmp/vary.sh" >"$tmp/vary.out" 2>&1; rc=$?
+	secs=$(( $(date +%s) - start ))
+	cnt=$(grep -c "different models or hyperparameters" "$tmp/vary.out")
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$cnt" -eq 3 ] && [ $secs -lt 30 ] \
+		&& ok "rank 2 with $v: all 3 ranks fail with one clear line (${secs}s)" \
+		|| ko "rank 2 with $v: exit $rc, $cnt ranks said so: $(head -n 5 "$tmp/vary.out")"
+done
+
+# --- a rank killed mid-training: the others fail within the timeout
+port=$((30000 + RANDOM % 20000)) pids=()
+for i in 0 1 2 3; do
+	INC_RANK=$i INC_WORLD_SIZE=4 INC_MASTER_ADDR=127.0.0.1 INC_MASTER_PORT=$port INC_TIMEOUT_MS=4000 \
+		"$train" --quiet --iterations 100000 >"$tmp/kill.$i" 2>&1 &
+	pids+=($!)
+done
+for _ in $(seq 100); do
+	sleep 0.2
+	# training has begun once every rank has loaded its data and connected
+	[ -n "$(ss -tn state established 2>/dev/null | grep -c ":$port" | grep -v '^0$')" ] && break
+done
+sleep 2
+kill -9 "${pids[2]}"
+t0=$(date +%s%N)
+bad=0
+for i in 0 1 3; do
+	wait "${pids[$i]}"; rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	if [ $rc -eq 0 ] || ! grep -qE "rank $i: .*(closed|stalled|reset|failed)" "$tmp/kill.$i"; then
+		bad=1; echo "  rank $i: exit $rc: $(cat "$tmp/kill.$i")"
+	fi
+done
+[ $bad -eq 0 ] && [ "$ms" -lt 6000 ] && ok "rank 2 killed: ranks 0, 1, 3 exit with an error ($ms ms, timeout 4000 ms): $(head -n 1 "$tmp/kill.0")" \
+	|| ko "rank 2 killed: the others did not all fail in time ($ms ms)"
+
+# --- mpirun launches it (MPI bootstrap)
+if command -v mpirun >/dev/null; then
+	timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$train" --quiet --iterations 10 \
+		>"$tmp/mpi.out" 2>&1
+	same_digest "$tmp/mpi.out" 2 && ok "mpirun -np 2: both ranks train to the same weights" \
+		|| ko "mpirun: $(tail -n 5 "$tmp/mpi.out")"
+else
+	ko "mpirun missing (make deps)"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
