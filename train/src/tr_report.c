@@ -330,6 +330,13 @@ static int plot_compression(const char *dir, struct run_log *r, int n)
 	return gnuplot(gp);
 }
 
+/* The curve of Fig. 15 a run belongs to: WA, INC, WA+C or INC+C. */
+static void scaling_key(const struct run_log *r, char *key, size_t len)
+{
+	snprintf(key, len, "%s%s", !strcmp(r->scheme, "wa") ? "WA" : "INC",
+		 compressed(r) ? "+C" : "");
+}
+
 /* Exchange time (sum + communicate) vs workers, one line per scheme and
  * compression. Only when the logs cover at least two worker counts. */
 static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
@@ -350,8 +357,7 @@ static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
 	for (i = 0; i < n; i++) {
 		char key[64];
 
-		snprintf(key, sizeof(key), "%s%s", !strcmp(r[i].scheme, "wa") ? "WA" : "INC",
-			 compressed(&r[i]) ? "+C" : "");
+		scaling_key(&r[i], key, sizeof(key));
 		for (k = 0; k < nk && strcmp(keys[k], key); k++)
 			;
 		if (k == nk && nk < 8)
@@ -378,9 +384,7 @@ static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
 			for (j = 0; j < n; j++) {
 				char key[64];
 
-				snprintf(key, sizeof(key), "%s%s",
-					 !strcmp(r[j].scheme, "wa") ? "WA" : "INC",
-					 compressed(&r[j]) ? "+C" : "");
+				scaling_key(&r[j], key, sizeof(key));
 				if (r[j].workers == w && !strcmp(key, keys[k])) {
 					fprintf(f, "%d %.4f\n", w,
 						r[j].row[TR_ROW_SUM] + r[j].row[TR_ROW_COMM]);
