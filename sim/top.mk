@@ -37,7 +37,7 @@ $(BIN)/inc-rtl-pcap: $(RX_SIMDIR)/rtl_pcap/Vrtl_pcap
 ALL_TARGETS += $(BIN)/inc-rtl-pcap
 
 .PHONY: test-rtl-pcap
-test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap
+test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap $(BUILD)/tests/padded
 	@sim/top_rtl_pcap_test.sh
 
 SIM_TESTS += rtl-pcap

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Suite rtl-pcap: build/bin/inc-rtl-pcap (the Verilated RTL) writes the same
-# bytes as build/bin/inc-pcap (the model) on every committed capture, for
-# compress and decompress, with and without stalls and with other options.
+# bytes as build/bin/inc-pcap (the model) on every committed capture and on
+# padded short frames, for compress and decompress, with and without stalls
+# and with other options.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -37,6 +38,18 @@ for f in "${files[@]}"; do
 	check "$b decompress" decompress "$tmp/$b.c.pcap"
 	check "$b decompress raw" decompress "$f"
 	check "$b decompress tos 0/0" decompress "$tmp/$b.c.pcap" --tos 0/0
+done
+# Short frames with Ethernet padding (zeros to 60, junk to 64, with and
+# without VLAN, payloads 0..40), and their compressed frames padded again by
+# the far MAC (tests/pcap/padded.c): RTL == model both ways.
+for seed in 11 12; do
+	build/tests/padded gen "$tmp/pad.pcap" $seed >/dev/null
+	check "padded seed $seed compress" compress "$tmp/pad.pcap"
+	check "padded seed $seed compress eb6" compress "$tmp/pad.pcap" --error-bound 6
+	build/bin/inc-pcap compress "$tmp/pad.pcap" "$tmp/pad.c.pcap" 2>/dev/null
+	build/tests/padded pad "$tmp/pad.c.pcap" "$tmp/pad.cp.pcap" $seed
+	check "padded seed $seed decompress (compressed frames padded)" decompress "$tmp/pad.cp.pcap"
+	check "padded seed $seed decompress raw" decompress "$tmp/pad.pcap"
 done
 # A bad invocation fails with one line and a non-zero status.
 if build/bin/inc-rtl-pcap bogus x y >/dev/null 2>"$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then

@@ -97,7 +97,10 @@ static float f32_at(const uint8_t *p)
 
 /*
  * Decompress a frame the model just compressed and measure the per-value
- * error against the original payload. A failure here is a model bug.
+ * error against the original payload. orig_len is the original frame up to
+ * the end of its IP datagram (payload_off + payload_in of the compression):
+ * Ethernet padding after it is not part of the packet and is not restored.
+ * A failure here is a model bug.
  */
 static void round_trip(const uint8_t *orig, size_t orig_len,
 		       const uint8_t *comp, size_t comp_len,
@@ -397,8 +400,8 @@ int main(int argc, char **argv)
 					inc_model_strerror((int)r));
 			account(&rep, &info, hdr->caplen, r);
 			if (info.outcome == INC_OUT_COMPRESSED)
-				round_trip(data, hdr->caplen, out, (size_t)r,
-					   &cfg, buf, cap, rep.frames, &rep);
+				round_trip(data, (size_t)info.payload_off + info.payload_in,
+					   out, (size_t)r, &cfg, buf, cap, rep.frames, &rep);
 			if (info.outcome == INC_OUT_DROPPED)
 				continue;
 			wr = out;
