@@ -36,24 +36,24 @@ module inc_csr #(
     /* verilator lint_off UNUSEDSIGNAL */ // protection and strobes are not used
     input  wire [2:0]            s_axil_awprot,
     input  wire                  s_axil_awvalid,
-    output reg                   s_axil_awready,
+    output reg                   s_axil_awready = 1'b0,
     input  wire [31:0]           s_axil_wdata,
     input  wire [3:0]            s_axil_wstrb,
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire                  s_axil_wvalid,
-    output reg                   s_axil_wready,
+    output reg                   s_axil_wready = 1'b0,
     output wire [1:0]            s_axil_bresp,
-    output reg                   s_axil_bvalid,
+    output reg                   s_axil_bvalid = 1'b0,
     input  wire                  s_axil_bready,
     input  wire [ADDR_WIDTH-1:0] s_axil_araddr,
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire [2:0]            s_axil_arprot,
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire                  s_axil_arvalid,
-    output reg                   s_axil_arready,
+    output reg                   s_axil_arready = 1'b0,
     output reg  [31:0]           s_axil_rdata,
     output wire [1:0]            s_axil_rresp,
-    output reg                   s_axil_rvalid,
+    output reg                   s_axil_rvalid = 1'b0,
     input  wire                  s_axil_rready,
 
     output reg                   cfg_tx_enable,

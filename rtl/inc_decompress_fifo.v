@@ -35,7 +35,7 @@ initial begin
 end
 
 reg [WIDTH-1:0] mem [0:DEPTH-1];
-reg [AW:0]      wr_ptr_reg, rd_ptr_reg;
+reg [AW:0]      wr_ptr_reg = {(AW+1){1'b0}}, rd_ptr_reg = {(AW+1){1'b0}};
 
 wire full  = (wr_ptr_reg ^ rd_ptr_reg) == {1'b1, {AW{1'b0}}};
 wire empty = wr_ptr_reg == rd_ptr_reg;

@@ -49,3 +49,20 @@ TEST_SUITES += rtl-pcap
 .PHONY: synth
 synth:
 	@scripts/synth.sh
+
+# --- power-up: random initial state, reset held ----------------------------
+POWERUP_DIR := $(BUILD)/sim/powerup
+$(POWERUP_DIR)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
+	@mkdir -p $(@D)
+	verilator --cc --exe --build -j 1 -Wall -Irtl --x-initial unique --x-assign unique \
+		--top-module inc_offload_top --prefix Vpowerup --Mdir $(POWERUP_DIR) -o Vpowerup \
+		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
+		$(TOP_RTL) $(CURDIR)/sim/powerup_tb.cpp >$(POWERUP_DIR)/build.log 2>&1 || \
+		{ tail -n 30 $(POWERUP_DIR)/build.log; exit 1; }
+
+.PHONY: test-powerup
+test-powerup: $(POWERUP_DIR)/Vpowerup
+	$< +seeds=$${SEEDS:-300}
+
+SIM_TESTS += powerup
+TEST_SUITES += powerup
