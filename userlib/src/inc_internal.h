@@ -3,6 +3,7 @@
 #ifndef INC_INTERNAL_H
 #define INC_INTERNAL_H
 
+#include <poll.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -76,7 +77,118 @@ int inc_comm_alloc(struct inc_comm **out, int rank, int size);
 int inc_env_timeout_ms(int *ms);
 int inc_env_initial_tos(uint8_t *tos);
 
-/* allreduce.c */
+/* ------------------------------------------------------------------------ */
+/* Segment codecs: how one segment of values travels (segc_*.c)             */
+/* ------------------------------------------------------------------------ */
+struct inc_seg_codec {
+	const char *name;
+	uint8_t tagged;        /* data sockets carry the NIC's ToS */
+	uint8_t framed;        /* a segment is a 4-byte length + encoded bytes;
+				  else raw float32 */
+	uint8_t summable;      /* encoded segments can be added without decoding */
+	/* framed: bounds of a valid encoding of n values */
+	size_t (*max_bytes)(size_t n);
+	size_t (*min_bytes)(size_t n);
+	/* framed: encode n values into out (max_bytes(n)); size or < 0 */
+	long (*encode)(const float *v, size_t n, unsigned eb, uint8_t *out);
+	/* framed: decode exactly len bytes into n values; 0 or < 0 */
+	int (*decode)(const uint8_t *in, size_t len, size_t n, float *out);
+	/* The owner step: replace v by what every receiver will hold, leaving
+	 * the encoding in tmp (INC_SEG_STAGE_MAX bytes); its size or < 0.
+	 * NULL: values arrive exact. */
+	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp);
+};
+
+extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software;
+
+/* The entry of a compression mode (allreduce.c); NULL if unknown. */
+const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
+/* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
+long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp);
+
+/* Staging bytes of one segment of n values: length word + the largest
+ * encoding of any entry. */
+#define INC_SEG_STAGE_MAX(n) (4u + inc_codec_parts_max_size((n), INC_CODEC_PARTS_MAX))
+#define INC_SEG_DEFAULT (64u * 1024u)   /* default segment bytes */
+#define INC_SEG_MAX     (64u * 1024u * 1024u)
+
+/* ------------------------------------------------------------------------ */
+/* Transport (transport.c)                                                   */
+/* ------------------------------------------------------------------------ */
+uint64_t inc_now_ns(void);
+/* Mark the communicator broken with rc, reset every link; returns rc. */
+int inc_fail(struct inc_comm *c, int rc);
+int inc_link_retag(struct inc_link *l, uint8_t tos);
+/* Grow the communicator's scratch area to at least need bytes. */
+int inc_scratch_reserve(struct inc_comm *c, size_t need);
+/* Push out a corked tail: it ends on a float boundary (docs/userlib.md). */
+void inc_flush_cork(int fd);
+/* poll() until something happens or the no-progress timeout since *last
+ * runs out (INC_E_TIMEOUT). */
+int inc_wait_io(struct pollfd *p, int np, int64_t *last, int timeout_ms);
+
+/*
+ * Call header: the first 32 bytes each side sends on every data link in a
+ * call, so ranks that disagree about the call (count, mode, algorithm, error
+ * bound, segment size, or a skipped call) fail with INC_E_PROTOCOL instead
+ * of mis-framing the byte stream. Eight float32 values, every one an
+ * integer in [1, 2^24], so the NIC codec passes them unchanged (tag 3) and
+ * they keep the socket float-aligned.
+ */
+#define INC_HDR_FLOATS 8
+/* Algorithm field of the worker-aggregator step with an update at the
+ * aggregator (inc_wa_update_f32). */
+#define INC_HDR_ALGO_WA_UPDATE 2u
+
+struct inc_msg_out {
+	const uint8_t *p;
+	size_t left;
+	int active;
+};
+
+struct inc_msg_in {
+	uint8_t *p;
+	size_t left;
+	int active;
+	int phase;             /* framed: 0 = length word, 1 = encoding */
+	uint8_t hdr[4];
+};
+
+void inc_hdr_make(float h[INC_HDR_FLOATS], const struct inc_comm *c, size_t count,
+		  const struct inc_allreduce_opts *o, size_t seg, unsigned algo);
+/* Start sending the call header h. */
+void inc_out_hdr(struct inc_msg_out *m, const float h[INC_HDR_FLOATS]);
+/* Receive the peer's call header into h_in and compare it with ours, h:
+ * 1 arrived and equal, 0 EAGAIN, or an error (INC_E_PROTOCOL: differs). */
+int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
+		 float h_in[INC_HDR_FLOATS], const float h[INC_HDR_FLOATS],
+		 int *progress);
+/* dst += src, timed into the communicator's sum_ns. */
+void inc_add_f32(struct inc_comm *c, float *restrict dst,
+		 const float *restrict src, size_t n);
+/* Start sending n values at v through codec sc (owner: the owner step
+ * first); framed encodings are staged in stage. Codec time into codec_ns. */
+int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
+		  const struct inc_seg_codec *sc, float *v, size_t n,
+		  unsigned eb, int owner, uint8_t *stage);
+/* Write what the socket takes: 1 message done, 0 EAGAIN, or an error. */
+int inc_out_pump(int fd, struct inc_msg_out *m, struct inc_comm *c, int *progress);
+/* Start receiving n values: raw into dst, or the length word first. */
+void inc_in_start(struct inc_msg_in *m, const struct inc_seg_codec *sc,
+		  uint8_t *dst, size_t n);
+/* Read what is there: 1 complete (framed: the encoding in stage, its
+ * length in *slen), 0 EAGAIN, or an error. */
+int inc_in_pump(int fd, struct inc_msg_in *m, struct inc_comm *c,
+		const struct inc_seg_codec *sc, size_t n, uint8_t *stage,
+		size_t *slen, int *progress);
+/* Framed codecs: decode a received segment into out (timed); 0 or
+ * INC_E_PROTOCOL. Raw codecs: nothing to do. */
+int inc_in_decode(struct inc_comm *c, const struct inc_seg_codec *sc,
+		  const uint8_t *stage, size_t slen, size_t n, float *out);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms (ring.c, wa.c)                                                 */
+/* ------------------------------------------------------------------------ */
 int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 		       const struct inc_allreduce_opts *o);
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,

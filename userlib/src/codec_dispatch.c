@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * codec.c - run-time choice between the AVX2 stream codec (codec_avx2.c)
+ * codec_dispatch.c - run-time choice between the AVX2 stream codec (codec_avx2.c)
  * and the portable one, which is the reference model itself
  * (inc_stream_compress/decompress). Both produce the same bytes.
  */

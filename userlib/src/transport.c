@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+/*
+ * transport.c - what every collective algorithm needs from the data links:
+ * segment messages pumped through non-blocking sockets (framing by the
+ * segment codec), the call header that makes disagreeing ranks fail
+ * cleanly, the poll wait with its no-progress timeout, the ToS and cork of
+ * tagged links, and the failure path that resets every link so a failure
+ * spreads around the ranks in milliseconds. The algorithms (ring.c, wa.c)
+ * read as steps over these.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "inc_internal.h"
+
+uint64_t inc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Failure handling                                                          */
+/* ------------------------------------------------------------------------ */
+/* Reset (RST) a connection so the peer fails at once instead of waiting
+ * for its timeout; the failure spreads around the ring in milliseconds. */
+static void abort_fd(int *fd)
+{
+	struct linger lg = { 1, 0 };
+
+	if (*fd < 0)
+		return;
+	(void)setsockopt(*fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(*fd);
+	*fd = -1;
+}
+
+int inc_fail(struct inc_comm *c, int rc)
+{
+	int i;
+
+	c->broken = rc;
+	abort_fd(&c->ring_send.fd);
+	abort_fd(&c->ring_recv.fd);
+	abort_fd(&c->wa_up.fd);
+	abort_fd(&c->ctrl_fd);
+	if (c->wa)
+		for (i = 0; i < c->size; i++)
+			abort_fd(&c->wa[i].fd);
+	if (c->ctrl)
+		for (i = 0; i < c->size; i++)
+			abort_fd(&c->ctrl[i]);
+	return rc;
+}
+
+static int io_errno(void)
+{
+	return errno == EPIPE || errno == ECONNRESET || errno == ENOTCONN ||
+	       errno == ETIMEDOUT ? INC_E_CLOSED : INC_E_SOCKET;
+}
+
+int inc_link_retag(struct inc_link *l, uint8_t tos)
+{
+	int rc;
+
+	if (l->fd < 0 || l->tos_now == tos)
+		return 0;
+	rc = inc_sock_set_tos(l->fd, l->family, tos);
+	if (rc)
+		return rc;
+	l->tos_now = tos;
+	return 0;
+}
+
+int inc_scratch_reserve(struct inc_comm *c, size_t need)
+{
+	if (c->scratch_cap >= need)
+		return 0;
+	free(c->scratch);
+	c->scratch_cap = 0;
+	c->scratch = malloc(need);
+	if (!c->scratch)
+		return INC_E_NOMEM;
+	c->scratch_cap = need;
+	return 0;
+}
+
+void inc_flush_cork(int fd)
+{
+	(void)inc_sock_set_cork(fd, 0);
+	(void)inc_sock_set_cork(fd, 1);
+}
+
+int inc_wait_io(struct pollfd *p, int np, int64_t *last, int timeout_ms)
+{
+	int64_t left = *last + timeout_ms - inc_now_ms();
+	int rc;
+
+	if (left <= 0)
+		return INC_E_TIMEOUT;
+	rc = poll(p, (nfds_t)np, left > 1000000 ? 1000000 : (int)left);
+	if (rc < 0 && errno != EINTR)
+		return INC_E_SOCKET;
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Call header                                                               */
+/* ------------------------------------------------------------------------ */
+void inc_hdr_make(float h[INC_HDR_FLOATS], const struct inc_comm *c, size_t count,
+		  const struct inc_allreduce_opts *o, size_t seg, unsigned algo)
+{
+	h[0] = 4321.0f;
+	h[1] = (float)((count & 0xffffffu) + 1u);
+	h[2] = (float)(((uint64_t)count >> 24 & 0xffffffu) + 1u);
+	h[3] = (float)((unsigned)o->compression * 4u + algo + 1u);
+	h[4] = (float)(o->error_bound + 1u);
+	h[5] = (float)((seg / 8u & 0xffffffu) + 1u);
+	h[6] = (float)((c->seq & 0xffffffu) + 1u);
+	h[7] = 8765.0f;
+}
+
+void inc_out_hdr(struct inc_msg_out *m, const float h[INC_HDR_FLOATS])
+{
+	m->p = (const uint8_t *)h;
+	m->left = INC_HDR_FLOATS * sizeof(float);
+	m->active = 1;
+}
+
+int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
+		 float h_in[INC_HDR_FLOATS], const float h[INC_HDR_FLOATS],
+		 int *progress)
+{
+	const struct inc_seg_codec *raw = inc_seg_codec(INC_COMP_NONE);
+	size_t slen;
+	int rc;
+
+	if (!m->active)
+		inc_in_start(m, raw, (uint8_t *)h_in, INC_HDR_FLOATS);
+	rc = inc_in_pump(fd, m, c, raw, INC_HDR_FLOATS, NULL, &slen, progress);
+	if (rc <= 0)
+		return rc;
+	if (memcmp(h_in, h, INC_HDR_FLOATS * sizeof(float)))
+		return INC_E_PROTOCOL;
+	return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Segment messages                                                          */
+/* ------------------------------------------------------------------------ */
+void inc_add_f32(struct inc_comm *c, float *restrict dst,
+		 const float *restrict src, size_t n)
+{
+	uint64_t t0 = inc_now_ns();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] += src[i];
+	c->st.sum_ns += inc_now_ns() - t0;
+}
+
+int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
+		  const struct inc_seg_codec *sc, float *v, size_t n,
+		  unsigned eb, int owner, uint8_t *stage)
+{
+	uint64_t t0 = inc_now_ns();
+	long len;
+
+	if (sc->framed) {
+		len = owner ? sc->round_trip(v, n, eb, stage + 4)
+			    : sc->encode(v, n, eb, stage + 4);
+		if (len < 0)
+			return INC_E_PROTOCOL;
+		stage[0] = (uint8_t)len;
+		stage[1] = (uint8_t)(len >> 8);
+		stage[2] = (uint8_t)(len >> 16);
+		stage[3] = (uint8_t)(len >> 24);
+		m->p = stage;
+		m->left = 4 + (size_t)len;
+	} else {
+		if (owner && sc->round_trip) {
+			len = sc->round_trip(v, n, eb, stage);
+			if (len < 0)
+				return INC_E_PROTOCOL;
+		}
+		m->p = (const uint8_t *)v;
+		m->left = n * 4;
+	}
+	if (sc->framed || (owner && sc->round_trip))
+		c->st.codec_ns += inc_now_ns() - t0;
+	m->active = 1;
+	return 0;
+}
+
+int inc_out_pump(int fd, struct inc_msg_out *m, struct inc_comm *c, int *progress)
+{
+	ssize_t w;
+
+	while (m->left) {
+		w = send(fd, m->p, m->left, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (w > 0) {
+			m->p += w;
+			m->left -= (size_t)w;
+			c->st.bytes_sent += (uint64_t)w;
+			*progress = 1;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return io_errno();
+	}
+	m->active = 0;
+	return 1;
+}
+
+void inc_in_start(struct inc_msg_in *m, const struct inc_seg_codec *sc,
+		  uint8_t *dst, size_t n)
+{
+	m->active = 1;
+	if (sc->framed) {
+		m->phase = 0;
+		m->p = m->hdr;
+		m->left = 4;
+	} else {
+		m->phase = 1;
+		m->p = dst;
+		m->left = n * 4;
+	}
+}
+
+int inc_in_pump(int fd, struct inc_msg_in *m, struct inc_comm *c,
+		const struct inc_seg_codec *sc, size_t n, uint8_t *stage,
+		size_t *slen, int *progress)
+{
+	ssize_t r;
+	size_t len;
+
+	for (;;) {
+		while (m->left) {
+			r = recv(fd, m->p, m->left, MSG_DONTWAIT);
+			if (r > 0) {
+				m->p += r;
+				m->left -= (size_t)r;
+				c->st.bytes_received += (uint64_t)r;
+				*progress = 1;
+				continue;
+			}
+			if (r == 0)
+				return INC_E_CLOSED;
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			return io_errno();
+		}
+		if (!sc->framed || m->phase == 1)
+			break;
+		len = (size_t)m->hdr[0] | (size_t)m->hdr[1] << 8 |
+		      (size_t)m->hdr[2] << 16 | (size_t)m->hdr[3] << 24;
+		if (len < sc->min_bytes(n) || len > sc->max_bytes(n))
+			return INC_E_PROTOCOL;
+		*slen = len;
+		m->phase = 1;
+		m->p = stage;
+		m->left = len;
+	}
+	m->active = 0;
+	return 1;
+}
+
+int inc_in_decode(struct inc_comm *c, const struct inc_seg_codec *sc,
+		  const uint8_t *stage, size_t slen, size_t n, float *out)
+{
+	uint64_t t0;
+	int rc;
+
+	if (!sc->framed)
+		return 0;
+	t0 = inc_now_ns();
+	rc = sc->decode(stage, slen, n, out);
+	c->st.codec_ns += inc_now_ns() - t0;
+	return rc;
+}
