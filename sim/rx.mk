@@ -28,7 +28,7 @@ RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 # Test logic in C (model, frame generator, shared plumbing), as an archive
 # linked into the Verilated executable.
 RX_TB_CSRCS := $(MODEL_SRCS) tests/common/inc_framegen.c sim/common/inc_axis.c \
-               sim/common/inc_simutil.c sim/common/inc_pcap.c
+               sim/common/inc_simutil.c sim/common/inc_pcap.c sim/common/inc_scoreboard.c
 RX_VFLAGS := --cc --exe --build -j 1 --trace-fst -Wall -Irtl \
              -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"

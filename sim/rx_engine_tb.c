@@ -31,6 +31,7 @@
 #include "inc_simutil.h"
 #include "inc_test.h"
 #include "inc_pcap.h"
+#include "inc_scoreboard.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -39,17 +40,7 @@
 
 #define MAX_FRAME 9018u
 
-struct expect {
-	struct expect *next;
-	int has_out;
-	uint8_t *data;
-	size_t len;
-	unsigned outcome, reason, bin, bout;
-	unsigned long idx;
-};
-
-static struct expect *q_out_head, *q_out_tail;   /* frames with output */
-static struct expect *q_st_head, *q_st_tail;     /* every frame: stats */
+static struct inc_scoreboard sb;
 static struct rx_io *io;
 static struct inc_axis_src src;
 static struct inc_axis_sink sink;
@@ -61,50 +52,11 @@ static uint64_t out_beats_total;
 static uint64_t progress_mark, quiet_cycles;
 static int hung;                 /* no progress for 100k cycles: stop the run */
 
-static void q_push(struct expect **h, struct expect **t, struct expect *e)
-{
-	e->next = NULL;
-	if (*t)
-		(*t)->next = e;
-	else
-		*h = e;
-	*t = e;
-}
-
-static struct expect *q_pop(struct expect **h, struct expect **t)
-{
-	struct expect *e = *h;
-
-	if (e) {
-		*h = e->next;
-		if (!*h)
-			*t = NULL;
-	}
-	return e;
-}
-
-static void exp_free(struct expect *e)
-{
-	if (e) {
-		free(e->data);
-		free(e);
-	}
-}
-
-static void q_clear(void)
-{
-	while (q_out_head)
-		exp_free(q_pop(&q_out_head, &q_out_tail));
-	while (q_st_head)
-		exp_free(q_pop(&q_st_head, &q_st_tail));
-}
-
 /* Queue one input frame and its expectations from the model. */
 static void send_frame(const uint8_t *f, size_t len)
 {
 	static uint8_t out[INC_FRAME_OUT_MAX];
 	struct inc_frame_info info;
-	struct expect *e, *s;
 	long r;
 
 	if (len == 0)
@@ -121,26 +73,9 @@ static void send_frame(const uint8_t *f, size_t len)
 		info.outcome = INC_OUT_BYPASS;
 		info.reason = INC_R_DISABLED;
 	}
-	if (r < 0) {
-		CHECK(0, "model error %ld on frame %lu", r, n_in);
+	inc_sb_expect_info(&sb, n_in, 1, &info, len, out, r);
+	if (r < 0)
 		return;
-	}
-	s = calloc(1, sizeof(*s));
-	s->outcome = info.outcome;
-	s->reason = info.reason;
-	s->bin = len > 0xffff ? 0xffff : (unsigned)len;
-	s->bout = (unsigned)r;
-	s->idx = n_in;
-	q_push(&q_st_head, &q_st_tail, s);
-	if (r > 0) {
-		e = calloc(1, sizeof(*e));
-		e->has_out = 1;
-		e->data = malloc((size_t)r);
-		memcpy(e->data, out, (size_t)r);
-		e->len = (size_t)r;
-		e->idx = n_in;
-		q_push(&q_out_head, &q_out_tail, e);
-	}
 	inc_axis_src_push(&src, f, len, n_in);
 	n_in++;
 }
@@ -149,7 +84,6 @@ static void send_frame(const uint8_t *f, size_t len)
 static void cycle(void)
 {
 	struct inc_axis_frame *got;
-	struct expect *e;
 
 	*io->cfg_enable = (uint8_t)cfg_en;
 	*io->cfg_tos_value = cfg.tos_value;
@@ -160,33 +94,14 @@ static void cycle(void)
 	inc_axis_src_handshake(&src);
 	if (inc_axis_sink_handshake(&sink)) {
 		got = inc_axis_fifo_pop(&sink.done);
-		e = q_pop(&q_out_head, &q_out_tail);
-		if (!e) {
-			CHECK(0, "unexpected output frame (%zu bytes)", got->len);
-		} else {
-			CHECK(inc_sim_frame_eq("rx_engine", e->idx, e->data, e->len,
-					       got->data, got->len),
-			      "frame %lu differs", e->idx);
-		}
+		inc_sb_frame(&sb, got->data, got->len, NULL);
 		n_out++;
-		exp_free(e);
 		inc_axis_frame_free(got);
 	}
 	if (*io->stat_valid) {
-		e = q_pop(&q_st_head, &q_st_tail);
-		if (!e) {
-			CHECK(0, "unexpected stat pulse");
-		} else {
-			CHECK(*io->stat_outcome == e->outcome && *io->stat_reason == e->reason &&
-			      *io->stat_bytes_in == e->bin && *io->stat_bytes_out == e->bout,
-			      "frame %lu stats: outcome %s/%s in %u out %u, expected %s/%s in %u out %u",
-			      e->idx, inc_outcome_name(*io->stat_outcome),
-			      inc_reason_name(*io->stat_reason), *io->stat_bytes_in,
-			      *io->stat_bytes_out, inc_outcome_name(e->outcome),
-			      inc_reason_name(e->reason), e->bin, e->bout);
-		}
+		inc_sb_stat(&sb, *io->stat_outcome, *io->stat_reason, *io->stat_bytes_in,
+			    *io->stat_bytes_out);
 		n_stat++;
-		exp_free(e);
 	}
 	rx_tb_tick();
 	cycles++;
@@ -197,18 +112,21 @@ static void cycle(void)
 		hung = 1;
 		CHECK(0, "engine hung at cycle %llu: %zu frames to send, %s",
 		      (unsigned long long)cycles, src.q.count,
-		      q_st_head ? "stats pending" : "outputs pending");
-		if (q_st_head)
+		      inc_sb_next_stat(&sb) ? "stats pending" : "outputs pending");
+		if (inc_sb_next_stat(&sb)) {
+			const struct inc_sb_entry *e = inc_sb_next_stat(&sb);
+
 			fprintf(stderr, "  oldest pending frame %lu: %s/%s, %u bytes in, %u out\n",
-				q_st_head->idx, inc_outcome_name(q_st_head->outcome),
-				inc_reason_name(q_st_head->reason), q_st_head->bin,
-				q_st_head->bout);
+				e->idx, inc_outcome_name((enum inc_outcome)e->outcome),
+				inc_reason_name((enum inc_reason)e->reason), e->bytes_in,
+				e->bytes_out);
+		}
 	}
 }
 
 static int busy(void)
 {
-	return !inc_axis_src_idle(&src) || q_out_head || q_st_head;
+	return !inc_axis_src_idle(&src) || inc_sb_pending(&sb);
 }
 
 /* Run until everything queued has come out; 0 on a hang. */
@@ -234,7 +152,7 @@ static void do_reset(int cycles_n)
 	}
 	*io->rst = 0;
 	inc_axis_sink_reset(&sink);
-	q_clear();
+	inc_sb_clear(&sb);
 }
 
 static void set_stall(int on)
@@ -407,6 +325,7 @@ int rx_engine_main(int argc, char **argv)
 
 	rx_tb_open(argc, argv);
 	io = rx_tb_io();
+	inc_sb_init(&sb, "rx_engine");
 	inc_axis_src_init(&src, &io->s, rng ^ 1);
 	inc_axis_sink_init(&sink, &io->m, rng ^ 2);
 	inc_frame_config_default(&cfg);
@@ -467,7 +386,13 @@ int rx_engine_main(int argc, char **argv)
 out:
 	(void)idle_cycles;
 	(void)out_beats_total;
-	q_clear();
+	{
+		unsigned long pass, fail;
+
+		inc_sb_counts(&sb, &pass, &fail);
+		inc_test_add(pass, fail);
+	}
+	inc_sb_free(&sb);
 	inc_axis_sink_free(&sink);
 	rx_tb_close();
 	return inc_test_done();

@@ -15,6 +15,7 @@
 #include "inc_model.h"
 #include "inc_regs.h"
 #include "inc_framegen.h"
+#include "inc_scoreboard.h"
 #include "inc_simutil.h"
 #include "inc_test.h"
 
@@ -28,59 +29,12 @@ struct tally {
 	uint64_t outcome[INC_OUT_COUNT], reason[INC_R_COUNT], bin, bout;
 };
 
-struct exp_frame {
-	struct exp_frame *next;
-	uint8_t *data;
-	size_t len;
-	unsigned long idx;
-};
-
-struct exp_q {
-	struct exp_frame *head, *tail;
-};
-
 static struct top_bus bus;
 static struct inc_frame_config cfg;
 static struct tally tx_t, rx_t;
-static struct exp_q tx_q, rx_q;
+static struct inc_scoreboard tx_sb, rx_sb;   /* output frames of each engine */
 static unsigned long n_tx_out, n_rx_out;
 static int hung;
-
-static void eq_push(struct exp_q *q, const uint8_t *d, size_t len, unsigned long idx)
-{
-	struct exp_frame *e = malloc(sizeof(*e));
-
-	e->next = NULL;
-	e->data = malloc(len ? len : 1);
-	memcpy(e->data, d, len);
-	e->len = len;
-	e->idx = idx;
-	if (q->tail)
-		q->tail->next = e;
-	else
-		q->head = e;
-	q->tail = e;
-}
-
-static struct exp_frame *eq_pop(struct exp_q *q)
-{
-	struct exp_frame *e = q->head;
-
-	if (e) {
-		q->head = e->next;
-		if (!q->head)
-			q->tail = NULL;
-	}
-	return e;
-}
-
-static void eq_free(struct exp_frame *e)
-{
-	if (e) {
-		free(e->data);
-		free(e);
-	}
-}
 
 static void tally_add(struct tally *t, const struct inc_frame_info *info, size_t in, long out)
 {
@@ -102,35 +56,26 @@ static void rx_expect(const uint8_t *f, size_t len, unsigned long idx)
 		return;
 	}
 	tally_add(&rx_t, &info, len, r);
-	if (r > 0)
-		eq_push(&rx_q, out, (size_t)r, idx);
+	inc_sb_expect_info(&rx_sb, idx, 0, &info, len, out, r);
 }
 
 /* After each cycle's handshakes: check finished frames, loop TX into RX. */
 static void hook(void *arg)
 {
 	struct inc_axis_frame *got;
-	struct exp_frame *e;
+	unsigned long idx = 0;
 
 	(void)arg;
 	while ((got = inc_axis_fifo_pop(&bus.tx_sink.done))) {
-		e = eq_pop(&tx_q);
-		CHECK(e && inc_sim_frame_eq("loopback-tx", e->idx, e->data, e->len,
-					    got->data, got->len),
-		      "TX frame %lu", e ? e->idx : 0ul);
-		rx_expect(got->data, got->len, e ? e->idx : 0ul);
+		inc_sb_frame(&tx_sb, got->data, got->len, &idx);
+		rx_expect(got->data, got->len, idx);
 		inc_axis_src_push(&bus.rx_src, got->data, got->len, got->id);
 		n_tx_out++;
-		eq_free(e);
 		inc_axis_frame_free(got);
 	}
 	while ((got = inc_axis_fifo_pop(&bus.rx_sink.done))) {
-		e = eq_pop(&rx_q);
-		CHECK(e && inc_sim_frame_eq("loopback-rx", e->idx, e->data, e->len,
-					    got->data, got->len),
-		      "RX frame %lu", e ? e->idx : 0ul);
+		inc_sb_frame(&rx_sb, got->data, got->len, NULL);
 		n_rx_out++;
-		eq_free(e);
 		inc_axis_frame_free(got);
 	}
 }
@@ -138,7 +83,7 @@ static void hook(void *arg)
 static int busy(void)
 {
 	return !inc_axis_src_idle(&bus.tx_src) || !inc_axis_src_idle(&bus.rx_src) ||
-	       tx_q.head || rx_q.head;
+	       inc_sb_pending(&tx_sb) || inc_sb_pending(&rx_sb);
 }
 
 static void run_until(int (*cond)(void))
@@ -232,8 +177,7 @@ static void loopback(long frames, long stall, uint64_t *rng)
 			continue;
 		}
 		tally_add(&tx_t, &info, len, r);
-		if (r > 0)
-			eq_push(&tx_q, out, (size_t)r, (unsigned long)i);
+		inc_sb_expect_info(&tx_sb, (unsigned long)i, 0, &info, len, out, r);
 		inc_axis_src_push(&bus.tx_src, f, len, (uint64_t)i);
 		run_until(tx_backlog);
 	}
@@ -302,9 +246,11 @@ int top_main(int argc, char **argv)
 	long seed = inc_sim_arg_long(argc, argv, "seed", 1);
 	long stall = inc_sim_arg_long(argc, argv, "stall", 2);
 	uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + 5;
-	struct exp_frame *e;
+	unsigned long pass, fail;
 
 	top_tb_open(argc, argv);
+	inc_sb_init(&tx_sb, "loopback-tx");
+	inc_sb_init(&rx_sb, "loopback-rx");
 	top_bus_init(&bus, rng);
 	bus.hook = hook;
 	inc_frame_config_default(&cfg);
@@ -314,10 +260,12 @@ int top_main(int argc, char **argv)
 		csr(frames, &rng);
 	else
 		loopback(frames, stall, &rng);
-	while ((e = eq_pop(&tx_q)))
-		eq_free(e);
-	while ((e = eq_pop(&rx_q)))
-		eq_free(e);
+	inc_sb_counts(&tx_sb, &pass, &fail);
+	inc_test_add(pass, fail);
+	inc_sb_counts(&rx_sb, &pass, &fail);
+	inc_test_add(pass, fail);
+	inc_sb_free(&tx_sb);
+	inc_sb_free(&rx_sb);
 	top_bus_free(&bus);
 	top_tb_close();
 	return inc_test_done();

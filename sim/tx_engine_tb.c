@@ -27,6 +27,7 @@
 #include "inc_model.h"
 #include "inc_pcap.h"
 #include "inc_simutil.h"
+#include "inc_scoreboard.h"
 #include "inc_test.h"
 #include "tx_engine.h"
 
@@ -39,66 +40,35 @@ struct fcfg {
 	uint8_t en, tos_value, tos_mask, eb;
 };
 
-struct exp {
-	unsigned outcome, reason, in_len, out_len;
-	uint8_t *out;           /* NULL when dropped */
-	uint64_t id;
-};
-
 struct run {
 	const char *name;
 	struct inc_axis_src src;
 	struct inc_axis_sink sink;
 	struct fcfg cfg[RING];
-	struct exp st[RING], of[RING];     /* stat and output expectations */
-	uint64_t st_head, st_tail, of_head, of_tail;
+	struct inc_scoreboard sb;
 	uint64_t next_id, cycles, idle;
-	unsigned long stat_bad, out_bad, frames_out;
-	unsigned long reasons[INC_R_COUNT];
+	unsigned long frames_out;
 	unsigned long resets;
-	unsigned long outcomes[INC_OUT_COUNT];
 	int hung;
 };
 
+/* Queue the model's verdict on frame id (the engine's when disabled: pass
+ * unchanged, reason disabled, oversize frames still dropped). */
 static void expect(struct run *r, const uint8_t *data, size_t len, uint64_t id)
 {
 	static uint8_t out[INC_FRAME_OUT_MAX];
 	const struct fcfg *c = &r->cfg[id % RING];
 	struct inc_frame_config mc = { c->tos_value, c->tos_mask, c->eb, MAX_FRAME };
 	struct inc_frame_info info;
-	struct exp e;
 	long n = inc_frame_compress(data, len, out, sizeof(out), &mc, &info);
 
-	if (n < 0) {
-		CHECK(0, "%s: model error %ld on frame %llu", r->name, n,
-		      (unsigned long long)id);
-		n = 0;
-	}
-	memset(&e, 0, sizeof(e));
-	e.id = id;
-	e.in_len = len > 0xffff ? 0xffff : (unsigned)len;
-	e.outcome = info.outcome;
-	e.reason = info.reason;
-	e.out_len = (unsigned)n;
-	if (!c->en && info.outcome != INC_OUT_DROPPED) {
-		e.outcome = INC_OUT_BYPASS;
-		e.reason = INC_R_DISABLED;
-		e.out_len = (unsigned)len;
+	if (n >= 0 && !c->en && info.outcome != INC_OUT_DROPPED) {
+		info.outcome = INC_OUT_BYPASS;
+		info.reason = INC_R_DISABLED;
+		n = (long)len;
 		memcpy(out, data, len);
 	}
-	r->st[r->st_tail++ % RING] = e;
-	if (e.outcome != INC_OUT_DROPPED) {
-		e.out = malloc(e.out_len ? e.out_len : 1);
-		memcpy(e.out, out, e.out_len);
-		r->of[r->of_tail++ % RING] = e;
-	}
-}
-
-static void clear_expect(struct run *r)
-{
-	while (r->of_head != r->of_tail)
-		free(r->of[r->of_head++ % RING].out);
-	r->st_head = r->st_tail;
+	inc_sb_expect_info(&r->sb, (unsigned long)id, 1, &info, len, out, n);
 }
 
 static void push_frame(struct run *r, const uint8_t *data, size_t len,
@@ -116,15 +86,21 @@ static void run_init(struct run *r, const char *name, unsigned stall,
 {
 	memset(r, 0, sizeof(*r));
 	r->name = name;
+	inc_sb_init(&r->sb, name);
 	inc_axis_src_init(&r->src, &io->s, seed * 3 + 1);
 	inc_axis_sink_init(&r->sink, &io->m, seed * 5 + 2);
 	r->src.gap_pct = stall;
 	r->sink.stall_pct = stall;
 }
 
+/* The scoreboard's comparisons join the bench's checks. */
 static void run_free(struct run *r)
 {
-	clear_expect(r);
+	unsigned long pass, fail;
+
+	inc_sb_counts(&r->sb, &pass, &fail);
+	inc_test_add(pass, fail);
+	inc_sb_free(&r->sb);
 	inc_axis_src_flush(&r->src);
 	inc_axis_sink_free(&r->sink);
 }
@@ -150,47 +126,14 @@ static void step(struct run *r)
 		progress = 1;
 	if (inc_axis_sink_handshake(&r->sink)) {
 		f = inc_axis_fifo_pop(&r->sink.done);
-		if (r->of_head == r->of_tail) {
-			CHECK(0, "%s: unexpected output frame of %zu bytes", r->name,
-			      f->len);
-			r->out_bad++;
-		} else {
-			struct exp *e = &r->of[r->of_head++ % RING];
-			int ok = inc_sim_frame_eq(r->name, (unsigned long)e->id,
-						  e->out, e->out_len, f->data, f->len);
-
-			CHECK(ok, "%s: frame %llu output differs (reason %s)", r->name,
-			      (unsigned long long)e->id, inc_reason_name(e->reason));
-			r->out_bad += !ok;
-			r->frames_out++;
-			free(e->out);
-		}
+		inc_sb_frame(&r->sb, f->data, f->len, NULL);
+		r->frames_out++;
 		inc_axis_frame_free(f);
 	}
 	if (*io->stat_valid) {
 		progress = 1;
-		if (r->st_head == r->st_tail) {
-			CHECK(0, "%s: unexpected stat pulse", r->name);
-			r->stat_bad++;
-		} else {
-			struct exp *e = &r->st[r->st_head++ % RING];
-			int ok = *io->stat_outcome == e->outcome &&
-				 *io->stat_reason == e->reason &&
-				 *io->stat_bytes_in == e->in_len &&
-				 *io->stat_bytes_out == e->out_len;
-
-			CHECK(ok, "%s: frame %llu stat %s/%s %u->%u, model %s/%s %u->%u",
-			      r->name, (unsigned long long)e->id,
-			      inc_outcome_name(*io->stat_outcome),
-			      inc_reason_name(*io->stat_reason), *io->stat_bytes_in,
-			      *io->stat_bytes_out, inc_outcome_name(e->outcome),
-			      inc_reason_name(e->reason), e->in_len, e->out_len);
-			r->stat_bad += !ok;
-			if (e->reason < INC_R_COUNT)
-				r->reasons[e->reason]++;
-			if (e->outcome < INC_OUT_COUNT)
-				r->outcomes[e->outcome]++;
-		}
+		inc_sb_stat(&r->sb, *io->stat_outcome, *io->stat_reason,
+			    *io->stat_bytes_in, *io->stat_bytes_out);
 	}
 	tb_tick();
 	r->cycles++;
@@ -199,8 +142,7 @@ static void step(struct run *r)
 
 static int run_busy(const struct run *r)
 {
-	return !inc_axis_src_idle(&r->src) || r->st_head != r->st_tail ||
-	       r->of_head != r->of_tail;
+	return !inc_axis_src_idle(&r->src) || inc_sb_pending(&r->sb);
 }
 
 /* Run until everything queued is through; a hang counts one failure. */
@@ -210,9 +152,8 @@ static void drain(struct run *r)
 		step(r);
 		if (r->idle > 200000) {
 			r->hung = 1;
-			CHECK(0, "%s: no progress for 200000 cycles (%llu stats, %llu frames pending)",
-			      r->name, (unsigned long long)(r->st_tail - r->st_head),
-			      (unsigned long long)(r->of_tail - r->of_head));
+			CHECK(0, "%s: no progress for 200000 cycles (%zu stats, %zu frames pending)",
+			      r->name, r->sb.stat.count, r->sb.out.count);
 		}
 	}
 }
@@ -242,7 +183,7 @@ static void reset_mid_frame(struct run *r)
 	tb_tick();
 	*io->rst = 0;
 	r->resets++;
-	clear_expect(r);
+	inc_sb_clear(&r->sb);
 	inc_axis_sink_reset(&r->sink);
 	f = r->src.q.head;
 	if (f && r->src.pos) {
@@ -279,11 +220,11 @@ static void report(const struct run *r, unsigned long frames)
 	printf("%s: %lu frames, %lu output frames, %llu cycles, %lu resets mid-frame, "
 	       "%lu stat / %lu output mismatches\n",
 	       r->name, frames, r->frames_out, (unsigned long long)r->cycles,
-	       r->resets, r->stat_bad, r->out_bad);
+	       r->resets, r->sb.stats_bad, r->sb.frames_bad);
 	printf("  reasons:");
 	for (i = 0; i < INC_R_COUNT; i++)
-		if (r->reasons[i])
-			printf(" %s=%lu", inc_reason_name((enum inc_reason)i), r->reasons[i]);
+		if (r->sb.reasons[i])
+			printf(" %s=%lu", inc_reason_name((enum inc_reason)i), r->sb.reasons[i]);
 	printf("\n");
 	CHECK(r->sink.protocol_errors == 0, "%s: AXI-stream protocol: %s", r->name,
 	      r->sink.first_error);
@@ -489,9 +430,9 @@ static void bench_one(const char *what, size_t len, enum inc_fg_mix mix,
 		       (double)out_beats / (double)(r.cycles - start),
 		       (unsigned long long)in_beats, (unsigned long long)out_beats,
 		       (unsigned long long)in_cycles,
-		       (unsigned long long)(r.cycles - start), r.stat_bad + r.out_bad);
+		       (unsigned long long)(r.cycles - start), r.sb.stats_bad + r.sb.frames_bad);
 	}
-	CHECK(r.stat_bad + r.out_bad == 0, "bench %s: mismatches", what);
+	CHECK(r.sb.stats_bad + r.sb.frames_bad == 0, "bench %s: mismatches", what);
 	run_free(&r);
 }
 
