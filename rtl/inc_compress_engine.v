@@ -138,8 +138,6 @@ wire           beat     = s_axis_tvalid && tready_reg;
 wire           first    = beat && !in_active_reg;
 wire [BW-1:0]  beat_idx = in_active_reg ? ibeat_reg : {BW{1'b0}};
 
-reg [DATA_WIDTH-1:0] orig_mem [0:ODEPTH-1];
-
 // free space, checked before a frame starts
 wire [OAW:0]   orig_used = orig_wr_reg - orig_rd_reg;
 wire [CAW:0]   comp_used = comp_wr_reg - comp_rd_reg;
@@ -160,7 +158,6 @@ always @(posedge clk) begin
         in_active_reg <= !s_axis_tlast;
         ibeat_reg <= beat_idx == {BW{1'b1}} ? beat_idx : beat_idx + 1'b1;
         if (store) begin
-            orig_mem[orig_wr_reg[OAW-1:0]] <= s_axis_tdata;
             orig_wr_reg <= orig_wr_reg + 1'b1;
         end
     end
@@ -189,25 +186,25 @@ assign s_axis_tready = tready_reg;
 
 // D1: each accepted beat once more, one cycle later, with its frame's
 // configuration and buffer pointers, for the payload path below.
-reg                  d1_valid = 1'b0, d1_last = 1'b0, d1_en = 1'b0;
-reg [6:0]            d1_eb = 0;
-reg [BW-1:0]         d1_idx = 0;
-reg [DATA_WIDTH-1:0] d1_data = 0;
-reg [OAW:0]          d1_orig_base = 0, d1_orig_end = 0;
+reg                  d1_valid_reg = 1'b0, d1_last_reg = 1'b0, d1_en_reg = 1'b0;
+reg [6:0]            d1_eb_reg = 0;
+reg [BW-1:0]         d1_idx_reg = 0;
+reg [DATA_WIDTH-1:0] d1_data_reg = 0;
+reg [OAW:0]          d1_orig_base_reg = 0, d1_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    d1_valid <= beat;
+    d1_valid_reg <= beat;
     if (beat) begin
-        d1_data      <= s_axis_tdata;
-        d1_last      <= s_axis_tlast;
-        d1_idx       <= beat_idx;
-        d1_en        <= first ? cfg_enable : en_reg;
-        d1_eb        <= first ? cfg_eb : eb_reg;
-        d1_orig_base <= first ? orig_wr_reg : orig_base_reg;
-        d1_orig_end  <= orig_wr_reg + {{OAW{1'b0}}, store};
+        d1_data_reg      <= s_axis_tdata;
+        d1_last_reg      <= s_axis_tlast;
+        d1_idx_reg       <= beat_idx;
+        d1_en_reg        <= first ? cfg_enable : en_reg;
+        d1_eb_reg        <= first ? cfg_eb : eb_reg;
+        d1_orig_base_reg <= first ? orig_wr_reg : orig_base_reg;
+        d1_orig_end_reg  <= orig_wr_reg + {{OAW{1'b0}}, store};
     end
     if (rst)
-        d1_valid <= 1'b0;
+        d1_valid_reg <= 1'b0;
 end
 
 // --------------------------------------------------------------------------
@@ -254,92 +251,92 @@ wire        hdr_ok   = cur_hdr_valid && cur_ip_hlen >= 8'd20 &&
                        cur_tcp_hlen >= 8'd20 && cur_ip_total >= hdr_sum &&
                        cur_payload_len != 16'd0;
 
-reg           q_ok = 1'b0;
-reg [2:0]     b0 = 0;                  // payload offset / 32
-reg [4:0]     sft = 0;                 // payload offset mod 32
-reg [BW-1:0]  npb = 0;                 // payload beats
-reg [13:0]    nvals = 0;               // floats
-reg [1:0]     ntail = 0;               // tail bytes
-reg [5:0]     q_off = 0;               // (payload offset + 4) mod 64
+reg           q_ok_reg = 1'b0;
+reg [2:0]     b0_reg = 0;                  // payload offset / 32
+reg [4:0]     sft_reg = 0;                 // payload offset mod 32
+reg [BW-1:0]  npb_reg = 0;                 // payload beats
+reg [13:0]    nvals_reg = 0;               // floats
+reg [1:0]     ntail_reg = 0;               // tail bytes
+reg [5:0]     q_off_reg = 0;               // (payload offset + 4) mod 64
 
 always @(posedge clk) begin
-    q_ok  <= hdr_ok;
-    b0    <= cur_payload_off[7:5];
-    sft   <= cur_payload_off[4:0];
-    npb   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
-    nvals <= cur_payload_len[15:2];
-    ntail <= cur_payload_len[1:0];
-    q_off <= cur_payload_off[5:0] + 6'd4;
+    q_ok_reg  <= hdr_ok;
+    b0_reg    <= cur_payload_off[7:5];
+    sft_reg   <= cur_payload_off[4:0];
+    npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
+    nvals_reg <= cur_payload_len[15:2];
+    ntail_reg <= cur_payload_len[1:0];
+    q_off_reg <= cur_payload_off[5:0] + 6'd4;
     if (rst)
-        q_ok <= 1'b0;
+        q_ok_reg <= 1'b0;
 end
 
 // the payload side's view of the frame
 reg                  e2_reg = 1'b0;     // D1 held a tlast beat last cycle
 reg [BW-1:0]         last_idx_reg = 0;  // index of the tlast beat
 reg [DATA_WIDTH-1:0] prev_reg = 0;      // the previous D1 beat
-reg                  g_en = 1'b0;
-reg [6:0]            g_eb = 0;
-reg [OAW:0]          g_orig_base = 0, g_orig_end = 0;
+reg                  g_en_reg = 1'b0;
+reg [6:0]            g_eb_reg = 0;
+reg [OAW:0]          g_orig_base_reg = 0, g_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    e2_reg <= d1_valid && d1_last;
-    if (d1_valid) begin
-        prev_reg    <= d1_data;
-        g_en        <= d1_en;
-        g_eb        <= d1_eb;
-        g_orig_base <= d1_orig_base;
-        g_orig_end  <= d1_orig_end;
-        if (d1_last)
-            last_idx_reg <= d1_idx;
+    e2_reg <= d1_valid_reg && d1_last_reg;
+    if (d1_valid_reg) begin
+        prev_reg    <= d1_data_reg;
+        g_en_reg        <= d1_en_reg;
+        g_eb_reg        <= d1_eb_reg;
+        g_orig_base_reg <= d1_orig_base_reg;
+        g_orig_end_reg  <= d1_orig_end_reg;
+        if (d1_last_reg)
+            last_idx_reg <= d1_idx_reg;
     end
     if (rst)
         e2_reg <= 1'b0;
 end
 
-wire [BW-1:0] b0x    = {{(BW-3){1'b0}}, b0};
-wire          gen_beat  = d1_valid && q_ok && d1_idx > b0x &&
-                          d1_idx - b0x - 1'b1 < npb;
-wire          gen_flush = e2_reg && q_ok && last_idx_reg >= b0x &&
-                          last_idx_reg - b0x < npb;
-wire [BW-1:0] gen_j     = e2_reg ? last_idx_reg - b0x : d1_idx - b0x - 1'b1;
+wire [BW-1:0] b0x    = {{(BW-3){1'b0}}, b0_reg};
+wire          gen_beat  = d1_valid_reg && q_ok_reg && d1_idx_reg > b0x &&
+                          d1_idx_reg - b0x - 1'b1 < npb_reg;
+wire          gen_flush = e2_reg && q_ok_reg && last_idx_reg >= b0x &&
+                          last_idx_reg - b0x < npb_reg;
+wire [BW-1:0] gen_j     = e2_reg ? last_idx_reg - b0x : d1_idx_reg - b0x - 1'b1;
 wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
-                                          : {d1_data, prev_reg};
-wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft, 3'b000};
+                                          : {d1_data_reg, prev_reg};
+wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft_reg, 3'b000};
 
-// values left from lane 0 of payload beat j: nvals - LANES*j
-wire [15:0] gen_rem   = {2'b00, nvals} - {gen_j, 3'b000};
-wire        gen_neg   = {2'b00, nvals} < {1'b0, gen_j, 3'b000};
+// values left from lane 0 of payload beat j: nvals_reg - LANES*j
+wire [15:0] gen_rem   = {2'b00, nvals_reg} - {gen_j, 3'b000};
+wire        gen_neg   = {2'b00, nvals_reg} < {1'b0, gen_j, 3'b000};
 wire [3:0]  gen_nv    = gen_neg ? 4'd0 : (gen_rem >= LANES ? LANES[3:0] : gen_rem[3:0]);
-wire        gen_tail  = ntail != 2'd0 && {1'b0, gen_j} == {2'b00, nvals[13:3]};
+wire        gen_tail  = ntail_reg != 2'd0 && {1'b0, gen_j} == {2'b00, nvals_reg[13:3]};
 
 // Stage X: one item per cycle: a payload beat, and/or the end-of-frame token
-reg                  x_valid = 1'b0, x_has = 1'b0, x_last = 1'b0, x_start = 1'b0;
-reg [DATA_WIDTH-1:0] x_data = 0;
-reg [3:0]            x_nv = 0;
-reg [1:0]            x_tail = 0;
-reg [5:0]            x_off = 0;
-reg [6:0]            x_eb = 0;
-reg                  x_en = 1'b0;
-reg [OAW:0]          x_orig_base = 0, x_orig_end = 0;
+reg                  x_valid_reg = 1'b0, x_has_reg = 1'b0, x_last_reg = 1'b0, x_start_reg = 1'b0;
+reg [DATA_WIDTH-1:0] x_data_reg = 0;
+reg [3:0]            x_nv_reg = 0;
+reg [1:0]            x_tail_reg = 0;
+reg [5:0]            x_off_reg = 0;
+reg [6:0]            x_eb_reg = 0;
+reg                  x_en_reg = 1'b0;
+reg [OAW:0]          x_orig_base_reg = 0, x_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    x_valid <= gen_beat || e2_reg;
-    x_has   <= e2_reg ? gen_flush : gen_beat;
-    x_last  <= e2_reg;
-    x_start <= gen_j == {BW{1'b0}};
-    x_data  <= gen_shift[DATA_WIDTH-1:0];
-    x_nv    <= gen_nv;
-    x_tail  <= gen_tail ? ntail : 2'd0;
-    x_off   <= q_off;
+    x_valid_reg <= gen_beat || e2_reg;
+    x_has_reg   <= e2_reg ? gen_flush : gen_beat;
+    x_last_reg  <= e2_reg;
+    x_start_reg <= gen_j == {BW{1'b0}};
+    x_data_reg  <= gen_shift[DATA_WIDTH-1:0];
+    x_nv_reg    <= gen_nv;
+    x_tail_reg  <= gen_tail ? ntail_reg : 2'd0;
+    x_off_reg   <= q_off_reg;
     // with e2_reg, D1 may already hold the next frame's first beat: the
     // token takes the finished frame's values from the g_* registers
-    x_eb    <= e2_reg ? g_eb : d1_eb;   // the compression blocks clamp 0 and 127
-    x_en    <= g_en;
-    x_orig_base <= g_orig_base;
-    x_orig_end  <= g_orig_end;
+    x_eb_reg    <= e2_reg ? g_eb_reg : d1_eb_reg;   // the compression blocks clamp 0 and 127
+    x_en_reg    <= g_en_reg;
+    x_orig_base_reg <= g_orig_base_reg;
+    x_orig_end_reg  <= g_orig_end_reg;
     if (rst)
-        x_valid <= 1'b0;
+        x_valid_reg <= 1'b0;
 end
 
 // ==========================================================================
@@ -354,10 +351,10 @@ generate
     for (li = 0; li < LANES; li = li + 1) begin : lane
         wire [1:0]  tag;
         wire [31:0] pay;
-        wire        valid = li < x_nv;
+        wire        valid = li < x_nv_reg;
 
         inc_compress_block blk (
-            .in_value(x_data[li*32 +: 32]), .in_eb(x_eb),
+            .in_value(x_data_reg[li*32 +: 32]), .in_eb(x_eb_reg),
             .out_tag(tag), .out_payload(pay)
         );
         assign blk_tags[2*li +: 2]  = valid ? tag : 2'd0;
@@ -365,103 +362,103 @@ generate
     end
 endgenerate
 
-wire [DATA_WIDTH-1:0] tail_src = x_data >> {x_nv, 5'b00000};    // 4*nv bytes
+wire [DATA_WIDTH-1:0] tail_src = x_data_reg >> {x_nv_reg, 5'b00000};    // 4*nv bytes
 wire [23:0]           tail_raw = tail_src[23:0];
 
-reg                   b_valid = 1'b0, b_has = 1'b0, b_last = 1'b0, b_start = 1'b0;
-reg                   b_nz = 1'b0;
-reg [2*LANES-1:0]     b_tags = 0;
-reg [DATA_WIDTH-1:0]  b_pay = 0;
-reg [23:0]            b_tail_bytes = 0;
-reg [1:0]             b_tail = 0;
-reg [5:0]             b_off = 0;
+reg                   b_valid_reg = 1'b0, b_has_reg = 1'b0, b_last_reg = 1'b0, b_start_reg = 1'b0;
+reg                   b_nz_reg = 1'b0;
+reg [2*LANES-1:0]     b_tags_reg = 0;
+reg [DATA_WIDTH-1:0]  b_pay_reg = 0;
+reg [23:0]            b_tail_bytes_reg = 0;
+reg [1:0]             b_tail_reg = 0;
+reg [5:0]             b_off_reg = 0;
 // end-of-frame token: the matcher's snapshot and the frame's buffers
-reg                   b_en = 1'b0, b_vlan = 1'b0;
-reg [4:0]             b_reason = 0;
-reg [15:0]            b_frame_len = 0, b_plen = 0, b_csum_rest = 0;
-reg [7:0]             b_poff = 0, b_ip_hlen = 0, b_tcp_hlen = 0, b_ttl = 0;
-reg [OAW:0]           b_orig_base = 0, b_orig_end = 0;
+reg                   b_en_reg = 1'b0, b_vlan_reg = 1'b0;
+reg [4:0]             b_reason_reg = 0;
+reg [15:0]            b_frame_len_reg = 0, b_plen_reg = 0, b_csum_rest_reg = 0;
+reg [7:0]             b_poff_reg = 0, b_ip_hlen_reg = 0, b_tcp_hlen_reg = 0, b_ttl_reg = 0;
+reg [OAW:0]           b_orig_base_reg = 0, b_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    b_valid <= x_valid;
-    b_has   <= x_has;
-    b_last  <= x_last;
-    b_start <= x_start && x_has;
-    b_nz    <= x_nv != 4'd0;
-    b_tags  <= blk_tags;
-    b_pay   <= blk_pay;
-    b_tail_bytes <= x_tail == 2'd1 ? {16'd0, tail_raw[7:0]} :
-                    x_tail == 2'd2 ? {8'd0, tail_raw[15:0]} :
-                    x_tail == 2'd3 ? tail_raw : 24'd0;
-    b_tail  <= x_tail;
-    b_off   <= x_off;
-    if (x_last) begin
+    b_valid_reg <= x_valid_reg;
+    b_has_reg   <= x_has_reg;
+    b_last_reg  <= x_last_reg;
+    b_start_reg <= x_start_reg && x_has_reg;
+    b_nz_reg    <= x_nv_reg != 4'd0;
+    b_tags_reg  <= blk_tags;
+    b_pay_reg   <= blk_pay;
+    b_tail_bytes_reg <= x_tail_reg == 2'd1 ? {16'd0, tail_raw[7:0]} :
+                    x_tail_reg == 2'd2 ? {8'd0, tail_raw[15:0]} :
+                    x_tail_reg == 2'd3 ? tail_raw : 24'd0;
+    b_tail_reg  <= x_tail_reg;
+    b_off_reg   <= x_off_reg;
+    if (x_last_reg) begin
         // the token is in stage X three cycles after the tlast beat, when
         // the matcher presents m_done and its snapshot of the frame
-        b_en        <= x_en;
-        b_reason    <= m_reason;
-        b_frame_len <= m_frame_len;
-        b_plen      <= m_payload_len;
-        b_csum_rest <= m_csum_rest;
-        b_poff      <= m_payload_off;
-        b_ip_hlen   <= m_ip_hlen;
-        b_tcp_hlen  <= m_tcp_hlen;
-        b_ttl       <= m_ttl;
-        b_vlan      <= m_vlan;
-        b_orig_base <= x_orig_base;
-        b_orig_end  <= x_orig_end;
+        b_en_reg        <= x_en_reg;
+        b_reason_reg    <= m_reason;
+        b_frame_len_reg <= m_frame_len;
+        b_plen_reg      <= m_payload_len;
+        b_csum_rest_reg <= m_csum_rest;
+        b_poff_reg      <= m_payload_off;
+        b_ip_hlen_reg   <= m_ip_hlen;
+        b_tcp_hlen_reg  <= m_tcp_hlen;
+        b_ttl_reg       <= m_ttl;
+        b_vlan_reg      <= m_vlan;
+        b_orig_base_reg <= x_orig_base_reg;
+        b_orig_end_reg  <= x_orig_end_reg;
     end
     if (rst)
-        b_valid <= 1'b0;
+        b_valid_reg <= 1'b0;
 end
 
 wire [GRP_BYTES*8-1:0] grp;
 wire [7:0]             grp_len;
 
 inc_group_pack #(.LANES(LANES)) pack (
-    .in_tags(b_tags), .in_payloads(b_pay), .out_group(grp), .out_len(grp_len)
+    .in_tags(b_tags_reg), .in_payloads(b_pay_reg), .out_group(grp), .out_len(grp_len)
 );
 
-wire [7:0]             glen_eff  = b_nz ? grp_len : 8'd0;
-wire [GRP_BYTES*8-1:0] grp_eff   = b_nz ? grp : {GRP_BYTES*8{1'b0}};
+wire [7:0]             glen_eff  = b_nz_reg ? grp_len : 8'd0;
+wire [GRP_BYTES*8-1:0] grp_eff   = b_nz_reg ? grp : {GRP_BYTES*8{1'b0}};
 wire [GRP_BYTES*8-1:0] chunk     = grp_eff |
-    ({{(GRP_BYTES*8-24){1'b0}}, b_tail_bytes} << {glen_eff, 3'b000});
-wire [7:0]             chunk_len = b_has ? glen_eff + {6'd0, b_tail} : 8'd0;
+    ({{(GRP_BYTES*8-24){1'b0}}, b_tail_bytes_reg} << {glen_eff, 3'b000});
+wire [7:0]             chunk_len = b_has_reg ? glen_eff + {6'd0, b_tail_reg} : 8'd0;
 
-reg                   c_valid = 1'b0, c_has = 1'b0, c_last = 1'b0, c_start = 1'b0;
-reg [GRP_BYTES*8-1:0] c_data = 0;
-reg [7:0]             c_len = 0;
-reg [5:0]             c_off = 0;
-reg                   c_en = 1'b0, c_vlan = 1'b0;
-reg [4:0]             c_reason = 0;
-reg [15:0]            c_frame_len = 0, c_plen = 0, c_csum_rest = 0;
-reg [7:0]             c_poff = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_ttl = 0;
-reg [OAW:0]           c_orig_base = 0, c_orig_end = 0;
+reg                   c_valid_reg = 1'b0, c_has_reg = 1'b0, c_last_reg = 1'b0, c_start_reg = 1'b0;
+reg [GRP_BYTES*8-1:0] c_data_reg = 0;
+reg [7:0]             c_len_reg = 0;
+reg [5:0]             c_off_reg = 0;
+reg                   c_en_reg = 1'b0, c_vlan_reg = 1'b0;
+reg [4:0]             c_reason_reg = 0;
+reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0, c_csum_rest_reg = 0;
+reg [7:0]             c_poff_reg = 0, c_ip_hlen_reg = 0, c_tcp_hlen_reg = 0, c_ttl_reg = 0;
+reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    c_valid <= b_valid;
-    c_has   <= b_has;
-    c_last  <= b_last;
-    c_start <= b_start;
-    c_data  <= chunk;
-    c_len   <= chunk_len;
-    c_off   <= b_off;
-    if (b_last) begin
-        c_en        <= b_en;
-        c_reason    <= b_reason;
-        c_frame_len <= b_frame_len;
-        c_plen      <= b_plen;
-        c_csum_rest <= b_csum_rest;
-        c_poff      <= b_poff;
-        c_ip_hlen   <= b_ip_hlen;
-        c_tcp_hlen  <= b_tcp_hlen;
-        c_ttl       <= b_ttl;
-        c_vlan      <= b_vlan;
-        c_orig_base <= b_orig_base;
-        c_orig_end  <= b_orig_end;
+    c_valid_reg <= b_valid_reg;
+    c_has_reg   <= b_has_reg;
+    c_last_reg  <= b_last_reg;
+    c_start_reg <= b_start_reg;
+    c_data_reg  <= chunk;
+    c_len_reg   <= chunk_len;
+    c_off_reg   <= b_off_reg;
+    if (b_last_reg) begin
+        c_en_reg        <= b_en_reg;
+        c_reason_reg    <= b_reason_reg;
+        c_frame_len_reg <= b_frame_len_reg;
+        c_plen_reg      <= b_plen_reg;
+        c_csum_rest_reg <= b_csum_rest_reg;
+        c_poff_reg      <= b_poff_reg;
+        c_ip_hlen_reg   <= b_ip_hlen_reg;
+        c_tcp_hlen_reg  <= b_tcp_hlen_reg;
+        c_ttl_reg       <= b_ttl_reg;
+        c_vlan_reg      <= b_vlan_reg;
+        c_orig_base_reg <= b_orig_base_reg;
+        c_orig_end_reg  <= b_orig_end_reg;
     end
     if (rst)
-        c_valid <= 1'b0;
+        c_valid_reg <= 1'b0;
 end
 
 wire                   a0_valid, a1_valid;
@@ -470,8 +467,8 @@ wire [7:0]             a0_count, a1_count;
 
 inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
     .clk(clk), .rst(rst),
-    .in_valid(c_valid), .in_data(c_data), .in_len(c_len),
-    .in_start(c_start), .in_offset({2'b00, c_off}), .in_last(c_last),
+    .in_valid(c_valid_reg), .in_data(c_data_reg), .in_len(c_len_reg),
+    .in_start(c_start_reg), .in_offset({2'b00, c_off_reg}), .in_last(c_last_reg),
     .out0_valid(a0_valid), .out0_data(a0_data), .out0_count(a0_count),
     .out1_valid(a1_valid), .out1_data(a1_data), .out1_count(a1_count)
 );
@@ -482,11 +479,11 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 // lines up with the align unit's last rows.
 // --------------------------------------------------------------------------
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
-wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len};     // stream + tail bytes
+wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len_reg};     // stream + tail bytes
 wire [16:0] out_pay  = {1'b0, chunks} + 17'd4;           // shim + stream + tail
-wire [16:0] comp_len = out_pay + {9'd0, c_poff};
-wire [16:0] new_tot  = out_pay + {9'd0, c_ip_hlen} + {9'd0, c_tcp_hlen};
-wire [17:0] ck_sum   = {2'b00, c_csum_rest} + {1'b0, new_tot} + {2'b00, c_ttl, 8'd253};
+wire [16:0] comp_len = out_pay + {9'd0, c_poff_reg};
+wire [16:0] new_tot  = out_pay + {9'd0, c_ip_hlen_reg} + {9'd0, c_tcp_hlen_reg};
+wire [17:0] ck_sum   = {2'b00, c_csum_rest_reg} + {1'b0, new_tot} + {2'b00, c_ttl_reg, 8'd253};
 wire [16:0] ck_f1    = {15'd0, ck_sum[17:16]} + {1'b0, ck_sum[15:0]};
 wire [15:0] ck_f2    = ck_f1[15:0] + {15'd0, ck_f1[16]};
 wire [15:0] new_csum = ~ck_f2;
@@ -497,18 +494,18 @@ reg  [4:0]  dec_reason;
 always @* begin
     dec_mode    = M_BYPASS;
     dec_outcome = O_BYPASS;
-    dec_reason  = c_reason;
-    if (c_frame_len > MAX_FRAME) begin
+    dec_reason  = c_reason_reg;
+    if (c_frame_len_reg > MAX_FRAME) begin
         dec_mode    = M_DROP;
         dec_outcome = O_DROPPED;
         dec_reason  = R_OVERSIZE;
-    end else if (!c_en) begin
+    end else if (!c_en_reg) begin
         dec_reason  = R_DISABLED;
-    end else if (c_reason != R_NONE) begin
-        dec_reason  = c_reason;
-    end else if (c_plen == 16'd0) begin
+    end else if (c_reason_reg != R_NONE) begin
+        dec_reason  = c_reason_reg;
+    end else if (c_plen_reg == 16'd0) begin
         dec_reason  = R_NO_PAYLOAD;
-    end else if (out_pay >= {1'b0, c_plen}) begin
+    end else if (out_pay >= {1'b0, c_plen_reg}) begin
         dec_reason  = R_NOT_SMALLER;
     end else begin
         dec_mode    = M_COMP;
@@ -517,34 +514,34 @@ always @* begin
     end
 end
 
-reg         f_valid = 1'b0;
-reg  [1:0]  f_mode = 0;
-reg  [2:0]  f_outcome = 0;
-reg  [4:0]  f_reason = 0;
-reg  [15:0] f_bytes_in = 0, f_out_len = 0, f_total = 0, f_csum = 0, f_plen = 0;
-reg  [7:0]  f_poff = 0;
-reg         f_vlan = 1'b0;
-reg  [OAW:0] f_orig_base = 0, f_orig_end = 0;
+reg         f_valid_reg = 1'b0;
+reg  [1:0]  f_mode_reg = 0;
+reg  [2:0]  f_outcome_reg = 0;
+reg  [4:0]  f_reason_reg = 0;
+reg  [15:0] f_bytes_in_reg = 0, f_out_len_reg = 0, f_total_reg = 0, f_csum_reg = 0, f_plen_reg = 0;
+reg  [7:0]  f_poff_reg = 0;
+reg         f_vlan_reg = 1'b0;
+reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
 
 always @(posedge clk) begin
-    if (c_valid)
-        csum_acc_reg <= c_last ? 16'd0 : chunks;
-    f_valid     <= c_valid && c_last;
-    f_mode      <= dec_mode;
-    f_outcome   <= dec_outcome;
-    f_reason    <= dec_reason;
-    f_bytes_in  <= c_frame_len;
-    f_out_len   <= dec_mode == M_DROP ? 16'd0 :
-                   dec_mode == M_COMP ? comp_len[15:0] : c_frame_len;
-    f_total     <= new_tot[15:0];
-    f_csum      <= new_csum;
-    f_plen      <= c_plen;
-    f_poff      <= c_poff;
-    f_vlan      <= c_vlan;
-    f_orig_base <= c_orig_base;
-    f_orig_end  <= c_orig_end;
+    if (c_valid_reg)
+        csum_acc_reg <= c_last_reg ? 16'd0 : chunks;
+    f_valid_reg     <= c_valid_reg && c_last_reg;
+    f_mode_reg      <= dec_mode;
+    f_outcome_reg   <= dec_outcome;
+    f_reason_reg    <= dec_reason;
+    f_bytes_in_reg  <= c_frame_len_reg;
+    f_out_len_reg   <= dec_mode == M_DROP ? 16'd0 :
+                   dec_mode == M_COMP ? comp_len[15:0] : c_frame_len_reg;
+    f_total_reg     <= new_tot[15:0];
+    f_csum_reg      <= new_csum;
+    f_plen_reg      <= c_plen_reg;
+    f_poff_reg      <= c_poff_reg;
+    f_vlan_reg      <= c_vlan_reg;
+    f_orig_base_reg <= c_orig_base_reg;
+    f_orig_end_reg  <= c_orig_end_reg;
     if (rst) begin
-        f_valid <= 1'b0;
+        f_valid_reg <= 1'b0;
         csum_acc_reg <= 0;
     end
 end
@@ -553,8 +550,6 @@ end
 // Comp RAM: rows of 64 bytes in two banks by row parity, so the last chunk
 // of a frame can write two rows in one cycle.
 // --------------------------------------------------------------------------
-reg [ROW_BYTES*8-1:0] bank0 [0:CDEPTH/2-1];
-reg [ROW_BYTES*8-1:0] bank1 [0:CDEPTH/2-1];
 reg [CAW:0]           comp_base_reg = 0;     // first row of the current frame
 reg [15:0]            frame_rows_reg = 0;    // rows written for the current frame
 
@@ -563,21 +558,19 @@ wire        w1 = a1_valid && w0 && frame_rows_reg + 16'd1 < MAX_ROWS;
 wire [CAW:0] comp_p1 = comp_wr_reg + 1'b1;
 wire [CAW:0] comp_wr_next = comp_wr_reg + {{CAW{1'b0}}, w0} + {{CAW{1'b0}}, w1};
 
+// Consecutive rows alternate banks, so the two writes of a cycle never meet.
+wire                  bank0_w0 = w0 && !comp_wr_reg[0];   // row 0 of the cycle to bank 0
+wire                  bank1_w0 = w0 && comp_wr_reg[0];
+wire                  bank0_we = bank0_w0 || (w1 && !comp_p1[0]);
+wire                  bank1_we = bank1_w0 || (w1 && comp_p1[0]);
+wire [CAW-2:0]        bank0_wa = bank0_w0 ? comp_wr_reg[CAW-1:1] : comp_p1[CAW-1:1];
+wire [CAW-2:0]        bank1_wa = bank1_w0 ? comp_wr_reg[CAW-1:1] : comp_p1[CAW-1:1];
+wire [ROW_BYTES*8-1:0] bank0_wd = bank0_w0 ? a0_data : a1_data;
+wire [ROW_BYTES*8-1:0] bank1_wd = bank1_w0 ? a0_data : a1_data;
+
 always @(posedge clk) begin
-    if (w0) begin
-        if (comp_wr_reg[0])
-            bank1[comp_wr_reg[CAW-1:1]] <= a0_data;
-        else
-            bank0[comp_wr_reg[CAW-1:1]] <= a0_data;
-    end
-    if (w1) begin
-        if (comp_p1[0])
-            bank1[comp_p1[CAW-1:1]] <= a1_data;
-        else
-            bank0[comp_p1[CAW-1:1]] <= a1_data;
-    end
     comp_wr_reg <= comp_wr_next;
-    if (f_valid) begin
+    if (f_valid_reg) begin
         comp_base_reg  <= comp_wr_next;
         frame_rows_reg <= 16'd0;
     end else begin
@@ -598,23 +591,20 @@ end
 // --------------------------------------------------------------------------
 localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16;
 
-reg [MW-1:0] mq_mem [0:MQDEPTH-1];
-reg [MQW:0]  mq_wr_reg = 0, mq_rd_reg = 0;
+wire [MW-1:0] mq_head;
+wire         mq_valid;
+/* verilator lint_off UNUSEDSIGNAL */ // never full: inflight_reg keeps a frame from starting
+wire         mq_in_ready;
+wire [MQW:0] mq_count;
+/* verilator lint_on UNUSEDSIGNAL */
 
-always @(posedge clk) begin
-    if (f_valid) begin
-        mq_mem[mq_wr_reg[MQW-1:0]] <= {f_mode, f_out_len, f_orig_base, f_orig_end,
-                                       comp_base_reg, comp_wr_next, f_poff, f_vlan,
-                                       f_total, f_csum, f_plen};
-        mq_wr_reg <= mq_wr_reg + 1'b1;
-    end
-    if (pop)
-        mq_rd_reg <= mq_rd_reg + 1'b1;
-    if (rst) begin
-        mq_wr_reg <= 0;
-        mq_rd_reg <= 0;
-    end
-end
+inc_fifo #(.WIDTH(MW), .DEPTH(MQDEPTH)) mq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({f_mode_reg, f_out_len_reg, f_orig_base_reg, f_orig_end_reg, comp_base_reg, comp_wr_next,
+              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg}),
+    .in_valid(f_valid_reg), .in_ready(mq_in_ready),
+    .out_data(mq_head), .out_valid(mq_valid), .out_ready(pop), .count(mq_count)
+);
 
 reg        st_valid_reg = 1'b0;
 reg [2:0]  st_outcome_reg = 0;
@@ -622,11 +612,11 @@ reg [4:0]  st_reason_reg = 0;
 reg [15:0] st_in_reg = 0, st_out_reg = 0;
 
 always @(posedge clk) begin
-    st_valid_reg   <= f_valid;
-    st_outcome_reg <= f_outcome;
-    st_reason_reg  <= f_reason;
-    st_in_reg      <= f_bytes_in;
-    st_out_reg     <= f_out_len;
+    st_valid_reg   <= f_valid_reg;
+    st_outcome_reg <= f_outcome_reg;
+    st_reason_reg  <= f_reason_reg;
+    st_in_reg      <= f_bytes_in_reg;
+    st_out_reg     <= f_out_len_reg;
     if (rst)
         st_valid_reg <= 1'b0;
 end
@@ -640,8 +630,7 @@ assign stat_bytes_out = st_out_reg;
 // ==========================================================================
 // Output: read beats of the head frame, patch, output FIFO
 // ==========================================================================
-wire          mq_empty = mq_wr_reg == mq_rd_reg;
-wire [MW-1:0] mq_head  = mq_mem[mq_rd_reg[MQW-1:0]];
+wire          mq_empty = !mq_valid;
 wire [1:0]    h_mode;
 wire [15:0]   h_out_len, h_total, h_csum, h_plen;
 wire [OAW:0]  h_orig_base, h_orig_end;
@@ -652,12 +641,12 @@ assign {h_mode, h_out_len, h_orig_base, h_orig_end, h_comp_base, h_comp_end,
         h_poff, h_vlan, h_total, h_csum, h_plen} = mq_head;
 
 reg  [BW-1:0] ob_reg = 0;              // output beat of the head frame
-reg  [OFW:0]  of_count_reg = 0;
-reg           r_valid = 1'b0;
+wire [OFW:0]  of_count;                // beats in the output FIFO
+reg           r_valid_reg = 1'b0;
 
 wire [BW-1:0] h_beats  = h_out_len[15:5] + {10'd0, h_out_len[4:0] != 5'd0};
 wire          h_lastb  = ob_reg == h_beats - 1'b1;
-wire          can_go   = {1'b0, of_count_reg} + {{OFW{1'b0}}, r_valid} < OFDEPTH;
+wire          can_go   = {1'b0, of_count} + {{OFW{1'b0}}, r_valid_reg} < OFDEPTH;
 wire          issue    = !mq_empty && h_mode != M_DROP && can_go;
 assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
 assign pop_orig_end = h_orig_end;
@@ -669,46 +658,63 @@ wire [31:0]   ob_w      = {20'd0, ob_reg};
 wire [CAW:0]  row_ptr   = h_comp_base + row_off[CAW:0];
 wire [OAW:0]  orig_ptr  = h_orig_base + ob_w[OAW:0];
 
-reg [DATA_WIDTH-1:0] r_orig = 0;
-reg [ROW_BYTES*8-1:0] r_row0 = 0, r_row1 = 0;
-reg           r_rowsel = 1'b0, r_half = 1'b0, r_last = 1'b0, r_comp = 1'b0, r_first = 1'b0;
-reg [5:0]     r_keep = 0;              // bytes in the last beat, 1..32
-reg [16:0]    r_pos = 0;               // byte offset of this beat
-reg [7:0]     r_poff = 0;
-reg           r_vlan = 1'b0;
-reg [15:0]    r_total = 0, r_csum = 0, r_plen = 0;
+// the head frame's beat in the original-frame RAM, its row in each bank
+wire [DATA_WIDTH-1:0]  r_orig;
+wire [ROW_BYTES*8-1:0] r_row0, r_row1;
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(ODEPTH)) orig_ram (
+    .clk(clk),
+    .wr_en(beat && store), .wr_addr(orig_wr_reg[OAW-1:0]), .wr_data(s_axis_tdata),
+    .rd_en(1'b1), .rd_addr(orig_ptr[OAW-1:0]), .rd_data(r_orig)
+);
+
+inc_ram #(.WIDTH(ROW_BYTES*8), .DEPTH(CDEPTH/2)) bank0_ram (
+    .clk(clk),
+    .wr_en(bank0_we), .wr_addr(bank0_wa), .wr_data(bank0_wd),
+    .rd_en(1'b1), .rd_addr(row_ptr[CAW-1:1]), .rd_data(r_row0)
+);
+
+inc_ram #(.WIDTH(ROW_BYTES*8), .DEPTH(CDEPTH/2)) bank1_ram (
+    .clk(clk),
+    .wr_en(bank1_we), .wr_addr(bank1_wa), .wr_data(bank1_wd),
+    .rd_en(1'b1), .rd_addr(row_ptr[CAW-1:1]), .rd_data(r_row1)
+);
+
+reg           r_rowsel_reg = 1'b0, r_half_reg = 1'b0, r_last_reg = 1'b0, r_comp_reg = 1'b0, r_first_reg = 1'b0;
+reg [5:0]     r_keep_reg = 0;              // bytes in the last beat, 1..32
+reg [16:0]    r_pos_reg = 0;               // byte offset of this beat
+reg [7:0]     r_poff_reg = 0;
+reg           r_vlan_reg = 1'b0;
+reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0;
 
 always @(posedge clk) begin
     if (issue) begin
         ob_reg <= h_lastb ? {BW{1'b0}} : ob_reg + 1'b1;
     end
-    r_valid  <= issue;
-    r_orig   <= orig_mem[orig_ptr[OAW-1:0]];
-    r_row0   <= bank0[row_ptr[CAW-1:1]];
-    r_row1   <= bank1[row_ptr[CAW-1:1]];
-    r_rowsel <= row_ptr[0];
-    r_half   <= ob_reg[0];
-    r_last   <= h_lastb;
-    r_comp   <= h_mode == M_COMP;
-    r_first  <= ob_reg == {BW{1'b0}};
-    r_keep   <= {1'b0, h_out_len[4:0]} == 6'd0 ? 6'd32 : {1'b0, h_out_len[4:0]};
-    r_pos    <= {ob_reg, 5'b00000};
-    r_poff   <= h_poff;
-    r_vlan   <= h_vlan;
-    r_total  <= h_total;
-    r_csum   <= h_csum;
-    r_plen   <= h_plen;
+    r_valid_reg  <= issue;
+    r_rowsel_reg <= row_ptr[0];
+    r_half_reg   <= ob_reg[0];
+    r_last_reg   <= h_lastb;
+    r_comp_reg   <= h_mode == M_COMP;
+    r_first_reg  <= ob_reg == {BW{1'b0}};
+    r_keep_reg   <= {1'b0, h_out_len[4:0]} == 6'd0 ? 6'd32 : {1'b0, h_out_len[4:0]};
+    r_pos_reg    <= {ob_reg, 5'b00000};
+    r_poff_reg   <= h_poff;
+    r_vlan_reg   <= h_vlan;
+    r_total_reg  <= h_total;
+    r_csum_reg   <= h_csum;
+    r_plen_reg   <= h_plen;
     if (rst) begin
         ob_reg  <= 0;
-        r_valid <= 1'b0;
+        r_valid_reg <= 1'b0;
     end
 end
 
 // compose the beat
-wire [ROW_BYTES*8-1:0] r_row = r_rowsel ? r_row1 : r_row0;
-wire [DATA_WIDTH-1:0]  r_comp_beat = r_half ? r_row[ROW_BYTES*8-1:DATA_WIDTH]
+wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
+wire [DATA_WIDTH-1:0]  r_comp_beat = r_half_reg ? r_row[ROW_BYTES*8-1:DATA_WIDTH]
                                             : r_row[DATA_WIDTH-1:0];
-wire [7:0] l3 = r_vlan ? 8'd18 : 8'd14;
+wire [7:0] l3 = r_vlan_reg ? 8'd18 : 8'd14;
 reg  [DATA_WIDTH-1:0] o_data;
 reg  [DB-1:0]         o_keep;
 reg  [17:0]           d;
@@ -717,61 +723,44 @@ always @* begin
     o_data = r_orig;
     for (b = 0; b < DB; b = b + 1) begin
         // d = byte offset relative to the payload (shim) start
-        d = {1'b0, r_pos} + b[17:0] - {10'd0, r_poff};
-        if (r_comp && !d[17]) begin
+        d = {1'b0, r_pos_reg} + b[17:0] - {10'd0, r_poff_reg};
+        if (r_comp_reg && !d[17]) begin
             if (d < 18'd4)
                 o_data[b*8 +: 8] = d[1:0] == 2'd0 ? 8'h49 :
                                    d[1:0] == 2'd1 ? 8'h01 :
-                                   d[1:0] == 2'd2 ? r_plen[15:8] : r_plen[7:0];
+                                   d[1:0] == 2'd2 ? r_plen_reg[15:8] : r_plen_reg[7:0];
             else
                 o_data[b*8 +: 8] = r_comp_beat[b*8 +: 8];
         end
-        if (r_comp && r_first) begin
-            if (b[7:0] == l3 + 8'd2)  o_data[b*8 +: 8] = r_total[15:8];
-            if (b[7:0] == l3 + 8'd3)  o_data[b*8 +: 8] = r_total[7:0];
+        if (r_comp_reg && r_first_reg) begin
+            if (b[7:0] == l3 + 8'd2)  o_data[b*8 +: 8] = r_total_reg[15:8];
+            if (b[7:0] == l3 + 8'd3)  o_data[b*8 +: 8] = r_total_reg[7:0];
             if (b[7:0] == l3 + 8'd9)  o_data[b*8 +: 8] = 8'd253;
-            if (b[7:0] == l3 + 8'd10) o_data[b*8 +: 8] = r_csum[15:8];
-            if (b[7:0] == l3 + 8'd11) o_data[b*8 +: 8] = r_csum[7:0];
+            if (b[7:0] == l3 + 8'd10) o_data[b*8 +: 8] = r_csum_reg[15:8];
+            if (b[7:0] == l3 + 8'd11) o_data[b*8 +: 8] = r_csum_reg[7:0];
         end
-        o_keep[b] = !r_last || b[5:0] < r_keep;
+        o_keep[b] = !r_last_reg || b[5:0] < r_keep_reg;
     end
 end
 
-// output FIFO; m_axis comes from its head registers
-reg [DATA_WIDTH-1:0] of_data [0:OFDEPTH-1];
-reg [DB-1:0]         of_keep [0:OFDEPTH-1];
-reg                  of_last [0:OFDEPTH-1];
-reg [OFW-1:0]        of_wr_reg = 0, of_rd_reg = 0;
+// output FIFO; m_axis comes from its head (can_go keeps room for every
+// beat issued, so it is never pushed when full)
+/* verilator lint_off UNUSEDSIGNAL */
+wire of_in_ready;
+/* verilator lint_on UNUSEDSIGNAL */
 
-wire of_pop = of_count_reg != 0 && m_axis_tready;
-
-always @(posedge clk) begin
-    if (r_valid) begin
-        of_data[of_wr_reg] <= o_data;
-        of_keep[of_wr_reg] <= o_keep;
-        of_last[of_wr_reg] <= r_last;
-        of_wr_reg <= of_wr_reg + 1'b1;
-    end
-    if (of_pop)
-        of_rd_reg <= of_rd_reg + 1'b1;
-    of_count_reg <= of_count_reg + {{OFW{1'b0}}, r_valid} - {{OFW{1'b0}}, of_pop};
-    if (rst) begin
-        of_wr_reg <= 0;
-        of_rd_reg <= 0;
-        of_count_reg <= 0;
-    end
-end
-
-assign m_axis_tvalid = of_count_reg != 0;
-assign m_axis_tdata  = of_data[of_rd_reg];
-assign m_axis_tkeep  = of_keep[of_rd_reg];
-assign m_axis_tlast  = of_last[of_rd_reg];
+inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({r_last_reg, o_keep, o_data}), .in_valid(r_valid_reg), .in_ready(of_in_ready),
+    .out_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}), .out_valid(m_axis_tvalid),
+    .out_ready(m_axis_tready), .count(of_count)
+);
 
 // Parse fields, row counts and high bits of wide temporaries the engine
 // does not need (the matcher and the align unit serve the RX side too).
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, cur_vlan, cur_l3_off, m_l3_off, m_ip_total, m_proto, m_tos,
-                   m_done, a0_count, a1_count, tail_src, gen_shift, c_has, comp_len,
+                   m_done, a0_count, a1_count, tail_src, gen_shift, c_has_reg, comp_len,
                    comp_p1, shim_end, row_off, ob_w, row_ptr, orig_ptr};
 /* verilator lint_on UNUSEDSIGNAL */
 

@@ -140,9 +140,9 @@ integer i;
 // and odd beats, address = beat address / 2) so that the stream reader
 // takes two beats per cycle; the output RAM is addressed by beat.
 // ---------------------------------------------------------------------------
-reg [DATA_WIDTH-1:0] ram_ie  [0:NSLOT*SLOT_BEATS/2-1];
-reg [DATA_WIDTH-1:0] ram_io  [0:NSLOT*SLOT_BEATS/2-1];
-reg [DATA_WIDTH-1:0] ram_out [0:NSLOT*SLOT_BEATS-1];
+// Each bank of the input RAM is read at two addresses in a cycle (stream
+// reader, output stage): two inc_ram instances written alike, as synthesis
+// would duplicate one RAM with two read ports.
 
 // ---------------------------------------------------------------------------
 // Stage 1: ingest
@@ -185,17 +185,9 @@ wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
 // The base is even: the pair address is base / 2 + beat / 2.
 wire [AW-2:0] in_pair = in_base_reg[AW-1:1] + {{(AW-SAW){1'b0}}, in_beat_cur[SAW-1:1]};
 
-always @(posedge clk) begin
-    if (in_take && in_beat_cur < SLOT_USED12 && in_beat_cur[0]) begin
-        ram_io[in_pair] <= s_axis_tdata;
-    end
-end
-
-always @(posedge clk) begin
-    if (in_take && in_beat_cur < SLOT_USED12 && !in_beat_cur[0]) begin
-        ram_ie[in_pair] <= s_axis_tdata;
-    end
-end
+wire in_store = in_take && in_beat_cur < SLOT_USED12;
+wire ie_we    = in_store && !in_beat_cur[0];   // even beats
+wire io_we    = in_store && in_beat_cur[0];    // odd beats
 
 // Decision pipeline registers.
 reg                    d1_valid_reg;
@@ -461,7 +453,7 @@ reg            m1_pop;
 // Full/level outputs unused where the slot accounting bounds the entries
 // (every FIFO below holds at most one entry per slot).
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M1W), .DEPTH(8)) m1_fifo (
+inc_fifo #(.WIDTH(M1W), .DEPTH(8)) m1_fifo (
     .clk(clk), .rst(rst),
     .in_data(m1_in), .in_valid(x_valid_reg), .in_ready(),
     .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
@@ -517,7 +509,7 @@ reg            l_rd_reg;           // reading a frame's pairs
 reg [AW-2:0]   l_pair_reg;         // input RAM address of the next pair
 reg [PAW:0]    l_left_reg;         // pairs still to read
 reg            l_fly_reg, l_fly_last_reg;
-reg [2*DATA_WIDTH-1:0] l_q_reg;
+wire [2*DATA_WIDTH-1:0] l_q;           // the pair read for the stream reader
 wire [2:0]     rf_count;
 wire [2*DATA_WIDTH:0] rf_out;
 wire           rf_valid;
@@ -534,22 +526,20 @@ wire [11:0] m1_pair_lo   = ({9'd0, m1_sstart[8:6]} > m1_pair_hi) ? m1_pair_hi : 
 
 wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
 
-always @(posedge clk) begin
-    if (l_issue) begin
-        l_q_reg[DATA_WIDTH-1:0] <= ram_ie[l_pair_reg];
-    end
-end
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_l_ram (
+    .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(l_issue), .rd_addr(l_pair_reg), .rd_data(l_q[DATA_WIDTH-1:0])
+);
 
-always @(posedge clk) begin
-    if (l_issue) begin
-        l_q_reg[2*DATA_WIDTH-1:DATA_WIDTH] <= ram_io[l_pair_reg];
-    end
-end
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_l_ram (
+    .clk(clk), .wr_en(io_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(l_issue), .rd_addr(l_pair_reg), .rd_data(l_q[2*DATA_WIDTH-1:DATA_WIDTH])
+);
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
+inc_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
     .clk(clk), .rst(rst),
-    .in_data({l_fly_last_reg, l_q_reg}), .in_valid(l_fly_reg), .in_ready(),
+    .in_data({l_fly_last_reg, l_q}), .in_valid(l_fly_reg), .in_ready(),
     .out_data(rf_out), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
 );
 /* verilator lint_on PINCONNECTEMPTY */
@@ -580,17 +570,17 @@ always @* begin
 end
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(SQW), .DEPTH(8)) sq_fifo (
+inc_fifo #(.WIDTH(SQW), .DEPTH(8)) sq_fifo (
     .clk(clk), .rst(rst),
     .in_data(sq_in), .in_valid(m1_pop), .in_ready(sq_ready),
     .out_data(sq_out), .out_valid(sq_valid), .out_ready(b_fin), .count()
 );
-inc_decompress_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
+inc_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
     .clk(clk), .rst(rst),
     .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
     .out_data(dq_out), .out_valid(dq_valid), .out_ready(dq_pop), .count()
 );
-inc_decompress_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
+inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
     .clk(clk), .rst(rst),
     .in_data({m1_base, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
     .out_data(wq_out), .out_valid(), .out_ready(wq_pop), .count()
@@ -679,7 +669,7 @@ reg  eq_push, eq_bad;
 wire eq_out, eq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(1), .DEPTH(8)) eq_fifo (
+inc_fifo #(.WIDTH(1), .DEPTH(8)) eq_fifo (
     .clk(clk), .rst(rst),
     .in_data(eq_bad), .in_valid(eq_push), .in_ready(),
     .out_data(eq_out), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
@@ -859,11 +849,8 @@ end
 
 wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
 
-always @(posedge clk) begin
-    if (pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12) begin
-        ram_out[wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]}] <= pk_data;
-    end
-end
+wire          out_we = pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12;
+wire [AW-1:0] out_wa = wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]};
 
 reg [19:0] bsum_reg;
 reg        bsum_valid_reg;
@@ -908,7 +895,7 @@ wire [15:0] cq_out;
 wire        cq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
+inc_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
     .clk(clk), .rst(rst),
     .in_data(w_tcp_csum), .in_valid(w_end_reg), .in_ready(),
     .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
@@ -976,7 +963,7 @@ wire           m2_valid;
 reg            m2_pop;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
+inc_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
     .clk(clk), .rst(rst),
     .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
     .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
@@ -1001,30 +988,27 @@ reg [15:0]    o_ip_tot_reg, o_ip_csum_reg, o_tcp_csum_reg;
 reg [7:0]     o_l3_reg, o_l4_reg;
 reg           o_fly_reg, o_fly_last_reg, o_fly_patch_reg;
 reg [SAW-1:0] o_fly_beat_reg;
-reg [DATA_WIDTH-1:0] o_qie_reg, o_qio_reg, o_qo_reg;
+wire [DATA_WIDTH-1:0] o_qie, o_qio, o_qo;   // the beat at o_addr_reg in each RAM
 wire [2:0]    of_count;
 reg           of_pop;
 
 wire o_issue = o_on_reg && ({1'b0, of_count} + {3'd0, o_fly_reg} < 4'd3);
 wire o_end   = o_issue && o_left_reg == 12'd1;
 
-always @(posedge clk) begin
-    if (o_issue) begin
-        o_qie_reg <= ram_ie[o_addr_reg[AW-1:1]];
-    end
-end
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_o_ram (
+    .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(o_issue), .rd_addr(o_addr_reg[AW-1:1]), .rd_data(o_qie)
+);
 
-always @(posedge clk) begin
-    if (o_issue) begin
-        o_qio_reg <= ram_io[o_addr_reg[AW-1:1]];
-    end
-end
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_o_ram (
+    .clk(clk), .wr_en(io_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(o_issue), .rd_addr(o_addr_reg[AW-1:1]), .rd_data(o_qio)
+);
 
-always @(posedge clk) begin
-    if (o_issue) begin
-        o_qo_reg <= ram_out[o_addr_reg];
-    end
-end
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS)) out_ram (
+    .clk(clk), .wr_en(out_we), .wr_addr(out_wa), .wr_data(pk_data),
+    .rd_en(o_issue), .rd_addr(o_addr_reg), .rd_data(o_qo)
+);
 
 wire          m2_drop      = m2_out[M2W-1];
 wire [15:0]   m2_len       = m2_out[M2W-3-AW -: 16];
@@ -1093,12 +1077,12 @@ always @(posedge clk) begin
 end
 
 always @* begin
-    o_qi      = o_fly_beat_reg[0] ? o_qio_reg : o_qie_reg;
+    o_qi      = o_fly_beat_reg[0] ? o_qio : o_qie;
     o_patched = o_qi;
     for (i = 0; i < BYTES; i = i + 1) begin
         o_boff = {{(11-SAW){1'b0}}, o_fly_beat_reg, i[4:0]};
         if (o_fly_patch_reg) begin
-            if (o_boff >= {8'd0, o_fly_poff_reg}) o_patched[8*i +: 8] = o_qo_reg[8*i +: 8];
+            if (o_boff >= {8'd0, o_fly_poff_reg}) o_patched[8*i +: 8] = o_qo[8*i +: 8];
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[15:8];
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[7:0];
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
@@ -1117,7 +1101,7 @@ wire                   of_valid;
 
 // Full/level outputs unused: o_issue keeps room for the reads in flight.
 /* verilator lint_off PINCONNECTEMPTY */
-inc_decompress_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
+inc_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
     .clk(clk), .rst(rst),
     .in_data(of_in), .in_valid(o_fly_reg), .in_ready(),
     .out_data(of_out), .out_valid(of_valid), .out_ready(of_pop), .count(of_count)

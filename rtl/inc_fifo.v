@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * inc_decompress_fifo - small register FIFO (first-word fall-through): the
- * head is presented from registers, so out_data/out_valid do not depend on
- * out_ready. count tells producers that prefetch (RAM readers) how much room
- * is left. Used for the decompress engine's metadata and read prefetch.
+ * inc_fifo - the register FIFO of both engines (first-word fall-through):
+ * the head is presented from registers, so out_data/out_valid do not depend
+ * on out_ready. count tells producers that prefetch (RAM readers) how much
+ * room is left. The decompress engine's metadata, prefetch and output
+ * queues and the compress engine's metadata queue and output FIFO are
+ * instances of it; a wider datapath is a WIDTH parameter.
  */
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
 // Register FIFO, DEPTH entries of WIDTH bits, fall-through head.
-module inc_decompress_fifo #(
+module inc_fifo #(
     parameter WIDTH = 32,  // entry width in bits
     parameter DEPTH = 4    // entries, power of two, >= 2
 ) (
@@ -29,7 +31,7 @@ localparam AW = $clog2(DEPTH);
 
 initial begin
     if (DEPTH < 2 || (1 << AW) != DEPTH) begin
-        $error("inc_decompress_fifo: DEPTH must be a power of two >= 2");
+        $error("inc_fifo: DEPTH must be a power of two >= 2");
         $finish;
     end
 end
