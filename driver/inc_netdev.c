@@ -666,7 +666,8 @@ static void inc_setup(struct net_device *dev)
 	dev->priv_destructor = inc_destructor;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->priv_flags |= IFF_NO_QUEUE;
-	dev->features = INC_FEATURES | NETIF_F_LLTX | NETIF_F_NETNS_LOCAL;
+	dev->features = INC_FEATURES;
+	inc_compat_set_lltx_netns_local(dev);
 	dev->hw_features = INC_FEATURES;
 	dev->vlan_features = INC_FEATURES;
 	dev->min_mtu = ETH_MIN_MTU;
