@@ -59,7 +59,9 @@ secs=$(( $(date +%s) - start ))
 	echo
 	echo "## Table II, Fig. 12, Fig. 13: WA, INC, WA+C, INC+C (4 workers, 2^-10)"
 	echo
-	sed -n '/^| run/,/^$/p' "$out/fig12/report.md"
+	sed -n '/^| run | model/,/^$/p' "$out/fig12/report.md"
+	sed -n '/^Table II normalised/,/^$/p' "$out/fig12/report.md"
+	sed -n '/^| run | data %/,/^$/p' "$out/fig12/report.md"
 	echo "Paper (HDC): INC cuts training time 38% vs WA; INC+C cuts communication"
 	echo "80.7% vs WA and speeds training 2.2-3.1x across its models; Table II: more"
 	echo "than 70% of WA's time is communication."
@@ -70,7 +72,7 @@ secs=$(( $(date +%s) - start ))
 	echo
 	echo "## Fig. 14 and Table III: error bounds and truncation (INC, 4 workers)"
 	echo
-	sed -n '/^| run/,/^$/p' "$out/fig14/report.md"
+	sed -n '/^| run | model/,/^$/p' "$out/fig14/report.md"
 	echo "Paper: at 2^-10, 75-94% of gradient values take two bits (Table III);"
 	echo "accuracy at 2^-10 matches the uncompressed run while 16/22/24b-T lose"
 	echo "accuracy or compress less (Fig. 14)."
@@ -79,7 +81,7 @@ secs=$(( $(date +%s) - start ))
 	echo
 	echo "## Fig. 15: gradient exchange vs workers ($f15 iterations each)"
 	echo
-	sed -n '/^| run/,/^$/p' "$out/fig15/report.md"
+	sed -n '/^| run | model/,/^$/p' "$out/fig15/report.md"
 	echo "![Fig. 15](results/fig15-scaling.png)"
 	echo
 	echo "Logs: \`$out/*.json\`; each row's command: \`scripts/train-cluster.sh -w W -r $rate --"

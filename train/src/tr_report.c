@@ -450,6 +450,17 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling)
 			100 * r[i].share[0], 100 * r[i].share[1], 100 * r[i].share[2],
 			100 * r[i].share[3], r[i].path);
 	}
+	fprintf(f, "\nTable II normalised: each row as a share of the iteration.\n\n"
+		"| run | data %% | forward %% | backward %% | sum %% | comm %% | update %% |\n"
+		"|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < n; i++) {
+		double it = r[i].row[TR_ROW_ITER];
+
+		fprintf(f, "| %s |", r[i].label);
+		for (j = TR_ROW_DATA; j <= TR_ROW_UPDATE; j++)
+			fprintf(f, " %.1f |", it > 0 ? 100 * r[i].row[j] / it : 0);
+		fprintf(f, "\n");
+	}
 	fprintf(f, "\n![breakdown](fig12-breakdown.png)\n\n![accuracy](fig13-accuracy.png)\n\n"
 		"![compression](fig14-compression.png)\n");
 	if (scaling)
