@@ -628,7 +628,7 @@ static void log_config(struct run *r)
 static int summary(struct run *r, long iters, double acc, double tloss, double loss,
 		   uint64_t digest)
 {
-	uint64_t v[TR_ACC_N + 3];
+	uint64_t v[TR_ACC_N];
 	struct inc_comm_stats st = { 0 };
 	struct tr_summary s;
 	int i, rc;
@@ -643,10 +643,7 @@ static int summary(struct run *r, long iters, double acc, double tloss, double l
 		v[TR_ACC_AGG_SUM] = st.sum_ns;
 		v[TR_ACC_LIB_SUM] = 0;
 	}
-	v[TR_ACC_N] = r->worker >= 0;
-	v[TR_ACC_N + 1] = r->train_ns;
-	v[TR_ACC_N + 2] = 0;
-	rc = sum_u64(r, v, TR_ACC_N + 3);
+	rc = sum_u64(r, v, TR_ACC_N);
 	if (rc)
 		return fail_comm(r, "statistics sum", rc);
 	if (!r->log)
