@@ -53,7 +53,7 @@ $(TR_TEST)/test-layers: train/tests/test_layers.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
 
-.PHONY: test-train-unit test-train-dist reproduce demo-train
+.PHONY: test-train-unit test-train-dist reproduce
 test-train-unit: $(TR_TEST)/test-layers $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
 
