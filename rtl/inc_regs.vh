@@ -18,8 +18,8 @@
 `define INC_REG_CNT_CTRL         32'h0000001c
 `define INC_ID_VALUE             32'h494e4345
 `define INC_VERSION_MAJOR        1
-`define INC_VERSION_MINOR        0
-`define INC_VERSION_VALUE        32'h00010001
+`define INC_VERSION_MINOR        1
+`define INC_VERSION_VALUE        32'h00010102
 `define INC_CAPS_TX              32'h00000001
 `define INC_CAPS_RX              32'h00000002
 `define INC_CAPS_VLAN            32'h00000004
@@ -46,8 +46,8 @@
 `define INC_CNT_STRIDE           8
 `define INC_CNT_HI_OFF           4
 `define INC_CNT_OUTCOMES         5
-`define INC_CNT_REASONS          17
-`define INC_CNT_PER_DIR          24
+`define INC_CNT_REASONS          19
+`define INC_CNT_PER_DIR          26
 `define INC_OUT_BYPASS           0
 `define INC_OUT_COMPRESSED       1
 `define INC_OUT_DECOMPRESSED     2
@@ -70,5 +70,7 @@
 `define INC_R_BAD_STREAM         14
 `define INC_R_OVERSIZE           15
 `define INC_R_DISABLED           16
+`define INC_R_OLD_VERSION        17
+`define INC_R_BAD_PAYLOAD_CSUM   18
 
 `endif

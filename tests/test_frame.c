@@ -27,6 +27,7 @@
 static unsigned long outcome_hist[2][INC_OUT_COUNT];
 static unsigned long reason_hist[2][INC_R_COUNT];
 static unsigned long n_errors;
+static unsigned long n_round_trips[2];   /* [sender's TCP checksum valid] */
 
 /* ---- helpers --------------------------------------------------------- */
 static unsigned be16(const uint8_t *p)
@@ -158,11 +159,11 @@ static int check_decompressed(const uint8_t *comp, const uint8_t *out,
 	ok &= d.total == olen - d.l3 && out[d.l3 + 9] == 6;
 	ok &= ip_csum_ok(out + d.l3, d.ihl);
 	ok &= tcp_csum_ok(out + d.l3, d.ihl, d.total);
-	/* Headers: the received ones except total, protocol, both checksums. */
+	/* Headers: the received ones except total, protocol and IP checksum;
+	 * the TCP checksum is the one carried (verified, not recomputed). */
 	for (i = 0; ok && i < c.poff; i++) {
 		if (i == d.l3 + 2 || i == d.l3 + 3 || i == d.l3 + 9 ||
-		    i == d.l3 + 10 || i == d.l3 + 11 || i == d.l4 + 16 ||
-		    i == d.l4 + 17)
+		    i == d.l3 + 10 || i == d.l3 + 11)
 			continue;
 		ok &= out[i] == comp[i];
 	}
@@ -189,14 +190,47 @@ static int check_decompressed(const uint8_t *comp, const uint8_t *out,
 	return ok;
 }
 
+/* The one's-complement sum (folded, 1..0xffff) of a TCP segment with its
+ * pseudo-header, the payload's first n values replaced by their round trip
+ * at eb when q is set: what the receiver's check sums. */
+static unsigned seg_sum(const uint8_t *f, int q, unsigned eb)
+{
+	struct offs o;
+	uint64_t acc;
+	unsigned i, n;
+	uint8_t w[4];
+	uint32_t v;
+
+	offsets(f, &o);
+	n = o.plen / 4;
+	acc = ref_sum(0, f + o.l3 + 12, 8) + 6u + (o.total - o.ihl);
+	acc = ref_sum(acc, f + o.l4, o.thl);
+	for (i = 0; i < n; i++) {
+		v = ld32(f + o.poff + 4 * i);
+		if (q)
+			v = round_trip(v, eb);
+		w[0] = (uint8_t)v;
+		w[1] = (uint8_t)(v >> 8);
+		w[2] = (uint8_t)(v >> 16);
+		w[3] = (uint8_t)(v >> 24);
+		acc = ref_sum(acc, w, 4);
+	}
+	acc = ref_sum(acc, f + o.poff + 4 * n, o.plen % 4);
+	return ref_fold(acc);
+}
+
 /* A compressed frame against its original: valid IPv4, smaller, headers
- * unchanged but for total/protocol/IP checksum, the shim, a stream of the
- * right size, the raw tail. */
+ * unchanged but for total/protocol/IP checksum and the TCP checksum, which
+ * makes the restored segment sum as the original did (a valid original
+ * gives a valid restored segment, a broken one a broken one), the shim, a
+ * stream of the right size, the raw tail. */
 static int check_compressed(const uint8_t *orig, const uint8_t *comp,
-			    size_t clen, const struct inc_frame_info *info)
+			    size_t clen, const struct inc_frame_info *info,
+			    unsigned eb)
 {
 	struct offs o, c;
 	unsigned n, T, s, i;
+	uint8_t *restored;
 	int ok = 1;
 
 	offsets(orig, &o);
@@ -209,9 +243,16 @@ static int check_compressed(const uint8_t *orig, const uint8_t *comp,
 	ok &= ip_csum_ok(comp + c.l3, c.ihl);
 	for (i = 0; ok && i < o.poff; i++) {
 		if (i == o.l3 + 2 || i == o.l3 + 3 || i == o.l3 + 9 ||
-		    i == o.l3 + 10 || i == o.l3 + 11)
+		    i == o.l3 + 10 || i == o.l3 + 11 || i == o.l4 + 16 ||
+		    i == o.l4 + 17)
 			continue;
 		ok &= comp[i] == orig[i];
+	}
+	if (ok) {                       /* the original with the new checksum */
+		restored = dup_exact(orig, o.l3 + o.total);
+		memcpy(restored + o.l4 + 16, comp + o.l4 + 16, 2);
+		ok &= seg_sum(restored, 1, eb) == seg_sum(orig, 0, eb);
+		free(restored);
 	}
 	ok &= comp[o.poff] == INC_WIRE_MAGIC && comp[o.poff + 1] == INC_WIRE_VERSION &&
 	      be16(comp + o.poff + 2) == o.plen;
@@ -228,6 +269,7 @@ static int tx_bypass_reason(enum inc_reason r)
 {
 	return r != INC_R_NONE && r != INC_R_NOT_MARKED && r != INC_R_BAD_SHIM &&
 	       r != INC_R_BAD_STREAM && r != INC_R_OVERSIZE && r != INC_R_DISABLED &&
+	       r != INC_R_OLD_VERSION && r != INC_R_BAD_PAYLOAD_CSUM &&
 	       r < INC_R_COUNT;
 }
 
@@ -235,7 +277,8 @@ static int rx_bypass_reason(enum inc_reason r)
 {
 	return r != INC_R_NONE && r != INC_R_NO_PAYLOAD && r != INC_R_NOT_SMALLER &&
 	       r != INC_R_BAD_SHIM && r != INC_R_BAD_STREAM && r != INC_R_OVERSIZE &&
-	       r != INC_R_DISABLED && r < INC_R_COUNT;
+	       r != INC_R_DISABLED && r != INC_R_OLD_VERSION &&
+	       r != INC_R_BAD_PAYLOAD_CSUM && r < INC_R_COUNT;
 }
 
 /* Output capacity inc_frame_decompress needs: the input length, or the
@@ -253,28 +296,22 @@ static size_t rx_cap(const uint8_t *f, size_t len)
 }
 
 /* The codec is idempotent, so compressing a decompressed frame gives the
- * compressed frame again, except for the TCP checksum field (the sender's
- * value on the wire, the recomputed one after decompression). */
+ * compressed frame again, TCP checksum included (the restored words are
+ * their own round trip, so the update adds nothing). */
 static int recompress_same(const uint8_t *dec, size_t dlen, const uint8_t *comp,
 			   size_t clen, unsigned eb)
 {
 	struct inc_frame_config cfg;
 	struct inc_frame_info info;
 	uint8_t *again = xmalloc(dlen);
-	struct offs o;
 	long r;
 	int ok;
 
 	inc_frame_config_default(&cfg);
 	cfg.eb = (uint8_t)eb;
 	r = inc_frame_compress(dec, dlen, again, dlen, &cfg, &info);
-	ok = r == (long)clen && info.outcome == INC_OUT_COMPRESSED;
-	if (ok) {
-		offsets(comp, &o);
-		again[o.l4 + 16] = comp[o.l4 + 16];
-		again[o.l4 + 17] = comp[o.l4 + 17];
-		ok = !memcmp(again, comp, clen);
-	}
+	ok = r == (long)clen && info.outcome == INC_OUT_COMPRESSED &&
+	     !memcmp(again, comp, clen);
 	free(again);
 	return ok;
 }
@@ -314,7 +351,8 @@ static int do_rx(const uint8_t *frame, size_t len, const uint8_t *orig,
 		break;
 	case INC_OUT_MALFORMED:
 		CHECK(r == (long)len && !memcmp(out, in, len) &&
-		      (info.reason == INC_R_BAD_SHIM || info.reason == INC_R_BAD_STREAM) &&
+		      (info.reason == INC_R_BAD_SHIM || info.reason == INC_R_BAD_STREAM ||
+		       info.reason == INC_R_OLD_VERSION) &&
 		      len > 23u && in[(be16(in + 12) == 0x8100 ? 18 : 14) + 9] == INC_WIRE_IPPROTO,
 		      "rx malformed: len %zu r %ld reason %s", len, r,
 		      inc_reason_name(info.reason));
@@ -328,8 +366,15 @@ static int do_rx(const uint8_t *frame, size_t len, const uint8_t *orig,
 			      "compressing the decompressed %ld-byte frame does not give the received one", r);
 		break;
 	case INC_OUT_DROPPED:
-		CHECK(r == 0 && info.reason == INC_R_OVERSIZE && len > INC_MAX_FRAME_DEFAULT,
+		/* Too long, or well-formed with a restored segment whose TCP
+		 * checksum fails (then the stream itself decodes). */
+		CHECK(r == 0 && ((info.reason == INC_R_OVERSIZE && len > INC_MAX_FRAME_DEFAULT) ||
+				 (info.reason == INC_R_BAD_PAYLOAD_CSUM && len > 23u &&
+				  in[(be16(in + 12) == 0x8100 ? 18 : 14) + 9] == INC_WIRE_IPPROTO)),
 		      "rx dropped: len %zu reason %s", len, inc_reason_name(info.reason));
+		if (orig && info.reason == INC_R_BAD_PAYLOAD_CSUM)
+			CHECK(seg_sum(orig, 0, eb) != 0xffff,
+			      "rx dropped the compressed form of a valid %zu-byte segment", len);
 		break;
 	default:
 		CHECK(0, "rx: outcome %d", (int)info.outcome);
@@ -381,14 +426,20 @@ static int do_tx(const uint8_t *frame, size_t len, const struct inc_frame_config
 		      inc_reason_name(info.reason));
 		break;
 	case INC_OUT_COMPRESSED:
-		CHECK(info.reason == INC_R_NONE && check_compressed(in, out, (size_t)r, &info),
+		CHECK(info.reason == INC_R_NONE && check_compressed(in, out, (size_t)r, &info, eb),
 		      "tx compressed frame wrong: len %zu -> %ld", len, r);
 		if (!cfg || (cfg->tos_value == INC_TOS_DEFAULT && cfg->tos_mask == INC_TOS_MASK_DEFAULT)) {
 			struct inc_frame_info rinfo;
+			/* End to end: decompressed exactly when the sender's
+			 * segment had a valid TCP checksum. */
+			int valid = seg_sum(in, 0, eb) == 0xffff;
 
-			CHECK(do_rx(out, (size_t)r, in, eb, tight, &rinfo) == INC_OUT_DECOMPRESSED,
-			      "round trip of a %zu-byte frame: rx outcome %s/%s", len,
-			      inc_outcome_name(rinfo.outcome), inc_reason_name(rinfo.reason));
+			CHECK(do_rx(out, (size_t)r, in, eb, tight, &rinfo) ==
+				      (valid ? INC_OUT_DECOMPRESSED : INC_OUT_DROPPED),
+			      "round trip of a %zu-byte frame (TCP checksum %s): rx outcome %s/%s", len,
+			      valid ? "valid" : "broken", inc_outcome_name(rinfo.outcome),
+			      inc_reason_name(rinfo.reason));
+			n_round_trips[valid]++;
 		}
 		break;
 	case INC_OUT_DROPPED:
@@ -761,13 +812,42 @@ static void case_shim_stream(void)
 	m[poff] = 0x48;
 	expect_rx(m, clen, INC_OUT_MALFORMED, INC_R_BAD_SHIM, "magic 0x48");
 	for (i = 0; i < 3; i++) {
-		static const uint8_t versions[3] = { 0, 2, 0xff };
+		static const uint8_t versions[3] = { 0, 3, 0xff };
 
 		memcpy(m, c, clen);
 		m[poff + 1] = versions[i];
 		snprintf(what, sizeof(what), "version %u", versions[i]);
 		expect_rx(m, clen, INC_OUT_MALFORMED, INC_R_BAD_SHIM, what);
 	}
+	/* Version 1 (no payload checksum) has its own reason. */
+	memcpy(m, c, clen);
+	m[poff + 1] = 1;
+	expect_rx(m, clen, INC_OUT_MALFORMED, INC_R_OLD_VERSION, "version 1");
+	/* Integrity: a flipped bit in a stream payload byte (the frame stays
+	 * well-formed when the flip is in a value byte, not a tag word), in
+	 * the raw tail, in the TCP checksum field, in the sequence number:
+	 * each restored segment fails its checksum and is dropped. */
+	memcpy(m, c, clen);
+	CHECK(inc_group_size((uint16_t)(c[poff + 4] | c[poff + 5] << 8)) > 2,
+	      "setup: the first group has payload bytes");
+	m[poff + 4 + 2] ^= 0x10;              /* first value byte of the stream */
+	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "stream byte flipped");
+	memcpy(m, c, clen);
+	m[clen - 1] ^= 0x01;                  /* tail byte */
+	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "tail byte flipped");
+	memcpy(m, c, clen);
+	m[14 + 20 + 17] ^= 0x80;              /* TCP checksum */
+	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "TCP checksum flipped");
+	memcpy(m, c, clen);
+	m[14 + 20 + 5] ^= 0x04;               /* TCP sequence number */
+	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "TCP sequence flipped");
+	/* A sender's segment with a wrong TCP checksum stays wrong: the
+	 * update carries the error to the receiver, which drops it. */
+	memcpy(m, f, len);
+	m[14 + 20 + 16] ^= 0x01;
+	clen = compress_into(m, len, c);
+	expect_rx(c, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "sender's checksum wrong");
+	clen = compress_into(f, len, c);
 	/* Shim length: restored frame beyond max_frame, beyond 64 KiB, off by
 	 * a few (the stream then no longer fits). */
 	memcpy(m, c, clen);
@@ -980,6 +1060,10 @@ int main(void)
 		fputc('\n', stderr);
 	}
 	fprintf(stderr, "errors: %lu\n", n_errors);
+	fprintf(stderr, "round trips: %lu with a valid TCP checksum (decompressed), "
+		"%lu with a broken one (dropped)\n", n_round_trips[1], n_round_trips[0]);
+	CHECK(n_round_trips[1] > 1000 && n_round_trips[0] > 10,
+	      "round trips not both exercised");
 	/* Every outcome of each direction occurred. */
 	CHECK(outcome_hist[0][INC_OUT_BYPASS] && outcome_hist[0][INC_OUT_COMPRESSED] &&
 	      outcome_hist[0][INC_OUT_DROPPED], "tx outcomes not all exercised");

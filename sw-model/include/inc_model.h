@@ -146,7 +146,8 @@ uint16_t inc_csum_fold(uint32_t sum);
 /* ------------------------------------------------------------------------ */
 /* Frame format (docs/wire-format.md)                                        */
 /* ------------------------------------------------------------------------ */
-#define INC_WIRE_VERSION      1u
+#define INC_WIRE_VERSION      2u
+#define INC_WIRE_VERSION_V1   1u   /* refused on receive: reason old_version */
 #define INC_WIRE_IPPROTO      253u /* IP protocol of a compressed frame (RFC 3692) */
 #define INC_WIRE_MAGIC        0x49u /* 'I', first byte of the shim */
 #define INC_WIRE_SHIM_BYTES   4u
@@ -197,6 +198,10 @@ enum inc_reason {
 	INC_R_OVERSIZE,         /* frame longer than max_frame: dropped */
 	INC_R_DISABLED,         /* the direction is disabled (engines, driver);
 				 * the model itself never returns it */
+	INC_R_OLD_VERSION,      /* RX malformed: a version 1 frame (no payload
+				 * checksum), refused */
+	INC_R_BAD_PAYLOAD_CSUM, /* RX dropped: the restored segment fails its
+				 * TCP checksum (corrupted in transit) */
 	INC_R_COUNT
 };
 
@@ -216,7 +221,9 @@ const char *inc_outcome_name(enum inc_outcome o);
 const char *inc_reason_name(enum inc_reason r);
 
 /*
- * Transmit direction: compress the TCP payload of a matching frame.
+ * Transmit direction: compress the TCP payload of a matching frame and set
+ * its TCP checksum to that of the segment the receiver will restore (RFC
+ * 1624 update of the original checksum; docs/wire-format.md).
  * in/in_len: the Ethernet frame (no FCS). out/out_cap: output buffer, which
  * must not overlap in. cfg NULL means defaults. info may be NULL.
  * Returns the output frame length (0 when dropped), or INC_ENOSPC if out_cap
@@ -228,8 +235,10 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 
 /*
  * Receive direction: decompress a marked frame back to its original length
- * with valid IP and TCP checksums; pass anything else through unchanged.
- * Same conventions as inc_frame_compress.
+ * and verify the TCP checksum it carries over the restored segment (a frame
+ * that fails is dropped: outcome dropped, reason bad_payload_csum, return
+ * 0); pass anything else through unchanged. Same conventions as
+ * inc_frame_compress.
  */
 long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			  size_t out_cap, const struct inc_frame_config *cfg,

@@ -50,8 +50,8 @@
 
 #define INC_ID_VALUE            0x494e4345 /* "INCE" */
 #define INC_VERSION_MAJOR       1
-#define INC_VERSION_MINOR       0
-#define INC_VERSION_VALUE       0x00010001 /* major 1, minor 0, wire version 1 */
+#define INC_VERSION_MINOR       1
+#define INC_VERSION_VALUE       0x00010102 /* major 1, minor 1, wire version 2 */
 
 /* INC_REG_CAPS fields. */
 #define INC_CAPS_TX             0x00000001 /* compress engine present */
@@ -87,10 +87,11 @@
  * Block layout (offsets from the block base, 8 bytes per counter, LO at +0,
  * HI at +4):
  *   +0x000 + 8*o  frames with outcome o (enum inc_outcome, 5 counters)
- *   +0x040 + 8*r  frames with reason r (enum inc_reason, 17 counters):
+ *   +0x040 + 8*r  frames with reason r (enum inc_reason, 19 counters):
  *                 r = none counts compressed/decompressed frames, the
- *                 bypass reasons count bypassed frames, bad_shim/bad_stream
- *                 count malformed ones, oversize counts dropped ones and
+ *                 bypass reasons count bypassed frames, bad_shim,
+ *                 bad_stream and old_version count malformed ones,
+ *                 oversize and bad_payload_csum count dropped ones and
  *                 disabled counts frames passed while the direction is off
  *   +0x0e0        bytes in (every input frame, dropped ones included)
  *   +0x0e8        bytes out (every output frame)
@@ -104,8 +105,8 @@
 #define INC_CNT_STRIDE          8
 #define INC_CNT_HI_OFF          4
 #define INC_CNT_OUTCOMES        5  /* = INC_OUT_COUNT */
-#define INC_CNT_REASONS         17 /* = INC_R_COUNT */
-#define INC_CNT_PER_DIR         24 /* outcomes + reasons + bytes in + bytes out */
+#define INC_CNT_REASONS         19 /* = INC_R_COUNT */
+#define INC_CNT_PER_DIR         26 /* outcomes + reasons + bytes in + bytes out */
 
 /* Address of the LO word of a counter; dir_base is INC_REG_TX_BASE or
  * INC_REG_RX_BASE, o an enum inc_outcome, r an enum inc_reason. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * frame.c - the INCEPTIONN frame (wire) format, version 1. See
+ * frame.c - the INCEPTIONN frame (wire) format, version 2. See
  * docs/wire-format.md for the byte-by-byte layout and the decision order;
  * the RTL ToS matcher implements the same order, so keep them in step.
  */
@@ -205,6 +205,37 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 	return FRAME_CONTINUE;
 }
 
+/*
+ * The TCP checksum of the segment the receiver restores, from the sender's
+ * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
+ * with one term per 16-bit word of the n values: the restored word
+ * (decode(encode(x)), from the stream just written) and the complement of
+ * the original one. The tail is the same on both sides and adds nothing.
+ * Summing the words one by one (not folding the original sum first) makes
+ * the result one defined value that the compress engine reproduces.
+ */
+static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
+			const uint8_t *stream)
+{
+	uint8_t q[4 * INC_GROUP_VALUES];
+	uint64_t acc = (~csum & 0xffffu);
+	size_t i, k, lanes, pos = 0;
+	long used;
+
+	for (i = 0; i < n; i += INC_GROUP_VALUES) {
+		lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
+		used = inc_group_decode(stream + pos, INC_GROUP_MAX_BYTES,
+					(unsigned)lanes, q);
+		pos += (size_t)used;
+		for (k = 0; k < 4 * lanes; k += 2)
+			acc += ld_be16(q + k) +
+			       (~ld_be16(x + 4 * i + k) & 0xffffu);
+	}
+	while (acc >> 32)
+		acc = (acc & 0xffffffffu) + (acc >> 32);
+	return inc_csum_fold((uint32_t)acc);
+}
+
 long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 			size_t out_cap, const struct inc_frame_config *cfg,
 			struct inc_frame_info *info)
@@ -249,6 +280,9 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 		(uint16_t)(INC_WIRE_SHIM_BYTES + (size_t)slen + tail);
 	ip_set_total(out, h, INC_WIRE_IPPROTO,
 		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
+	st_be16(out + h->l4_off + 16,
+		v2_csum(ld_be16(in + h->l4_off + 16), in + h->payload_off, n,
+			shim + INC_WIRE_SHIM_BYTES));
 	info->outcome = INC_OUT_COMPRESSED;
 	return (long)h->payload_off + info->payload_out;
 }
@@ -275,8 +309,13 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 
 	/* A marked frame: validate everything before writing anything. */
 	shim = in + h->payload_off;
-	if (h->payload_len < INC_WIRE_SHIM_BYTES || shim[0] != INC_WIRE_MAGIC ||
-	    shim[1] != INC_WIRE_VERSION)
+	if (h->payload_len < INC_WIRE_SHIM_BYTES || shim[0] != INC_WIRE_MAGIC)
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_SHIM);
+	if (shim[1] == INC_WIRE_VERSION_V1)
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_OLD_VERSION);
+	if (shim[1] != INC_WIRE_VERSION)
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_SHIM);
 	orig_len = ld_be16(shim + 2);
@@ -305,12 +344,16 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
 	ip_set_total(out, h, IPPROTO_TCP_, (unsigned)orig_total);
 
-	/* TCP checksum over the pseudo-header and the decompressed segment. */
-	st_be16(out + h->l4_off + 16, 0);
+	/* The carried TCP checksum must verify over the pseudo-header and the
+	 * restored segment; it is checked, never recomputed. */
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
 	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
-	st_be16(out + h->l4_off + 16, inc_csum_fold(sum));
+	if (inc_csum_fold(sum) != 0) {
+		info->outcome = INC_OUT_DROPPED;
+		info->reason = INC_R_BAD_PAYLOAD_CSUM;
+		return 0;
+	}
 
 	info->outcome = INC_OUT_DECOMPRESSED;
 	info->payload_out = (uint16_t)orig_len;

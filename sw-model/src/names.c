@@ -37,7 +37,8 @@ const char *inc_reason_name(enum inc_reason r)
 		"fragment",     "tos",          "not_tcp",
 		"bad_tcp_header", "no_payload", "not_smaller",
 		"not_marked",   "bad_shim",     "bad_stream",
-		"oversize",     "disabled",
+		"oversize",     "disabled",     "old_version",
+		"bad_payload_csum",
 	};
 
 	return (unsigned)r < INC_R_COUNT ? names[r] : "unknown";
