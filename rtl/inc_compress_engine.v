@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_compress_engine.v - transmit engine: compresses the TCP payload of
- * ToS-matched IPv4/TCP frames into the INCEPTIONN frame format v1
+ * ToS-matched IPv4/TCP frames into the INCEPTIONN frame format v2
  * (docs/wire-format.md), byte-exact with inc_frame_compress() of the model.
  */
 
@@ -26,8 +26,16 @@
  * (any bypass reason, not_smaller included) is decided after tlast, when
  * the matcher has its reason and the compressed length is known. The
  * output then reads either the original beats, or the original header
- * beats with the IP total length, protocol (253) and checksum patched, the
- * 4-byte shim, and the compressed stream + tail from the comp RAM. Both
+ * beats with the IP total length, protocol (253), IP checksum and TCP
+ * checksum patched, the 4-byte shim, and the compressed stream + tail from
+ * the comp RAM.
+ *
+ * TCP checksum (format v2): the sender's TCP checksum HC is captured as
+ * its beat passes D1; every payload beat's lanes are decoded again (eight
+ * inc_decompress_block, the restored value q) in stage B, and the sum of
+ * q's words plus the complements of the original words is accumulated per
+ * frame; the decision sets HC' = ~fold(~HC + sum), the RFC 1624 update that
+ * sw-model/src/frame.c (v2_csum) defines, patched at L4 + 16 on output. Both
  * RAMs are circular buffers sized for three maximal frames, so frame k+1
  * streams in while frame k streams out. A frame starts (tready) only when
  * both RAMs have room for a maximal frame; inside a frame tready stays
@@ -109,6 +117,7 @@ localparam [2:0] O_BYPASS = 3'd0, O_COMPRESSED = 3'd1, O_DROPPED = 3'd4;
 localparam [4:0] R_NONE = 5'd0, R_NO_PAYLOAD = 5'd10, R_NOT_SMALLER = 5'd11,
                  R_OVERSIZE = 5'd15, R_DISABLED = 5'd16;
 localparam [1:0] M_DROP = 2'd0, M_BYPASS = 2'd1, M_COMP = 2'd2;
+localparam [7:0] WIRE_VERSION = 8'd2;            // shim version byte (INC_WIRE_VERSION)
 
 initial begin
     if (DATA_WIDTH != 256) begin
@@ -258,9 +267,11 @@ reg [BW-1:0]  npb_reg = 0;                 // payload beats
 reg [13:0]    nvals_reg = 0;               // floats
 reg [1:0]     ntail_reg = 0;               // tail bytes
 reg [5:0]     q_off_reg = 0;               // (payload offset + 4) mod 64
+reg [6:0]     q_tcs_reg = 0;               // offset of the TCP checksum (L4 + 16) / 2, <= 47
 
 always @(posedge clk) begin
     q_ok_reg  <= hdr_ok;
+    q_tcs_reg <= cur_l3_off[7:1] + cur_ip_hlen[7:1] + 7'd8;
     b0_reg    <= cur_payload_off[7:5];
     sft_reg   <= cur_payload_off[4:0];
     npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
@@ -269,6 +280,26 @@ always @(posedge clk) begin
     q_off_reg <= cur_payload_off[5:0] + 6'd4;
     if (rst)
         q_ok_reg <= 1'b0;
+end
+
+// The sender's TCP checksum, from the D1 beat that holds L4 + 16 (beat 1
+// or 2; the IHL in beat 0 is parsed by then). It stays until the next
+// frame's beat 1 is in D1, after the finished frame's token has taken it.
+reg  [15:0] hc_reg = 0;
+wire [BW-1:0] tcs_beat = {{(BW-2){1'b0}}, q_tcs_reg[5:4]};
+reg  [15:0] tcs_word;
+integer     tw;
+always @* begin
+    tcs_word = 16'd0;
+    for (tw = 0; tw < DB / 2; tw = tw + 1) begin
+        if (q_tcs_reg[3:0] == tw[3:0])
+            tcs_word = {d1_data_reg[16*tw +: 8], d1_data_reg[16*tw + 8 +: 8]};
+    end
+end
+
+always @(posedge clk) begin
+    if (d1_valid_reg && d1_idx_reg == tcs_beat && d1_idx_reg != {BW{1'b0}})
+        hc_reg <= tcs_word;
 end
 
 // the payload side's view of the frame
@@ -319,9 +350,13 @@ reg [5:0]            x_off_reg = 0;
 reg [6:0]            x_eb_reg = 0;
 reg                  x_en_reg = 1'b0;
 reg [OAW:0]          x_orig_base_reg = 0, x_orig_end_reg = 0;
+reg [15:0]           x_hc_reg = 0;
+reg [6:0]            x_tcs_reg = 0;
 
 always @(posedge clk) begin
     x_valid_reg <= gen_beat || e2_reg;
+    x_hc_reg    <= hc_reg;
+    x_tcs_reg   <= q_tcs_reg;
     x_has_reg   <= e2_reg ? gen_flush : gen_beat;
     x_last_reg  <= e2_reg;
     x_start_reg <= gen_j == {BW{1'b0}};
@@ -345,6 +380,8 @@ end
 // ==========================================================================
 wire [2*LANES-1:0]   blk_tags;
 wire [DATA_WIDTH-1:0] blk_pay;
+wire [DATA_WIDTH-1:0] blk_orig;         // the valid lanes' original values, else 0
+wire [LANES-1:0]      blk_valid;
 
 genvar li;
 generate
@@ -359,6 +396,8 @@ generate
         );
         assign blk_tags[2*li +: 2]  = valid ? tag : 2'd0;
         assign blk_pay[li*32 +: 32] = valid ? pay : 32'd0;
+        assign blk_orig[li*32 +: 32] = valid ? x_data_reg[li*32 +: 32] : 32'd0;
+        assign blk_valid[li] = valid && x_has_reg;
     end
 endgenerate
 
@@ -378,9 +417,15 @@ reg [4:0]             b_reason_reg = 0;
 reg [15:0]            b_frame_len_reg = 0, b_plen_reg = 0, b_csum_rest_reg = 0;
 reg [7:0]             b_poff_reg = 0, b_ip_hlen_reg = 0, b_tcp_hlen_reg = 0, b_ttl_reg = 0;
 reg [OAW:0]           b_orig_base_reg = 0, b_orig_end_reg = 0;
+reg [DATA_WIDTH-1:0]  b_orig_reg = 0;
+reg [LANES-1:0]       b_lvalid_reg = 0;
+reg [15:0]            b_hc_reg = 0;
+reg [6:0]             b_tcs_reg = 0;
 
 always @(posedge clk) begin
     b_valid_reg <= x_valid_reg;
+    b_orig_reg  <= blk_orig;
+    b_lvalid_reg <= blk_valid;
     b_has_reg   <= x_has_reg;
     b_last_reg  <= x_last_reg;
     b_start_reg <= x_start_reg && x_has_reg;
@@ -407,10 +452,31 @@ always @(posedge clk) begin
         b_vlan_reg      <= m_vlan;
         b_orig_base_reg <= x_orig_base_reg;
         b_orig_end_reg  <= x_orig_end_reg;
+        b_hc_reg        <= x_hc_reg;
+        b_tcs_reg       <= x_tcs_reg;
     end
     if (rst)
         b_valid_reg <= 1'b0;
 end
+
+// Checksum update terms of a payload beat, per valid lane: the restored
+// value's two 16-bit words plus the complements of the original's (the
+// words are the lane's bytes 0-1 and 2-3, big-endian as on the wire).
+wire [18*LANES-1:0] lane_dsum;
+
+generate
+    for (li = 0; li < LANES; li = li + 1) begin : lane_q
+        wire [31:0] q;
+        wire [31:0] x = b_orig_reg[li*32 +: 32];
+        wire [17:0] sum = {2'b00, q[7:0], q[15:8]} + {2'b00, q[23:16], q[31:24]} +
+                          {2'b00, ~{x[7:0], x[15:8]}} + {2'b00, ~{x[23:16], x[31:24]}};
+
+        inc_decompress_block dblk (
+            .tag(b_tags_reg[2*li +: 2]), .payload(b_pay_reg[li*32 +: 32]), .value(q)
+        );
+        assign lane_dsum[18*li +: 18] = b_lvalid_reg[li] ? sum : 18'd0;
+    end
+endgenerate
 
 wire [GRP_BYTES*8-1:0] grp;
 wire [7:0]             grp_len;
@@ -434,9 +500,13 @@ reg [4:0]             c_reason_reg = 0;
 reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0, c_csum_rest_reg = 0;
 reg [7:0]             c_poff_reg = 0, c_ip_hlen_reg = 0, c_tcp_hlen_reg = 0, c_ttl_reg = 0;
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
+reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
+reg [15:0]            c_hc_reg = 0;
+reg [6:0]             c_tcs_reg = 0;
 
 always @(posedge clk) begin
     c_valid_reg <= b_valid_reg;
+    c_lane_dsum_reg <= lane_dsum;
     c_has_reg   <= b_has_reg;
     c_last_reg  <= b_last_reg;
     c_start_reg <= b_start_reg;
@@ -456,6 +526,8 @@ always @(posedge clk) begin
         c_vlan_reg      <= b_vlan_reg;
         c_orig_base_reg <= b_orig_base_reg;
         c_orig_end_reg  <= b_orig_end_reg;
+        c_hc_reg        <= b_hc_reg;
+        c_tcs_reg       <= b_tcs_reg;
     end
     if (rst)
         c_valid_reg <= 1'b0;
@@ -487,6 +559,17 @@ wire [17:0] ck_sum   = {2'b00, c_csum_rest_reg} + {1'b0, new_tot} + {2'b00, c_tt
 wire [16:0] ck_f1    = {15'd0, ck_sum[17:16]} + {1'b0, ck_sum[15:0]};
 wire [15:0] ck_f2    = ck_f1[15:0] + {15'd0, ck_f1[16]};
 wire [15:0] new_csum = ~ck_f2;
+
+// The frame's checksum update terms so far, plus this beat's.
+reg  [31:0] dsum_acc_reg = 0;
+reg  [20:0] c_beat_dsum;
+integer     ls;
+always @* begin
+    c_beat_dsum = 21'd0;
+    for (ls = 0; ls < LANES; ls = ls + 1)
+        c_beat_dsum = c_beat_dsum + {3'd0, c_lane_dsum_reg[18*ls +: 18]};
+end
+wire [31:0] dsum_total = dsum_acc_reg + {11'd0, c_beat_dsum};
 
 reg  [1:0]  dec_mode;
 reg  [2:0]  dec_outcome;
@@ -522,10 +605,24 @@ reg  [15:0] f_bytes_in_reg = 0, f_out_len_reg = 0, f_total_reg = 0, f_csum_reg =
 reg  [7:0]  f_poff_reg = 0;
 reg         f_vlan_reg = 1'b0;
 reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
+reg  [31:0] f_dsum_reg = 0;
+reg  [15:0] f_hc_reg = 0;
+reg  [6:0]  f_tcs_reg = 0;
+
+// HC' = ~fold(~HC + terms), as v2_csum in sw-model/src/frame.c.
+wire [32:0] tcs_sum  = {17'd0, ~f_hc_reg} + {1'b0, f_dsum_reg};
+wire [16:0] tcs_f1   = {1'b0, tcs_sum[15:0]} + {16'd0, tcs_sum[32]} + {1'b0, tcs_sum[31:16]};
+wire [16:0] tcs_f2   = {1'b0, tcs_f1[15:0]} + {16'd0, tcs_f1[16]};
+wire [15:0] f_tcs    = ~(tcs_f2[15:0] + {15'd0, tcs_f2[16]});
 
 always @(posedge clk) begin
-    if (c_valid_reg)
+    if (c_valid_reg) begin
         csum_acc_reg <= c_last_reg ? 16'd0 : chunks;
+        dsum_acc_reg <= c_last_reg ? 32'd0 : dsum_total;
+    end
+    f_dsum_reg      <= dsum_total;
+    f_hc_reg        <= c_hc_reg;
+    f_tcs_reg       <= c_tcs_reg;
     f_valid_reg     <= c_valid_reg && c_last_reg;
     f_mode_reg      <= dec_mode;
     f_outcome_reg   <= dec_outcome;
@@ -543,6 +640,7 @@ always @(posedge clk) begin
     if (rst) begin
         f_valid_reg <= 1'b0;
         csum_acc_reg <= 0;
+        dsum_acc_reg <= 0;
     end
 end
 
@@ -589,7 +687,7 @@ end
 // --------------------------------------------------------------------------
 // Metadata FIFO (one entry per frame) and statistics
 // --------------------------------------------------------------------------
-localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16;
+localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16 + 16 + 7;
 
 wire [MW-1:0] mq_head;
 wire         mq_valid;
@@ -601,7 +699,7 @@ wire [MQW:0] mq_count;
 inc_fifo #(.WIDTH(MW), .DEPTH(MQDEPTH)) mq_fifo (
     .clk(clk), .rst(rst),
     .in_data({f_mode_reg, f_out_len_reg, f_orig_base_reg, f_orig_end_reg, comp_base_reg, comp_wr_next,
-              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg}),
+              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg, f_tcs, f_tcs_reg}),
     .in_valid(f_valid_reg), .in_ready(mq_in_ready),
     .out_data(mq_head), .out_valid(mq_valid), .out_ready(pop), .count(mq_count)
 );
@@ -632,13 +730,14 @@ assign stat_bytes_out = st_out_reg;
 // ==========================================================================
 wire          mq_empty = !mq_valid;
 wire [1:0]    h_mode;
-wire [15:0]   h_out_len, h_total, h_csum, h_plen;
+wire [15:0]   h_out_len, h_total, h_csum, h_plen, h_tcs;
+wire [6:0]    h_tcs_off;                // (L4 + 16) / 2
 wire [OAW:0]  h_orig_base, h_orig_end;
 wire [CAW:0]  h_comp_base, h_comp_end;
 wire [7:0]    h_poff;
 wire          h_vlan;
 assign {h_mode, h_out_len, h_orig_base, h_orig_end, h_comp_base, h_comp_end,
-        h_poff, h_vlan, h_total, h_csum, h_plen} = mq_head;
+        h_poff, h_vlan, h_total, h_csum, h_plen, h_tcs, h_tcs_off} = mq_head;
 
 reg  [BW-1:0] ob_reg = 0;              // output beat of the head frame
 wire [OFW:0]  of_count;                // beats in the output FIFO
@@ -685,7 +784,9 @@ reg [5:0]     r_keep_reg = 0;              // bytes in the last beat, 1..32
 reg [16:0]    r_pos_reg = 0;               // byte offset of this beat
 reg [7:0]     r_poff_reg = 0;
 reg           r_vlan_reg = 1'b0;
-reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0;
+reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0, r_tcs_reg = 0;
+reg           r_tcs_beat_reg = 1'b0;       // this beat holds the TCP checksum
+reg [3:0]     r_tcs_word_reg = 0;          // at this 16-bit word of the beat
 
 always @(posedge clk) begin
     if (issue) begin
@@ -704,6 +805,9 @@ always @(posedge clk) begin
     r_total_reg  <= h_total;
     r_csum_reg   <= h_csum;
     r_plen_reg   <= h_plen;
+    r_tcs_reg    <= h_tcs;
+    r_tcs_beat_reg <= ob_reg == {{(BW-2){1'b0}}, h_tcs_off[5:4]};
+    r_tcs_word_reg <= h_tcs_off[3:0];
     if (rst) begin
         ob_reg  <= 0;
         r_valid_reg <= 1'b0;
@@ -727,7 +831,7 @@ always @* begin
         if (r_comp_reg && !d[17]) begin
             if (d < 18'd4)
                 o_data[b*8 +: 8] = d[1:0] == 2'd0 ? 8'h49 :
-                                   d[1:0] == 2'd1 ? 8'h01 :
+                                   d[1:0] == 2'd1 ? WIRE_VERSION :
                                    d[1:0] == 2'd2 ? r_plen_reg[15:8] : r_plen_reg[7:0];
             else
                 o_data[b*8 +: 8] = r_comp_beat[b*8 +: 8];
@@ -739,6 +843,8 @@ always @* begin
             if (b[7:0] == l3 + 8'd10) o_data[b*8 +: 8] = r_csum_reg[15:8];
             if (b[7:0] == l3 + 8'd11) o_data[b*8 +: 8] = r_csum_reg[7:0];
         end
+        if (r_comp_reg && r_tcs_beat_reg && b[4:1] == r_tcs_word_reg)
+            o_data[b*8 +: 8] = b[0] ? r_tcs_reg[7:0] : r_tcs_reg[15:8];
         o_keep[b] = !r_last_reg || b[5:0] < r_keep_reg;
     end
 end
@@ -759,7 +865,7 @@ inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
 // Parse fields, row counts and high bits of wide temporaries the engine
 // does not need (the matcher and the align unit serve the RX side too).
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, cur_vlan, cur_l3_off, m_l3_off, m_ip_total, m_proto, m_tos,
+wire unused_ok = &{1'b0, cur_vlan, cur_l3_off[0], m_l3_off, h_tcs_off[6], m_ip_total, m_proto, m_tos,
                    m_done, a0_count, a1_count, tail_src, gen_shift, c_has_reg, comp_len,
                    comp_p1, shim_end, row_off, ob_w, row_ptr, orig_ptr};
 /* verilator lint_on UNUSEDSIGNAL */

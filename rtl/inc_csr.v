@@ -7,7 +7,7 @@
  * docs/registers.md has the table.
  *
  * Counter block of a direction (base 0x100 TX, 0x200 RX), index = off[7:3]:
- *   0..4   outcomes (enum inc_outcome)     8..24  reasons (enum inc_reason)
+ *   0..4   outcomes (enum inc_outcome)     8..26  reasons (enum inc_reason)
  *   28     bytes in                        29     bytes out
  * Reading a LO word latches the counter's HI word; the next read of that
  * HI word returns the latched value (see inc_regs.h for the read order).
@@ -86,6 +86,7 @@ localparam [31:0] CAPS = `INC_CAPS_TX | `INC_CAPS_RX | `INC_CAPS_VLAN |
                          (MAX_FRAME << `INC_CAPS_MAXF_SHIFT);
 
 localparam [31:0] TOS_RESET = `INC_TOS_RESET;
+localparam [4:0]  NREASONS  = `INC_CNT_REASONS;   // reason counters (<= 20: bytes in at index 28)
 
 assign s_axil_bresp = 2'b00;
 assign s_axil_rresp = 2'b00;
@@ -107,7 +108,7 @@ function [63:0] cnt_inc;   // increment of counter k of a direction
             if (k < 5'd8 && k[2:0] == o) begin
                 cnt_inc = 64'd1;
             end
-            if (k >= 5'd8 && k < 5'd25 && k - 5'd8 == r) begin
+            if (k >= 5'd8 && k < 5'd8 + NREASONS && k - 5'd8 == r) begin
                 cnt_inc = 64'd1;
             end
             if (k == 5'd28) begin
@@ -120,11 +121,11 @@ function [63:0] cnt_inc;   // increment of counter k of a direction
     end
 endfunction
 
-// Indices that hold a counter: outcomes 0..4, reasons 8..24, bytes 28, 29.
+// Indices that hold a counter: outcomes 0..4, reasons 8..26, bytes 28, 29.
 function used;
     input [4:0] k;
     begin
-        used = k < 5'd5 || (k >= 5'd8 && k < 5'd25) || k == 5'd28 || k == 5'd29;
+        used = k < 5'd5 || (k >= 5'd8 && k < 5'd8 + NREASONS) || k == 5'd28 || k == 5'd29;
     end
 endfunction
 

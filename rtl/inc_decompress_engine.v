@@ -24,22 +24,25 @@
  *   captures the first 160 bytes for the shim (the largest header + shim is
  *   18 + 60 + 60 + 4 = 142) and the addresses, and three cycles after the
  *   end of the frame decides in the model's order: oversize, disabled,
- *   checks 1-11, not_marked, bad_shim, and the part of bad_stream that
- *   needs no stream walk (payload - 4 < tail). The decision also sums the
- *   TCP header for the new checksum.
+ *   checks 1-11, not_marked, bad_shim / old_version, and the part of
+ *   bad_stream that needs no stream walk (payload - 4 < tail). The
+ *   decision also sums the TCP header (with the carried checksum) and the
+ *   pseudo-header for the check of the restored segment.
  * 2 decompress: only the payload of a frame to decompress passes this
  *   stage. A launcher reads its stream, two beats per cycle, into a
  *   prefetch FIFO; a decoder walks it through inc_burst_buffer and
  *   inc_decompress_unit, one group (8 values) per cycle, then the raw tail;
  *   inc_decompress_packer writes the values to the output slot from byte P
- *   on, where the TCP checksum of the payload is summed. If the stream does
- *   not occupy exactly payload - 4 - tail bytes, or a padding lane has a
- *   non-zero tag, the frame is malformed (bad_stream) and its input is
- *   sent unchanged. The decoder starts the next frame in the cycle that
+ *   on, where the payload is summed for the TCP checksum. If the stream
+ *   does not occupy exactly payload - 4 - tail bytes, or a padding lane has
+ *   a non-zero tag, the frame is malformed (bad_stream) and its input is
+ *   sent unchanged; if the restored segment (pseudo-header, TCP header with
+ *   the carried checksum, payload) does not sum to 0xffff, the frame is
+ *   dropped (bad_payload_csum) and nothing is sent. The decoder starts the next frame in the cycle that
  *   ends the previous one, so a frame costs its groups plus two cycles.
  * 3 output: reads each beat from the input slot and, for a decompressed
  *   frame, from the output slot (bytes below P from the input: the header),
- *   patches IP total length, protocol, IP and TCP checksums, and streams it
+ *   patches IP total length, protocol and IP checksum, and streams it
  *   out through a register FIFO (tready is registered). Frames leave back
  *   to back.
  *
@@ -128,7 +131,9 @@ localparam [2:0] OUT_BYPASS = `INC_OUT_BYPASS, OUT_DECOMPRESSED = `INC_OUT_DECOM
                  OUT_MALFORMED = `INC_OUT_MALFORMED, OUT_DROPPED = `INC_OUT_DROPPED;
 localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_MARKED = `INC_R_NOT_MARKED,
                  R_BAD_SHIM = `INC_R_BAD_SHIM, R_BAD_STREAM = `INC_R_BAD_STREAM,
-                 R_OVERSIZE = `INC_R_OVERSIZE, R_DISABLED = `INC_R_DISABLED;
+                 R_OVERSIZE = `INC_R_OVERSIZE, R_DISABLED = `INC_R_DISABLED,
+                 R_OLD_VERSION = `INC_R_OLD_VERSION,
+                 R_BAD_PAYLOAD_CSUM = `INC_R_BAD_PAYLOAD_CSUM;
 
 integer i;
 
@@ -289,10 +294,10 @@ end
 
 // Two register stages, to meet the matcher's result (m_done three cycles
 // after the tlast beat). The second one also sums the TCP header (L4 up to
-// P, the checksum field at L4 + 16 taken as zero) for the new checksum: the
-// output takes the header bytes from the input slot, so only the payload
-// passes the checksum adder of the output beats. L4 and P are even, so the
-// 16-bit words are those at even offsets of the captured header.
+// P, the carried checksum field included) for the check of the restored
+// segment: the output takes the header bytes from the input slot, so only
+// the payload passes the checksum adder of the written beats. L4 and P are
+// even, so the 16-bit words are those at even offsets of the captured header.
 reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
 reg [16:0] x1_len_reg, x_len_reg;
 reg [31:0] x1_shim_reg, x_shim_reg;
@@ -313,7 +318,7 @@ always @* begin
     x_l4 = (x_vlan ? 8'd18 : 8'd14) + {2'd0, x_vihl[3:0], 2'b00};
     x_p  = (x_vlan ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
     for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
-        x_tcph_mask[i] = 2 * i >= x_l4 && 2 * i < x_p && 2 * i != {24'd0, x_l4} + 16;
+        x_tcph_mask[i] = 2 * i >= x_l4 && 2 * i < x_p;
     end
     x_tcph_sum = 23'd0;
     for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
@@ -391,7 +396,6 @@ endfunction
 
 wire [7:0]  y_l3        = mt_l3;
 wire [7:0]  y_ihl4      = mt_ip_hlen;
-wire [7:0]  x_l4_reg    = mt_l3 + mt_ip_hlen;
 wire [7:0]  x_poff_reg  = mt_payload_off;
 wire [16:0] y_len       = x_len_reg;
 wire [15:0] y_paylen    = mt_payload_len;
@@ -418,7 +422,13 @@ always @* begin
         y_reason = mt_reason;
     end else if (mt_proto != 8'd253) begin
         y_reason = R_NOT_MARKED;
-    end else if (y_paylen < 16'd4 || x_shim_reg[31:24] != 8'h49 || x_shim_reg[23:16] != 8'h01) begin
+    end else if (y_paylen < 16'd4 || x_shim_reg[31:24] != 8'h49) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (x_shim_reg[23:16] == 8'h01) begin       // version 1: refused
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_OLD_VERSION;
+    end else if (x_shim_reg[23:16] != 8'h02) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
     end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME18) begin
@@ -434,16 +444,16 @@ always @* begin
 end
 
 // New IP header checksum (total = original, protocol 6) and the TCP
-// pseudo-header sum (addresses, protocol 6, TCP length).
+// pseudo-header sum (addresses, protocol 6, TCP length) plus the TCP header.
 wire [31:0] y_ip_sum  = {16'd0, mt_csum_rest} + {16'd0, y_orig_tot[15:0]} + {16'd0, mt_ttl, 8'd6};
 wire [15:0] y_ip_csum = ~fold(y_ip_sum);
 wire [23:0] y_pseudo  = {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}} +
                         {1'b0, x_tcph_sum_reg};
 
 // Metadata FIFO 1 entry.
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + AW;
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + AW;
 wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
-                        y_l3, x_l4_reg, x_poff_reg, x_orig_reg[15:2], y_tail,
+                        y_l3, x_poff_reg, x_orig_reg[15:2], y_tail,
                         y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
                         y_ip_csum, y_pseudo, x_base_reg};
 wire [M1W-1:0] m1_out;
@@ -466,14 +476,13 @@ wire [2:0]  m1_outcome = m1_out[M1W-3 -: 3];
 wire [4:0]  m1_reason  = m1_out[M1W-6 -: 5];
 wire [16:0] m1_len     = m1_out[M1W-11 -: 17];
 wire [7:0]  m1_l3      = m1_out[M1W-28 -: 8];
-wire [7:0]  m1_l4      = m1_out[M1W-36 -: 8];
-wire [7:0]  m1_poff    = m1_out[M1W-44 -: 8];
-wire [13:0] m1_n       = m1_out[M1W-52 -: 14];
-wire [1:0]  m1_tail    = m1_out[M1W-66 -: 2];
-wire [15:0] m1_sbytes  = m1_out[M1W-68 -: 16];
-wire [15:0] m1_out_len = m1_out[M1W-84 -: 16];
-wire [15:0] m1_ip_tot  = m1_out[M1W-100 -: 16];
-wire [15:0] m1_ip_csum = m1_out[M1W-116 -: 16];
+wire [7:0]  m1_poff    = m1_out[M1W-36 -: 8];
+wire [13:0] m1_n       = m1_out[M1W-44 -: 14];
+wire [1:0]  m1_tail    = m1_out[M1W-58 -: 2];
+wire [15:0] m1_sbytes  = m1_out[M1W-60 -: 16];
+wire [15:0] m1_out_len = m1_out[M1W-76 -: 16];
+wire [15:0] m1_ip_tot  = m1_out[M1W-92 -: 16];
+wire [15:0] m1_ip_csum = m1_out[M1W-108 -: 16];
 wire [23:0] m1_pseudo  = m1_out[AW +: 24];
 wire [AW-1:0] m1_base  = m1_out[AW-1:0];
 
@@ -496,12 +505,15 @@ wire [AW-1:0] m1_base  = m1_out[AW-1:0];
 //    never waits for bytes it does not have. Pairs of the frame the
 //    buffer did not take are dropped.
 //  W writer: packer beats to the output slot from beat P / 32, and the
-//    TCP checksum of the written payload plus the header and pseudo-header
-//    sum of the decision; pushes the checksum at the frame's last beat.
+//    one's-complement sum of the written payload plus the header and
+//    pseudo-header sum of the decision; pushes its complement (0 when the
+//    carried TCP checksum verifies) at the frame's last beat.
 //  B finisher: frames in order from the start queue; a bypassed, dropped
-//    or malformed one at once, a decompressed one when its checksum and
-//    its stream verdict (end queue: bad_stream) are there; one statistics
-//    pulse and one metadata FIFO 2 entry each.
+//    or malformed one at once, a decompressed one when its checksum
+//    verdict and its stream verdict (end queue: bad_stream) are there; a
+//    frame whose restored segment fails the checksum is dropped
+//    (bad_payload_csum); one statistics pulse and one metadata FIFO 2
+//    entry each.
 // ---------------------------------------------------------------------------
 
 // ---- L ----
@@ -547,10 +559,10 @@ inc_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
 wire rf_last = rf_out[2*DATA_WIDTH];
 
 // Start queue (L -> B), every frame.
-localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + 8 + AW;
+localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW;
 wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
                         m1_len[16] ? 16'hffff : m1_len[15:0], m1_out_len, m1_ip_tot, m1_ip_csum,
-                        m1_l3, m1_l4, m1_poff, m1_base};
+                        m1_l3, m1_poff, m1_base};
 wire [SQW-1:0] sq_out;
 wire           sq_valid, sq_ready;
 reg            b_fin;
@@ -858,7 +870,8 @@ reg [31:0] csum_acc_reg;
 reg        w_end_reg;              // the cycle after a frame's last beat
 reg [23:0] w_pseudo_reg;
 
-// In the cycle after the last beat its sum is still in bsum_reg.
+// In the cycle after the last beat its sum is still in bsum_reg. Zero when
+// the restored segment's checksum verifies (its sum folds to 0xffff).
 wire [15:0] w_tcp_csum = ~fold(csum_acc_reg + {8'd0, w_pseudo_reg} +
                                (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
 
@@ -912,11 +925,11 @@ wire [15:0]   sq_out_len = sq_out[SQW-27 -: 16];
 wire [15:0]   sq_ip_tot  = sq_out[SQW-43 -: 16];
 wire [15:0]   sq_ip_csum = sq_out[SQW-59 -: 16];
 wire [7:0]    sq_l3      = sq_out[SQW-75 -: 8];
-wire [7:0]    sq_l4      = sq_out[SQW-83 -: 8];
-wire [7:0]    sq_poff    = sq_out[SQW-91 -: 8];
+wire [7:0]    sq_poff    = sq_out[SQW-83 -: 8];
 wire [AW-1:0] sq_base    = sq_out[AW-1:0];
 
-wire b_bad = !sq_copy && eq_out;   // decompression failed: the input is output
+wire b_bad  = !sq_copy && eq_out;   // decompression failed: the input is output
+wire b_csum = !sq_copy && !eq_out && cq_out != 16'd0;   // restored segment fails its checksum
 
 always @* begin
     b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));
@@ -926,26 +939,24 @@ reg        fin_reg;
 reg        fin_patch_reg, fin_drop_reg;
 reg [15:0] fin_len_out_reg;
 reg [AW-1:0] fin_base_reg;
-reg [7:0]  fin_poff_reg, fin_l3_reg, fin_l4_reg;
-reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg;
+reg [7:0]  fin_poff_reg, fin_l3_reg;
+reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg;
 
 always @(posedge clk) begin
     fin_reg <= b_fin;
     if (b_fin) begin
         fin_patch_reg    <= !sq_copy && !b_bad;
-        fin_drop_reg     <= sq_drop;
+        fin_drop_reg     <= sq_drop || b_csum;
         fin_len_out_reg  <= (sq_copy || b_bad) ? sq_len : sq_out_len;
         fin_base_reg     <= sq_base;
         fin_poff_reg     <= sq_poff;
         fin_l3_reg       <= sq_l3;
-        fin_l4_reg       <= sq_l4;
         fin_ip_tot_reg   <= sq_ip_tot;
         fin_ip_csum_reg  <= sq_ip_csum;
-        fin_tcp_csum_reg <= cq_out;
-        stat_outcome     <= b_bad ? OUT_MALFORMED : sq_outcome;
-        stat_reason      <= b_bad ? R_BAD_STREAM : sq_reason;
+        stat_outcome     <= b_bad ? OUT_MALFORMED : b_csum ? OUT_DROPPED : sq_outcome;
+        stat_reason      <= b_bad ? R_BAD_STREAM : b_csum ? R_BAD_PAYLOAD_CSUM : sq_reason;
         stat_bytes_in    <= sq_len;
-        stat_bytes_out   <= sq_drop ? 16'd0 : (sq_copy || b_bad) ? sq_len : sq_out_len;
+        stat_bytes_out   <= (sq_drop || b_csum) ? 16'd0 : (sq_copy || b_bad) ? sq_len : sq_out_len;
     end
     stat_valid <= b_fin;
     if (rst) begin
@@ -955,9 +966,9 @@ always @(posedge clk) begin
 end
 
 // Metadata FIFO 2: what stage 3 needs to read and patch a frame.
-localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 16 + 8 + 8;
+localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 8;
 wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_base_reg, fin_len_out_reg, fin_poff_reg,
-                        fin_ip_tot_reg, fin_ip_csum_reg, fin_tcp_csum_reg, fin_l3_reg, fin_l4_reg};
+                        fin_ip_tot_reg, fin_ip_csum_reg, fin_l3_reg};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
 reg            m2_pop;
@@ -973,8 +984,8 @@ inc_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
 // ---------------------------------------------------------------------------
 // Stage 3: output. Each beat is read from the input slot and, for a
 // decompressed frame, from the output slot: bytes below P come from the
-// input (the header), the rest from the output slot; then IP total length,
-// protocol, IP and TCP checksums are patched. The next frame starts in the
+// input (the header, the verified TCP checksum included), the rest from the
+// output slot; then IP total length, protocol and IP checksum are patched. The next frame starts in the
 // cycle after the previous one's last read, so frames leave back to back.
 // ---------------------------------------------------------------------------
 reg           o_on_reg;
@@ -984,8 +995,8 @@ reg [11:0]    o_left_reg;
 reg           o_patch_reg;
 reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
 reg [7:0]     o_poff_reg;
-reg [15:0]    o_ip_tot_reg, o_ip_csum_reg, o_tcp_csum_reg;
-reg [7:0]     o_l3_reg, o_l4_reg;
+reg [15:0]    o_ip_tot_reg, o_ip_csum_reg;
+reg [7:0]     o_l3_reg;
 reg           o_fly_reg, o_fly_last_reg, o_fly_patch_reg;
 reg [SAW-1:0] o_fly_beat_reg;
 wire [DATA_WIDTH-1:0] o_qie, o_qio, o_qo;   // the beat at o_addr_reg in each RAM
@@ -1045,9 +1056,7 @@ always @(posedge clk) begin
         o_poff_reg     <= m2_out[M2W-19-AW -: 8];
         o_ip_tot_reg   <= m2_out[M2W-27-AW -: 16];
         o_ip_csum_reg  <= m2_out[M2W-43-AW -: 16];
-        o_tcp_csum_reg <= m2_out[M2W-59-AW -: 16];
-        o_l3_reg       <= m2_out[15:8];
-        o_l4_reg       <= m2_out[7:0];
+        o_l3_reg       <= m2_out[7:0];
     end
     if (rst) begin
         o_on_reg  <= 1'b0;
@@ -1055,24 +1064,22 @@ always @(posedge clk) begin
     end
 end
 
-// The landing beat: merge, then patch IP total (L3+2), protocol (L3+9), IP
-// checksum (L3+10) and TCP checksum (L4+16) of a decompressed frame. The
+// The landing beat: merge, then patch IP total (L3+2), protocol (L3+9) and
+// IP checksum (L3+10) of a decompressed frame. The
 // parameters of the frame are still those of the beat in flight: a new
 // frame's registers load in the cycle after its predecessor's last read.
 reg [DATA_WIDTH-1:0] o_qi, o_patched;
 reg [15:0]           o_boff;
 reg [KW-1:0]         o_keep_bytes;
-reg [7:0]            o_fly_poff_reg, o_fly_l3_reg, o_fly_l4_reg;
-reg [15:0]           o_fly_ip_tot_reg, o_fly_ip_csum_reg, o_fly_tcp_csum_reg;
+reg [7:0]            o_fly_poff_reg, o_fly_l3_reg;
+reg [15:0]           o_fly_ip_tot_reg, o_fly_ip_csum_reg;
 reg [4:0]            o_fly_len_reg;
 
 always @(posedge clk) begin
     o_fly_poff_reg     <= o_poff_reg;
     o_fly_l3_reg       <= o_l3_reg;
-    o_fly_l4_reg       <= o_l4_reg;
     o_fly_ip_tot_reg   <= o_ip_tot_reg;
     o_fly_ip_csum_reg  <= o_ip_csum_reg;
-    o_fly_tcp_csum_reg <= o_tcp_csum_reg;
     o_fly_len_reg      <= o_len_reg;
 end
 
@@ -1088,8 +1095,6 @@ always @* begin
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_patched[8*i +: 8] = o_fly_ip_csum_reg[15:8];
             if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_patched[8*i +: 8] = o_fly_ip_csum_reg[7:0];
-            if (o_boff == {8'd0, o_fly_l4_reg} + 16'd16) o_patched[8*i +: 8] = o_fly_tcp_csum_reg[15:8];
-            if (o_boff == {8'd0, o_fly_l4_reg} + 16'd17) o_patched[8*i +: 8] = o_fly_tcp_csum_reg[7:0];
         end
     end
     o_keep_bytes = (o_fly_last_reg && o_fly_len_reg != 5'd0) ? {1'b0, o_fly_len_reg} : BYTES[KW-1:0];

@@ -162,13 +162,14 @@ static void set_stall(int on)
 }
 
 /* A marked frame carrying n values of a mix (any class, even raw groups
- * larger than the original), built with the model's stream encoder. */
+ * larger than the original), built with the model's stream encoder; its
+ * TCP checksum is that of the restored segment, as a compressor sets it. */
 static size_t marked_frame(uint8_t *out, size_t cap, size_t plen, enum inc_fg_mix mix,
 			   unsigned tcp_opt, uint64_t *rng)
 {
-	static uint8_t pay[65536], stream[70000];
+	static uint8_t pay[65536], stream[70000], restored[70000];
 	struct inc_fg_frame f;
-	size_t n = plen / 4, tail = plen % 4, len, l3 = 14;
+	size_t n = plen / 4, tail = plen % 4, len, l3 = 14, l4 = 14 + 20;
 	long s;
 	uint8_t *ip;
 
@@ -181,13 +182,21 @@ static size_t marked_frame(uint8_t *out, size_t cap, size_t plen, enum inc_fg_mi
 	if (s < 0)
 		return 0;
 	memcpy(stream + 4 + s, pay + 4 * n, tail);
+	/* The restored segment, for its checksum. */
 	inc_fg_defaults(&f);
 	f.tcp_opt_len = tcp_opt;
+	if (inc_stream_decompress(stream + 4, (size_t)s, n, pay, sizeof(pay)) != s)
+		return 0;
+	f.payload = pay;
+	f.payload_len = plen;
+	if (!inc_fg_build(restored, sizeof(restored), &f))
+		return 0;
 	f.payload = stream;
 	f.payload_len = 4 + (size_t)s + tail;
 	len = inc_fg_build(out, cap, &f);
 	if (!len)
 		return 0;
+	memcpy(out + l4 + 16, restored + l4 + 16, 2);
 	ip = out + l3;
 	ip[9] = INC_WIRE_IPPROTO;
 	ip[10] = ip[11] = 0;
