@@ -23,6 +23,7 @@
 #include <string.h>
 
 #define N_RANDOM 120000u
+#define SH INC_WIRE_SHIM_BYTES
 
 static unsigned long outcome_hist[2][INC_OUT_COUNT];
 static unsigned long reason_hist[2][INC_R_COUNT];
@@ -181,9 +182,9 @@ static int check_decompressed(const uint8_t *comp, const uint8_t *out,
 				ok &= out[i] == orig[i];
 		ok &= !memcmp(out + c.poff + 4 * n, orig + c.poff + 4 * n, T);
 	} else {
-		s = c.total - c.ihl - c.thl - 4 - T;
+		s = c.total - c.ihl - c.thl - SH - T;
 		dec = xmalloc(4 * n);
-		ok &= inc_stream_decompress(comp + c.poff + 4, s, n, dec, 4 * n) == (long)s;
+		ok &= inc_stream_decompress(comp + c.poff + SH, s, n, dec, 4 * n) == (long)s;
 		ok &= !memcmp(dec, out + c.poff, 4 * n);
 		free(dec);
 	}
@@ -234,7 +235,7 @@ static int check_compressed(const uint8_t *orig, const uint8_t *comp,
 	int ok = 1;
 
 	offsets(orig, &o);
-	if (clen <= o.poff + 4 || clen >= o.l3 + o.total)
+	if (clen <= o.poff + SH || clen >= o.l3 + o.total)
 		return 0;
 	offsets(comp, &c);
 	n = o.plen / 4;
@@ -256,10 +257,20 @@ static int check_compressed(const uint8_t *orig, const uint8_t *comp,
 	}
 	ok &= comp[o.poff] == INC_WIRE_MAGIC && comp[o.poff + 1] == INC_WIRE_VERSION &&
 	      be16(comp + o.poff + 2) == o.plen;
-	s = (unsigned)clen - o.poff - 4 - T;
-	ok &= inc_stream_size(comp + o.poff + 4, s, n) == (long)s;
+	s = (unsigned)clen - o.poff - SH - T;
+	ok &= inc_stream_size(comp + o.poff + SH, s, n) == (long)s;
+	if (ok) {                       /* the shim's tag-word sum */
+		unsigned pos = 0, tsum = 0, tw;
+
+		for (i = 0; i < n; i += 8) {
+			tw = comp[o.poff + SH + pos] | comp[o.poff + SH + pos + 1] << 8;
+			tsum += tw;
+			pos += inc_group_size((uint16_t)tw);
+		}
+		ok &= be16(comp + o.poff + 4) == (tsum & 0xffff);
+	}
 	ok &= !memcmp(comp + clen - T, orig + o.poff + 4 * n, T);
-	ok &= info->payload_in == o.plen && info->payload_out == 4 + s + T;
+	ok &= info->payload_in == o.plen && info->payload_out == SH + s + T;
 	ok &= info->counts.n[0] + info->counts.n[1] + info->counts.n[2] +
 		      info->counts.n[3] == n;
 	return ok;
@@ -691,7 +702,9 @@ static void case_lengths(void)
 	len = make_frame(f, sizeof(f), 1024, 0, 0, 0, INC_FG_INCOMPRESSIBLE);
 	expect_tx(f, len, INC_OUT_BYPASS, INC_R_NOT_SMALLER, "all values >= 1");
 	len = make_frame(f, sizeof(f), 8, 0, 0, 0, INC_FG_ZERO);
-	expect_tx(f, len, INC_OUT_COMPRESSED, INC_R_NONE, "two tiny floats");
+	expect_tx(f, len, INC_OUT_BYPASS, INC_R_NOT_SMALLER, "two tiny floats");
+	len = make_frame(f, sizeof(f), 12, 0, 0, 0, INC_FG_ZERO);
+	expect_tx(f, len, INC_OUT_COMPRESSED, INC_R_NONE, "three tiny floats");
 	len = make_frame(f, sizeof(f), 1024 + 1, 0, 0, 0, INC_FG_ZERO);
 	expect_tx(f, len, INC_OUT_COMPRESSED, INC_R_NONE, "tiny floats + 1 byte");
 }
@@ -828,9 +841,9 @@ static void case_shim_stream(void)
 	 * the raw tail, in the TCP checksum field, in the sequence number:
 	 * each restored segment fails its checksum and is dropped. */
 	memcpy(m, c, clen);
-	CHECK(inc_group_size((uint16_t)(c[poff + 4] | c[poff + 5] << 8)) > 2,
+	CHECK(inc_group_size((uint16_t)(c[poff + SH] | c[poff + SH + 1] << 8)) > 2,
 	      "setup: the first group has payload bytes");
-	m[poff + 4 + 2] ^= 0x10;              /* first value byte of the stream */
+	m[poff + SH + 2] ^= 0x10;              /* first value byte of the stream */
 	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "stream byte flipped");
 	memcpy(m, c, clen);
 	m[clen - 1] ^= 0x01;                  /* tail byte */
@@ -841,6 +854,29 @@ static void case_shim_stream(void)
 	memcpy(m, c, clen);
 	m[14 + 20 + 5] ^= 0x04;               /* TCP sequence number */
 	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "TCP sequence flipped");
+	memcpy(m, c, clen);
+	m[poff + 5] ^= 0x01;                  /* the shim's tag-word sum */
+	expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "tag-word sum flipped");
+	/* Two lanes of the first group swap tags (group size unchanged): the
+	 * values move between lanes, which the Internet checksum may not see
+	 * (a permutation of whole words); the tag-word sum does. */
+	{
+		unsigned tw0 = c[poff + SH] | c[poff + SH + 1] << 8, a, b2, ta, tb;
+
+		for (a = 0; a < 7; a++) {
+			ta = (tw0 >> (2 * a)) & 3;
+			tb = (tw0 >> (2 * a + 2)) & 3;
+			if (ta != tb)
+				break;
+		}
+		CHECK(a < 7, "setup: the first group has two neighbouring lanes of different tags");
+		b2 = tw0 & ~(15u << (2 * a));
+		b2 |= (tb << (2 * a)) | (ta << (2 * a + 2));
+		memcpy(m, c, clen);
+		m[poff + SH] = (uint8_t)b2;
+		m[poff + SH + 1] = (uint8_t)(b2 >> 8);
+		expect_rx(m, clen, INC_OUT_DROPPED, INC_R_BAD_PAYLOAD_CSUM, "two lanes' tags swapped");
+	}
 	/* A sender's segment with a wrong TCP checksum stays wrong: the
 	 * update carries the error to the receiver, which drops it. */
 	memcpy(m, f, len);
@@ -877,15 +913,15 @@ static void case_shim_stream(void)
 	/* Stream one byte short / one byte long (tail moved, lengths fixed). */
 	n = 402 / 4;
 	T = 2;
-	s = (unsigned)clen - poff - 4 - T;
+	s = (unsigned)clen - poff - SH - T;
 	memcpy(m, c, clen);
-	memmove(m + poff + 4 + s - 1, c + poff + 4 + s, T);
+	memmove(m + poff + SH + s - 1, c + poff + SH + s, T);
 	put16(m + 16, be16(c + 16) - 1);
 	fix_ip_csum(m, 14);
 	expect_rx(m, clen - 1, INC_OUT_MALFORMED, INC_R_BAD_STREAM, "stream one byte short");
-	memcpy(m, c, poff + 4 + s);
-	m[poff + 4 + s] = 0;
-	memcpy(m + poff + 4 + s + 1, c + poff + 4 + s, T);
+	memcpy(m, c, poff + SH + s);
+	m[poff + SH + s] = 0;
+	memcpy(m + poff + SH + s + 1, c + poff + SH + s, T);
 	put16(m + 16, be16(c + 16) + 1);
 	fix_ip_csum(m, 14);
 	expect_rx(m, clen + 1, INC_OUT_MALFORMED, INC_R_BAD_STREAM, "stream one byte long");
@@ -895,13 +931,13 @@ static void case_shim_stream(void)
 
 		for (g = 0; g < (n + 7) / 8; g++) {
 			last = pos;
-			pos += inc_group_size((uint16_t)(c[poff + 4 + pos] |
-							 c[poff + 5 + pos] << 8));
+			pos += inc_group_size((uint16_t)(c[poff + SH + pos] |
+							 c[poff + SH + 1 + pos] << 8));
 		}
 		memcpy(m, c, clen);
-		tw = (unsigned)(m[poff + 4 + last] | m[poff + 5 + last] << 8);
+		tw = (unsigned)(m[poff + SH + last] | m[poff + SH + 1 + last] << 8);
 		tw |= 1u << 14;             /* lane 7 of the last group (n % 8 = 4) */
-		m[poff + 4 + last] = (uint8_t)tw;
+		m[poff + SH + last] = (uint8_t)tw;
 		m[poff + 5 + last] = (uint8_t)(tw >> 8);
 		expect_rx(m, clen, INC_OUT_MALFORMED, INC_R_BAD_STREAM, "padding lane tag 1");
 	}
@@ -928,24 +964,31 @@ static void case_padding(void)
 	unsigned pad;
 	char what[48];
 
+	/* No frame of 64 bytes or less compresses (the smallest that does
+	 * carries three floats: 66 bytes), so a padded one passes the length
+	 * check and is then too small. */
 	len = make_frame(f, sizeof(f), 8, 0, 0, 0, INC_FG_ZERO);    /* 62 bytes */
 	for (pad = 0; pad <= 6; pad++) {
 		memcpy(g, f, len);
 		memset(g + len, 0, pad);
 		snprintf(what, sizeof(what), "%zu + %u bytes of padding", len, pad);
-		if (len + pad <= INC_PAD_FRAME_MAX) {
-			expect_tx(g, len + pad, INC_OUT_COMPRESSED, INC_R_NONE, what);
-			r = inc_frame_compress(g, len + pad, c, len + pad, NULL, &info);
-			CHECK(r == 60, "padded frame compresses to %ld bytes, want 60", r);
-		} else {
+		if (len + pad <= INC_PAD_FRAME_MAX)
+			expect_tx(g, len + pad, INC_OUT_BYPASS, INC_R_NOT_SMALLER, what);
+		else
 			expect_tx(g, len + pad, INC_OUT_BYPASS, INC_R_BAD_LENGTH, what);
-		}
 	}
-	/* A compressed 60-byte frame padded on the way: decompressed, the
+	len = make_frame(f, sizeof(f), 12, 0, 0, 0, INC_FG_ZERO);   /* 66 bytes */
+	r = inc_frame_compress(f, len, c, len, NULL, &info);
+	CHECK(r == 62 && info.outcome == INC_OUT_COMPRESSED,
+	      "three tiny floats compress to %ld bytes, want 62", r);
+	memcpy(g, f, len);
+	memset(g + len, 0, 2);
+	expect_tx(g, len + 2, INC_OUT_BYPASS, INC_R_BAD_LENGTH, "66 + 2 bytes of padding");
+	/* A compressed 62-byte frame padded on the way: decompressed, the
 	 * padding dropped. */
 	clen = compress_into(f, len, c);
-	memset(c + clen, 0, 4);
-	expect_rx(c, clen + 4, INC_OUT_DECOMPRESSED, INC_R_NONE, "compressed + 4 bytes padding");
+	memset(c + clen, 0, 2);
+	expect_rx(c, clen + 2, INC_OUT_DECOMPRESSED, INC_R_NONE, "compressed + 2 bytes padding");
 	memset(c + clen, 0, 8);
 	expect_rx(c, clen + 8, INC_OUT_BYPASS, INC_R_BAD_LENGTH, "compressed + 8 bytes padding");
 }

@@ -4,6 +4,8 @@
 #   make test-golden            vectors parsed from docs/codec.md and docs/wire-format.md
 #   make test-stream            group/stream API: sizes, capacities, truncation, padding
 #   make test-frame             frame API on random and hand-made malformed frames (ASan/UBSan)
+#   make test-integrity         format v2: every bit flip and 10^5 random corruptions of
+#                               compressed capture frames, classified (never delivered corrupt)
 #   make test-fuzz-quick        each libFuzzer target for FUZZ_QUICK_SECONDS (default 20)
 #   make fuzz                   each libFuzzer target for FUZZ_SECONDS (default 300)
 #   make bench-model            stream codec GB/s next to memcpy GB/s (part of `make bench`)
@@ -27,7 +29,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := fuzz_frame_decompress fuzz_stream_decompress
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(TEST_BIN)/%)
 
-MODEL_TEST_SUITES := codec-exhaustive golden stream frame fuzz-quick
+MODEL_TEST_SUITES := codec-exhaustive golden stream frame integrity fuzz-quick
 TEST_SUITES += $(MODEL_TEST_SUITES)
 .PHONY: $(MODEL_TEST_SUITES:%=test-%) fuzz fuzz-seeds bench-run bench-model
 
@@ -43,6 +45,12 @@ $(TEST_BIN)/test_stream: tests/test_stream.c $(TEST_HDRS) $(LIB)/libincmodel-san
 $(TEST_BIN)/test_frame: tests/test_frame.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TEST_SAN_CFLAGS) $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel-san.a
+
+INTEGRITY_SRCS := tests/common/inc_integrity.c sim/common/inc_pcap.c $(FRAMEGEN_SRCS)
+$(TEST_BIN)/test_integrity: tests/test_integrity.c $(INTEGRITY_SRCS) tests/common/inc_integrity.h \
+		$(TEST_HDRS) $(LIB)/libincmodel-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TEST_SAN_CFLAGS) -Isim/common $< $(INTEGRITY_SRCS) -o $@ $(LIB)/libincmodel-san.a
 
 # --- exhaustive codec test: -O2, UBSan, threads -------------------------
 $(TEST_BIN)/test_codec_exhaustive: tests/test_codec_exhaustive.c $(MODEL_SRCS) $(TEST_HDRS)
@@ -60,6 +68,10 @@ test-stream: $(TEST_BIN)/test_stream
 
 test-frame: $(TEST_BIN)/test_frame
 	$(TEST_BIN)/test_frame
+
+INTEGRITY_N ?= 100000
+test-integrity: $(TEST_BIN)/test_integrity
+	$(TEST_BIN)/test_integrity tests/fixtures $(INTEGRITY_N)
 
 # --- libFuzzer targets ----------------------------------------------------
 $(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(MODEL_SRCS) $(MODEL_HDRS)

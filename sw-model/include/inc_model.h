@@ -150,7 +150,7 @@ uint16_t inc_csum_fold(uint32_t sum);
 #define INC_WIRE_VERSION_V1   1u   /* refused on receive: reason old_version */
 #define INC_WIRE_IPPROTO      253u /* IP protocol of a compressed frame (RFC 3692) */
 #define INC_WIRE_MAGIC        0x49u /* 'I', first byte of the shim */
-#define INC_WIRE_SHIM_BYTES   4u
+#define INC_WIRE_SHIM_BYTES   6u   /* magic, version, length, tag-word sum */
 #define INC_TOS_DEFAULT       0x28u
 #define INC_TOS_MASK_DEFAULT  0xfcu
 #define INC_MAX_FRAME_DEFAULT 9018u /* jumbo frame, without FCS */

@@ -205,6 +205,21 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 	return FRAME_CONTINUE;
 }
 
+/* Sum modulo 2^16 of the tag words of a stream of n values (the shim's
+ * tag-word sum); the stream must be valid. */
+static unsigned tag_sum(const uint8_t *g, size_t n)
+{
+	size_t i, pos = 0;
+	unsigned sum = 0, tw;
+
+	for (i = 0; i < n; i += INC_GROUP_VALUES) {
+		tw = (unsigned)g[pos] | (unsigned)g[pos + 1] << 8;
+		sum += tw;
+		pos += inc_group_size((uint16_t)tw);
+	}
+	return sum & 0xffffu;
+}
+
 /*
  * The TCP checksum of the segment the receiver restores, from the sender's
  * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
@@ -274,6 +289,7 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 	shim[0] = INC_WIRE_MAGIC;
 	shim[1] = INC_WIRE_VERSION;
 	st_be16(shim + 2, h->payload_len);
+	st_be16(shim + 4, tag_sum(shim + INC_WIRE_SHIM_BYTES, n));
 	memcpy(shim + INC_WIRE_SHIM_BYTES + slen,
 	       in + h->payload_off + 4u * n, tail);
 	info->payload_out =
@@ -345,11 +361,14 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	ip_set_total(out, h, IPPROTO_TCP_, (unsigned)orig_total);
 
 	/* The carried TCP checksum must verify over the pseudo-header and the
-	 * restored segment; it is checked, never recomputed. */
+	 * restored segment (it is checked, never recomputed), and the tag
+	 * words must sum to the shim's value: the Internet checksum cannot see
+	 * a changed tag word that moves values between lanes. */
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
 	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
-	if (inc_csum_fold(sum) != 0) {
+	if (inc_csum_fold(sum) != 0 ||
+	    tag_sum(shim + INC_WIRE_SHIM_BYTES, n) != ld_be16(shim + 4)) {
 		info->outcome = INC_OUT_DROPPED;
 		info->reason = INC_R_BAD_PAYLOAD_CSUM;
 		return 0;
