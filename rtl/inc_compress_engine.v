@@ -118,6 +118,7 @@ localparam [4:0] R_NONE = 5'd0, R_NO_PAYLOAD = 5'd10, R_NOT_SMALLER = 5'd11,
                  R_OVERSIZE = 5'd15, R_DISABLED = 5'd16;
 localparam [1:0] M_DROP = 2'd0, M_BYPASS = 2'd1, M_COMP = 2'd2;
 localparam [7:0] WIRE_VERSION = 8'd2;            // shim version byte (INC_WIRE_VERSION)
+localparam [7:0] SHIM = 8'd6;                    // shim bytes (INC_WIRE_SHIM_BYTES)
 
 initial begin
     if (DATA_WIDTH != 256) begin
@@ -266,7 +267,7 @@ reg [4:0]     sft_reg = 0;                 // payload offset mod 32
 reg [BW-1:0]  npb_reg = 0;                 // payload beats
 reg [13:0]    nvals_reg = 0;               // floats
 reg [1:0]     ntail_reg = 0;               // tail bytes
-reg [5:0]     q_off_reg = 0;               // (payload offset + 4) mod 64
+reg [5:0]     q_off_reg = 0;               // (payload offset + 6) mod 64
 reg [6:0]     q_tcs_reg = 0;               // offset of the TCP checksum (L4 + 16) / 2, <= 47
 
 always @(posedge clk) begin
@@ -277,7 +278,7 @@ always @(posedge clk) begin
     npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
     nvals_reg <= cur_payload_len[15:2];
     ntail_reg <= cur_payload_len[1:0];
-    q_off_reg <= cur_payload_off[5:0] + 6'd4;
+    q_off_reg <= cur_payload_off[5:0] + SHIM[5:0];
     if (rst)
         q_ok_reg <= 1'b0;
 end
@@ -501,12 +502,14 @@ reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0, c_csum_rest_reg = 0;
 reg [7:0]             c_poff_reg = 0, c_ip_hlen_reg = 0, c_tcp_hlen_reg = 0, c_ttl_reg = 0;
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
 reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
+reg [2*LANES-1:0]     c_tw_reg = 0;          // the beat's tag word (0 without a group)
 reg [15:0]            c_hc_reg = 0;
 reg [6:0]             c_tcs_reg = 0;
 
 always @(posedge clk) begin
     c_valid_reg <= b_valid_reg;
     c_lane_dsum_reg <= lane_dsum;
+    c_tw_reg    <= (b_has_reg && b_nz_reg) ? b_tags_reg : {2*LANES{1'b0}};
     c_has_reg   <= b_has_reg;
     c_last_reg  <= b_last_reg;
     c_start_reg <= b_start_reg;
@@ -552,7 +555,7 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 // --------------------------------------------------------------------------
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
 wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len_reg};     // stream + tail bytes
-wire [16:0] out_pay  = {1'b0, chunks} + 17'd4;           // shim + stream + tail
+wire [16:0] out_pay  = {1'b0, chunks} + {9'd0, SHIM};    // shim + stream + tail
 wire [16:0] comp_len = out_pay + {9'd0, c_poff_reg};
 wire [16:0] new_tot  = out_pay + {9'd0, c_ip_hlen_reg} + {9'd0, c_tcp_hlen_reg};
 wire [17:0] ck_sum   = {2'b00, c_csum_rest_reg} + {1'b0, new_tot} + {2'b00, c_ttl_reg, 8'd253};
@@ -570,6 +573,10 @@ always @* begin
         c_beat_dsum = c_beat_dsum + {3'd0, c_lane_dsum_reg[18*ls +: 18]};
 end
 wire [31:0] dsum_total = dsum_acc_reg + {11'd0, c_beat_dsum};
+
+// The sum modulo 2^16 of the frame's tag words, for the shim.
+reg  [15:0] tsum_acc_reg = 0;
+wire [15:0] tsum_total = tsum_acc_reg + c_tw_reg;
 
 reg  [1:0]  dec_mode;
 reg  [2:0]  dec_outcome;
@@ -606,6 +613,7 @@ reg  [7:0]  f_poff_reg = 0;
 reg         f_vlan_reg = 1'b0;
 reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
 reg  [31:0] f_dsum_reg = 0;
+reg  [15:0] f_tsum_reg = 0;
 reg  [15:0] f_hc_reg = 0;
 reg  [6:0]  f_tcs_reg = 0;
 
@@ -619,8 +627,10 @@ always @(posedge clk) begin
     if (c_valid_reg) begin
         csum_acc_reg <= c_last_reg ? 16'd0 : chunks;
         dsum_acc_reg <= c_last_reg ? 32'd0 : dsum_total;
+        tsum_acc_reg <= c_last_reg ? 16'd0 : tsum_total;
     end
     f_dsum_reg      <= dsum_total;
+    f_tsum_reg      <= tsum_total;
     f_hc_reg        <= c_hc_reg;
     f_tcs_reg       <= c_tcs_reg;
     f_valid_reg     <= c_valid_reg && c_last_reg;
@@ -641,6 +651,7 @@ always @(posedge clk) begin
         f_valid_reg <= 1'b0;
         csum_acc_reg <= 0;
         dsum_acc_reg <= 0;
+        tsum_acc_reg <= 0;
     end
 end
 
@@ -687,7 +698,7 @@ end
 // --------------------------------------------------------------------------
 // Metadata FIFO (one entry per frame) and statistics
 // --------------------------------------------------------------------------
-localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16 + 16 + 7;
+localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16 + 16 + 7 + 16;
 
 wire [MW-1:0] mq_head;
 wire         mq_valid;
@@ -699,7 +710,7 @@ wire [MQW:0] mq_count;
 inc_fifo #(.WIDTH(MW), .DEPTH(MQDEPTH)) mq_fifo (
     .clk(clk), .rst(rst),
     .in_data({f_mode_reg, f_out_len_reg, f_orig_base_reg, f_orig_end_reg, comp_base_reg, comp_wr_next,
-              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg, f_tcs, f_tcs_reg}),
+              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg, f_tcs, f_tcs_reg, f_tsum_reg}),
     .in_valid(f_valid_reg), .in_ready(mq_in_ready),
     .out_data(mq_head), .out_valid(mq_valid), .out_ready(pop), .count(mq_count)
 );
@@ -730,14 +741,14 @@ assign stat_bytes_out = st_out_reg;
 // ==========================================================================
 wire          mq_empty = !mq_valid;
 wire [1:0]    h_mode;
-wire [15:0]   h_out_len, h_total, h_csum, h_plen, h_tcs;
+wire [15:0]   h_out_len, h_total, h_csum, h_plen, h_tcs, h_tsum;
 wire [6:0]    h_tcs_off;                // (L4 + 16) / 2
 wire [OAW:0]  h_orig_base, h_orig_end;
 wire [CAW:0]  h_comp_base, h_comp_end;
 wire [7:0]    h_poff;
 wire          h_vlan;
 assign {h_mode, h_out_len, h_orig_base, h_orig_end, h_comp_base, h_comp_end,
-        h_poff, h_vlan, h_total, h_csum, h_plen, h_tcs, h_tcs_off} = mq_head;
+        h_poff, h_vlan, h_total, h_csum, h_plen, h_tcs, h_tcs_off, h_tsum} = mq_head;
 
 reg  [BW-1:0] ob_reg = 0;              // output beat of the head frame
 wire [OFW:0]  of_count;                // beats in the output FIFO
@@ -751,7 +762,7 @@ assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
 assign pop_orig_end = h_orig_end;
 assign pop_comp_end = h_comp_end;
 
-wire [7:0]    shim_end  = h_poff + 8'd4;               // <= 142
+wire [7:0]    shim_end  = h_poff + SHIM;               // <= 144
 wire [31:0]   row_off   = {21'd0, ob_reg[BW-1:1]} - {30'd0, shim_end[7:6]};
 wire [31:0]   ob_w      = {20'd0, ob_reg};
 wire [CAW:0]  row_ptr   = h_comp_base + row_off[CAW:0];
@@ -784,7 +795,7 @@ reg [5:0]     r_keep_reg = 0;              // bytes in the last beat, 1..32
 reg [16:0]    r_pos_reg = 0;               // byte offset of this beat
 reg [7:0]     r_poff_reg = 0;
 reg           r_vlan_reg = 1'b0;
-reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0, r_tcs_reg = 0;
+reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0, r_tcs_reg = 0, r_tsum_reg = 0;
 reg           r_tcs_beat_reg = 1'b0;       // this beat holds the TCP checksum
 reg [3:0]     r_tcs_word_reg = 0;          // at this 16-bit word of the beat
 
@@ -806,6 +817,7 @@ always @(posedge clk) begin
     r_csum_reg   <= h_csum;
     r_plen_reg   <= h_plen;
     r_tcs_reg    <= h_tcs;
+    r_tsum_reg   <= h_tsum;
     r_tcs_beat_reg <= ob_reg == {{(BW-2){1'b0}}, h_tcs_off[5:4]};
     r_tcs_word_reg <= h_tcs_off[3:0];
     if (rst) begin
@@ -829,10 +841,12 @@ always @* begin
         // d = byte offset relative to the payload (shim) start
         d = {1'b0, r_pos_reg} + b[17:0] - {10'd0, r_poff_reg};
         if (r_comp_reg && !d[17]) begin
-            if (d < 18'd4)
-                o_data[b*8 +: 8] = d[1:0] == 2'd0 ? 8'h49 :
-                                   d[1:0] == 2'd1 ? WIRE_VERSION :
-                                   d[1:0] == 2'd2 ? r_plen_reg[15:8] : r_plen_reg[7:0];
+            if (d < {10'd0, SHIM})
+                o_data[b*8 +: 8] = d[2:0] == 3'd0 ? 8'h49 :
+                                   d[2:0] == 3'd1 ? WIRE_VERSION :
+                                   d[2:0] == 3'd2 ? r_plen_reg[15:8] :
+                                   d[2:0] == 3'd3 ? r_plen_reg[7:0] :
+                                   d[2:0] == 3'd4 ? r_tsum_reg[15:8] : r_tsum_reg[7:0];
             else
                 o_data[b*8 +: 8] = r_comp_beat[b*8 +: 8];
         end

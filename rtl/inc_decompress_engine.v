@@ -22,10 +22,10 @@
  * 1 ingest: writes the frame into its input slot; inc_tos_matcher (RX = 1)
  *   parses the headers (checks 1-11 of docs/wire-format.md); the engine
  *   captures the first 160 bytes for the shim (the largest header + shim is
- *   18 + 60 + 60 + 4 = 142) and the addresses, and three cycles after the
+ *   18 + 60 + 60 + 6 = 144) and the addresses, and three cycles after the
  *   end of the frame decides in the model's order: oversize, disabled,
  *   checks 1-11, not_marked, bad_shim / old_version, and the part of
- *   bad_stream that needs no stream walk (payload - 4 < tail). The
+ *   bad_stream that needs no stream walk (payload - 6 < tail). The
  *   decision also sums the TCP header (with the carried checksum) and the
  *   pseudo-header for the check of the restored segment.
  * 2 decompress: only the payload of a frame to decompress passes this
@@ -34,7 +34,7 @@
  *   inc_decompress_unit, one group (8 values) per cycle, then the raw tail;
  *   inc_decompress_packer writes the values to the output slot from byte P
  *   on, where the payload is summed for the TCP checksum. If the stream
- *   does not occupy exactly payload - 4 - tail bytes, or a padding lane has
+ *   does not occupy exactly payload - 6 - tail bytes, or a padding lane has
  *   a non-zero tag, the frame is malformed (bad_stream) and its input is
  *   sent unchanged; if the restored segment (pseudo-header, TCP header with
  *   the carried checksum, payload) does not sum to 0xffff, the frame is
@@ -112,6 +112,9 @@ localparam [AW-1:0] SLOT_BEATS_A = SLOT_BEATS[AW-1:0];
 localparam LAST_BASE  = (NSLOT - 1) * SLOT_BEATS;
 localparam [AW-1:0] LAST_BASE_A  = LAST_BASE[AW-1:0];
 localparam HDR_BYTES = 160;
+localparam [15:0] SHIM16 = 16'd6;                 // shim bytes (INC_WIRE_SHIM_BYTES)
+localparam [8:0]  SHIM9  = 9'd6;
+localparam [5:0]  SHIM6  = 6'd6;
 localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
 localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
 localparam [17:0] MAX_FRAME18 = MAX_FRAME[17:0];
@@ -265,7 +268,7 @@ wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100
 wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 /* verilator lint_on UNUSEDSIGNAL */
-reg  [31:0] x_shim;    // P .. P + 3
+reg  [47:0] x_shim;    // P .. P + 5
 reg  [4:0]  x_hsum;    // IHL + data offset: P = L3 + 4 * x_hsum
 reg  [17:0] x_sum_addr;
 
@@ -277,11 +280,12 @@ always @* begin
         end
     end
     x_hsum = {1'b0, x_vihl[3:0]} + {1'b0, x_doffb[7:4]};
-    x_shim = 32'd0;
+    x_shim = 48'd0;
     for (i = 0; i < 31; i = i + 1) begin
         if (x_hsum == i[4:0]) begin
             x_shim = {ipb(d1_hdr_reg, x_vlan, 4 * i[7:0]), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd1),
-                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd2), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd3)};
+                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd2), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd3),
+                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd4), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd5)};
         end
     end
     // source and destination addresses (L3 + 12 .. L3 + 19)
@@ -300,7 +304,7 @@ end
 // even, so the 16-bit words are those at even offsets of the captured header.
 reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
 reg [16:0] x1_len_reg, x_len_reg;
-reg [31:0] x1_shim_reg, x_shim_reg;
+reg [47:0] x1_shim_reg, x_shim_reg;
 reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
 reg [AW-1:0] x1_base_reg, x_base_reg;
 reg [HDR_BYTES/2-1:0] x1_tcph_mask_reg;   // the header words of the TCP header sum
@@ -399,10 +403,11 @@ wire [7:0]  y_ihl4      = mt_ip_hlen;
 wire [7:0]  x_poff_reg  = mt_payload_off;
 wire [16:0] y_len       = x_len_reg;
 wire [15:0] y_paylen    = mt_payload_len;
-wire [15:0] x_orig_reg  = x_shim_reg[15:0];
+wire [15:0] x_orig_reg  = x_shim_reg[31:16];
+wire [15:0] x_tsum_reg  = x_shim_reg[15:0];     // the shim's tag-word sum
 wire [16:0] y_orig_tot  = {9'd0, y_ihl4} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
 wire [17:0] y_out_len   = {10'd0, y_l3} + {1'b0, y_orig_tot};
-wire [15:0] y_avail     = y_paylen - 16'd4;
+wire [15:0] y_avail     = y_paylen - SHIM16;
 wire [1:0]  y_tail      = x_orig_reg[1:0];
 
 reg [2:0] y_outcome;
@@ -422,13 +427,13 @@ always @* begin
         y_reason = mt_reason;
     end else if (mt_proto != 8'd253) begin
         y_reason = R_NOT_MARKED;
-    end else if (y_paylen < 16'd4 || x_shim_reg[31:24] != 8'h49) begin
+    end else if (y_paylen < SHIM16 || x_shim_reg[47:40] != 8'h49) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
-    end else if (x_shim_reg[23:16] == 8'h01) begin       // version 1: refused
+    end else if (x_shim_reg[39:32] == 8'h01) begin       // version 1: refused
         y_outcome = OUT_MALFORMED;
         y_reason  = R_OLD_VERSION;
-    end else if (x_shim_reg[23:16] != 8'h02) begin
+    end else if (x_shim_reg[39:32] != 8'h02) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
     end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME18) begin
@@ -451,11 +456,11 @@ wire [23:0] y_pseudo  = {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, y_orig_tot[15:0]
                         {1'b0, x_tcph_sum_reg};
 
 // Metadata FIFO 1 entry.
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + AW;
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW;
 wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
                         y_l3, x_poff_reg, x_orig_reg[15:2], y_tail,
                         y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
-                        y_ip_csum, y_pseudo, x_base_reg};
+                        y_ip_csum, y_pseudo, x_tsum_reg, x_base_reg};
 wire [M1W-1:0] m1_out;
 wire           m1_valid;
 reg            m1_pop;
@@ -483,7 +488,8 @@ wire [15:0] m1_sbytes  = m1_out[M1W-60 -: 16];
 wire [15:0] m1_out_len = m1_out[M1W-76 -: 16];
 wire [15:0] m1_ip_tot  = m1_out[M1W-92 -: 16];
 wire [15:0] m1_ip_csum = m1_out[M1W-108 -: 16];
-wire [23:0] m1_pseudo  = m1_out[AW +: 24];
+wire [23:0] m1_pseudo  = m1_out[AW + 16 +: 24];
+wire [15:0] m1_tsum    = m1_out[AW +: 16];
 wire [AW-1:0] m1_base  = m1_out[AW-1:0];
 
 // ---------------------------------------------------------------------------
@@ -495,12 +501,12 @@ wire [AW-1:0] m1_base  = m1_out[AW-1:0];
 //  L launcher: takes metadata FIFO 1; queues every frame for B (start
 //    queue); for a frame to decompress also queues the decoder's and the
 //    writer's parameters and reads the input slot from the beat pair
-//    holding P + 4 to the frame's last pair into the prefetch FIFO, two
+//    holding P + 6 to the frame's last pair into the prefetch FIFO, two
 //    beats per cycle, running ahead into the next frame.
 //  D decoder: loads the first pair into the burst buffer (flush + load in
-//    one cycle), skips to P + 4, then one group per cycle through the unit,
+//    one cycle), skips to P + 6, then one group per cycle through the unit,
 //    then the raw tail; the packer puts the first chunk at byte P mod 32.
-//    The walk is bounded by the stream bytes (payload - 4 - tail): a group
+//    The walk is bounded by the stream bytes (payload - 6 - tail): a group
 //    that would reach past them ends the frame as malformed, so a frame
 //    never waits for bytes it does not have. Pairs of the frame the
 //    buffer did not take are dropped.
@@ -529,9 +535,9 @@ reg            rf_pop;
 
 /* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
 wire [11:0] m1_len_beats = m1_len[16:5] + {11'd0, |m1_len[4:0]};
-wire [8:0]  m1_sstart    = {1'b0, m1_poff} + 9'd4;        // first stream byte, P + 4
+wire [8:0]  m1_sstart    = {1'b0, m1_poff} + SHIM9;       // first stream byte, P + 6
 wire [11:0] m1_pair_hi   = (m1_len_beats - 12'd1) >> 1;
-// The pair holding P + 4; a frame that ends exactly at P + 4 (no stream
+// The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
 // byte) on a pair boundary reads its last pair instead.
 wire [11:0] m1_pair_lo   = ({9'd0, m1_sstart[8:6]} > m1_pair_hi) ? m1_pair_hi : {9'd0, m1_sstart[8:6]};
 /* verilator lint_on UNUSEDSIGNAL */
@@ -568,7 +574,7 @@ wire           sq_valid, sq_ready;
 reg            b_fin;
 
 // Decoder queue (L -> D) and writer queue (L -> W), frames to decompress.
-localparam DQW = 6 + 14 + 2 + 16;
+localparam DQW = 6 + 14 + 2 + 16 + 16;
 localparam WQW = AW + 3 + 24;
 wire [DQW-1:0] dq_out;
 wire           dq_valid, dq_ready;
@@ -589,7 +595,7 @@ inc_fifo #(.WIDTH(SQW), .DEPTH(8)) sq_fifo (
 );
 inc_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
     .clk(clk), .rst(rst),
-    .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
+    .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes, m1_tsum}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
     .out_data(dq_out), .out_valid(dq_valid), .out_ready(dq_pop), .count()
 );
 inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
@@ -624,12 +630,14 @@ end
 localparam [2:0] D_IDLE = 3'd0, D_SKIP = 3'd1, D_GROUPS = 3'd2, D_TAIL = 3'd3, D_DRAIN = 3'd4;
 
 reg [2:0]  d_st_reg;
-reg [5:0]  d_skip_reg;         // (P + 4) mod 64: stream start in the first pair
+reg [5:0]  d_skip_reg;         // (P + 6) mod 64: stream start in the first pair
 reg [4:0]  d_off_reg;          // P mod 32: the packer's first byte
 reg [13:0] d_nleft_reg;        // values still to decode
 reg [1:0]  d_tail_reg;
 reg [15:0] d_rem_reg;          // stream bytes the groups have still to take
 reg        d_pad_bad_reg;
+reg [15:0] d_tsum_reg;         // the frame's tag words so far (sum mod 2^16)
+reg [15:0] d_tsum_want_reg;    // the shim's value
 reg        d_done_reg;         // the frame's last pair has left the prefetch FIFO
 reg        d_first_reg;        // no chunk of this frame sent to the unit yet
 
@@ -676,15 +684,16 @@ always @(posedge clk) begin
     du_off2_reg   <= du_off1_reg;
 end
 
-// End queue (D -> B): the stream verdict of each decompressed frame.
-reg  eq_push, eq_bad;
-wire eq_out, eq_valid;
+// End queue (D -> B): the stream verdict of each decompressed frame, and
+// whether its tag words fail the shim's sum.
+reg  eq_push, eq_bad, eq_tbad;
+wire eq_out, eq_tout, eq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_fifo #(.WIDTH(1), .DEPTH(8)) eq_fifo (
+inc_fifo #(.WIDTH(2), .DEPTH(8)) eq_fifo (
     .clk(clk), .rst(rst),
-    .in_data(eq_bad), .in_valid(eq_push), .in_ready(),
-    .out_data(eq_out), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
+    .in_data({eq_tbad, eq_bad}), .in_valid(eq_push), .in_ready(),
+    .out_data({eq_tout, eq_out}), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
@@ -705,6 +714,7 @@ always @* begin
     du_raw_count = d_tail_reg;
     eq_push      = 1'b0;
     eq_bad       = 1'b0;
+    eq_tbad      = 1'b0;
     d_end        = 1'b0;
     case (d_st_reg)
         D_SKIP: begin
@@ -732,9 +742,10 @@ always @* begin
                 du_raw     = 1'b1;
                 du_last    = 1'b1;
                 eq_push    = 1'b1;
-                // The groups must have taken exactly payload - 4 - tail
+                // The groups must have taken exactly payload - 6 - tail
                 // bytes, with tag 0 in every padding lane.
                 eq_bad     = d_rem_reg != 16'd0 || d_pad_bad_reg;
+                eq_tbad    = d_tsum_reg != d_tsum_want_reg;
                 d_end      = 1'b1;
             end
         end
@@ -778,6 +789,7 @@ always @(posedge clk) begin
                 d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
             end else if (du_valid) begin
                 d_rem_reg <= d_rem_reg - {10'd0, du_gsize};
+                d_tsum_reg <= d_tsum_reg + bb_win[15:0];   // the group's tag word
                 if (!du_pad_ok) begin
                     d_pad_bad_reg <= 1'b1;
                 end
@@ -803,10 +815,12 @@ always @(posedge clk) begin
     endcase
     if (d_load) begin
         d_off_reg      <= dq_out[DQW-2 -: 5];
-        d_skip_reg     <= dq_out[DQW-1 -: 6] + 6'd4;
+        d_skip_reg     <= dq_out[DQW-1 -: 6] + SHIM6;
         d_nleft_reg    <= dq_out[DQW-7 -: 14];
-        d_tail_reg     <= dq_out[17:16];
-        d_rem_reg      <= dq_out[15:0];
+        d_tail_reg     <= dq_out[33:32];
+        d_rem_reg      <= dq_out[31:16];
+        d_tsum_want_reg <= dq_out[15:0];
+        d_tsum_reg     <= 16'd0;
         d_pad_bad_reg  <= 1'b0;
         d_done_reg     <= rf_last;
         d_first_reg    <= 1'b1;
@@ -929,7 +943,8 @@ wire [7:0]    sq_poff    = sq_out[SQW-83 -: 8];
 wire [AW-1:0] sq_base    = sq_out[AW-1:0];
 
 wire b_bad  = !sq_copy && eq_out;   // decompression failed: the input is output
-wire b_csum = !sq_copy && !eq_out && cq_out != 16'd0;   // restored segment fails its checksum
+// The restored segment fails its TCP checksum, or the tag words the shim's sum.
+wire b_csum = !sq_copy && !eq_out && (cq_out != 16'd0 || eq_tout);
 
 always @* begin
     b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));

@@ -28,7 +28,8 @@ RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 # Test logic in C (model, frame generator, shared plumbing), as an archive
 # linked into the Verilated executable.
 RX_TB_CSRCS := $(MODEL_SRCS) tests/common/inc_framegen.c sim/common/inc_axis.c \
-               sim/common/inc_simutil.c sim/common/inc_pcap.c sim/common/inc_scoreboard.c
+               sim/common/inc_simutil.c sim/common/inc_pcap.c sim/common/inc_scoreboard.c \
+               tests/common/inc_integrity.c
 RX_VFLAGS := --cc --exe --build -j 1 --trace-fst -Wall -Irtl \
              -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
@@ -50,7 +51,7 @@ $(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshe
 		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)) \
 		>$(RX_SIMDIR)/$(1)/build.log 2>&1 || { tail -n 30 $(RX_SIMDIR)/$(1)/build.log; exit 1; }
 $(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
-                           $(wildcard sim/common/*.h) tests/common/inc_framegen.h
+                           $(wildcard sim/common/*.h) tests/common/inc_framegen.h tests/common/inc_integrity.h
 endef
 
 RX_TB_EXTRA_rx_engine := sim/rx_engine_tb.c
@@ -59,7 +60,7 @@ $(eval $(call rx_verilate,rx_engine,inc_decompress_engine,$(RX_RTL),sim/rx_engin
 RX_FIXTURES := $(wildcard tests/fixtures/*.pcap)
 RX_PCAP_ARG := $(if $(RX_FIXTURES),+pcap=tests/fixtures)
 
-.PHONY: test-rx-engine test-rx-engine-quick test-rx-engine-soak test-rx-reset
+.PHONY: test-rx-engine test-rx-engine-quick test-rx-engine-soak test-rx-reset test-rx-flips test-rx-flips-all
 test-rx-engine: $(RX_SIMDIR)/rx_engine/Vrx_engine
 	$< +frames=100000 +seed=$${SEED:-1} +stall=2 $(RX_PCAP_ARG)
 test-rx-engine-quick: $(RX_SIMDIR)/rx_engine/Vrx_engine
@@ -68,10 +69,16 @@ test-rx-reset: $(RX_SIMDIR)/rx_engine/Vrx_engine
 	$< +frames=6000 +seed=$${SEED:-3} +stall=2 +resets=40
 test-rx-engine-soak: $(RX_SIMDIR)/rx_engine/Vrx_engine
 	$< +frames=1000000 +seed=$${SEED:-11} +stall=2 +resets=20 $(RX_PCAP_ARG)
+# Format v2 integrity on the RTL: every bit flip of compressed capture
+# frames (4 frames in make test, all kept frames in make sim-soak).
+test-rx-flips: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +seed=$${SEED:-5} +flips=tests/fixtures +flipframes=4
+test-rx-flips-all: $(RX_SIMDIR)/rx_engine/Vrx_engine
+	$< +seed=$${SEED:-5} +flips=tests/fixtures
 
-SIM_TESTS += regmap rx-engine rx-reset
-SIM_SOAK_TESTS += rx-engine-soak
-TEST_SUITES += rx-engine-quick rx-reset
+SIM_TESTS += regmap rx-engine rx-reset rx-flips
+SIM_SOAK_TESTS += rx-engine-soak rx-flips-all
+TEST_SUITES += rx-engine-quick rx-reset rx-flips
 
 # --- unit tests: decompress block, burst buffer + decompress unit ----------
 RX_UNITS_V := sim/rx_units_top.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \

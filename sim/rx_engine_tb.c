@@ -10,6 +10,11 @@
  *                  2: first half without, second half with [2]
  *   +resets=K      K resets at random moments (mid-frame) [0]
  *   +pcap=DIR      also run every frame of DIR/ *.pcap, raw and compressed
+ *   +flips=DIR     instead: every single-bit flip of compressed tagged TCP
+ *                  frames of DIR/ *.pcap (two per capture, +flipframes=K
+ *                  at most), with stalls; each flipped frame's fate is
+ *                  classified (tests/common/inc_integrity.h) and none may be
+ *                  delivered as a different TCP segment
  *   +bench=LOAD    throughput, no stalls, prints beats/cycle: marked MTU frames
  *                  (1448-byte payload) of zero or table3 values, the same
  *                  as jumbo frames (8948 bytes: zero-jumbo, table3-jumbo),
@@ -32,6 +37,7 @@
 #include "inc_test.h"
 #include "inc_pcap.h"
 #include "inc_scoreboard.h"
+#include "inc_integrity.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -39,6 +45,7 @@
 #include <string.h>
 
 #define MAX_FRAME 9018u
+#define SH INC_WIRE_SHIM_BYTES
 
 static struct inc_scoreboard sb;
 static struct rx_io *io;
@@ -178,21 +185,33 @@ static size_t marked_frame(uint8_t *out, size_t cap, size_t plen, enum inc_fg_mi
 	stream[1] = INC_WIRE_VERSION;
 	stream[2] = (uint8_t)(plen >> 8);
 	stream[3] = (uint8_t)plen;
-	s = inc_stream_compress(pay, n, INC_EB_DEFAULT, stream + 4, sizeof(stream) - 8, NULL);
+	s = inc_stream_compress(pay, n, INC_EB_DEFAULT, stream + SH, sizeof(stream) - 8, NULL);
 	if (s < 0)
 		return 0;
-	memcpy(stream + 4 + s, pay + 4 * n, tail);
+	memcpy(stream + SH + s, pay + 4 * n, tail);
+	{                               /* the tag-word sum */
+		size_t i, pos = 0;
+		unsigned tsum = 0, tw;
+
+		for (i = 0; i < n; i += 8) {
+			tw = stream[SH + pos] | stream[SH + pos + 1] << 8;
+			tsum += tw;
+			pos += inc_group_size((uint16_t)tw);
+		}
+		stream[4] = (uint8_t)(tsum >> 8);
+		stream[5] = (uint8_t)tsum;
+	}
 	/* The restored segment, for its checksum. */
 	inc_fg_defaults(&f);
 	f.tcp_opt_len = tcp_opt;
-	if (inc_stream_decompress(stream + 4, (size_t)s, n, pay, sizeof(pay)) != s)
+	if (inc_stream_decompress(stream + SH, (size_t)s, n, pay, sizeof(pay)) != s)
 		return 0;
 	f.payload = pay;
 	f.payload_len = plen;
 	if (!inc_fg_build(restored, sizeof(restored), &f))
 		return 0;
 	f.payload = stream;
-	f.payload_len = 4 + (size_t)s + tail;
+	f.payload_len = SH + (size_t)s + tail;
 	len = inc_fg_build(out, cap, &f);
 	if (!len)
 		return 0;
@@ -257,6 +276,54 @@ static void run_pcaps(const char *dir)
 	closedir(d);
 	drain();
 	printf("rx_engine: %d captures from %s\n", files, dir);
+}
+
+static void run_flips(const char *dir, long maxframes)
+{
+	static struct inc_int_frame fr[16];
+	static unsigned long t[INC_REG_COUNT][INC_FATE_COUNT];
+	static uint8_t m[70000], out[INC_FRAME_OUT_MAX];
+	struct inc_frame_info info;
+	long n = inc_int_collect(dir, fr, 16, 2), i, r;
+	unsigned long total = 0;
+	unsigned bit, reg, fate;
+	size_t off;
+
+	CHECK(n > 0, "no compressible frames in %s", dir);
+	if (n > maxframes)
+		n = maxframes;
+	set_stall(1);
+	for (i = 0; i < n && !hung; i++) {
+		memcpy(m, fr[i].comp, fr[i].clen);
+		for (off = 0; off < fr[i].clen && !hung; off++) {
+			reg = inc_region_of(fr[i].comp, fr[i].clen, off);
+			for (bit = 0; bit < 8; bit++) {
+				m[off] ^= (uint8_t)(1u << bit);
+				feed_bounded(m, fr[i].clen);   /* RTL == model, byte for byte */
+				r = inc_frame_decompress(m, fr[i].clen, out, sizeof(out), &cfg, &info);
+				fate = inc_fate_of(&info, out, r > 0 ? (size_t)r : 0, fr[i].ref, fr[i].rlen);
+				m[off] ^= (uint8_t)(1u << bit);
+				t[reg][fate]++;
+				total++;
+				CHECK(fate != INC_FATE_CORRUPT,
+				      "%s: flip of bit %u of byte %zu delivered corrupt", fr[i].src, bit, off);
+			}
+		}
+		printf("rx_engine: flips of %s frame (%zu bytes) done\n", fr[i].src, fr[i].clen);
+	}
+	drain();
+	printf("rx_engine: %lu single-bit flips of %ld frames through the RTL (stalls on)\n", total, n);
+	printf("  %-8s", "region");
+	for (fate = 0; fate < INC_FATE_COUNT; fate++)
+		printf(" %12s", inc_fate_name((enum inc_fate)fate));
+	printf("\n");
+	for (reg = 0; reg < INC_REG_COUNT; reg++) {
+		printf("  %-8s", inc_region_name((enum inc_region)reg));
+		for (fate = 0; fate < INC_FATE_COUNT; fate++)
+			printf(" %12lu", t[reg][fate]);
+		printf("\n");
+	}
+	inc_int_free(fr, (size_t)(n > 0 ? n : 0));
 }
 
 static int bench(const char *load, long nframes, uint64_t *rng)
@@ -328,6 +395,8 @@ int rx_engine_main(int argc, char **argv)
 	long resets = inc_sim_arg_long(argc, argv, "resets", 0);
 	const char *pcapdir = inc_sim_arg(argc, argv, "pcap", NULL);
 	const char *load = inc_sim_arg(argc, argv, "bench", NULL);
+	const char *flipdir = inc_sim_arg(argc, argv, "flips", NULL);
+	long flipframes = inc_sim_arg_long(argc, argv, "flipframes", 16);
 	uint64_t rng = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + 1;
 	long i, next_reset = -1, seg = 0;
 	size_t len;
@@ -343,6 +412,11 @@ int rx_engine_main(int argc, char **argv)
 
 	if (load) {
 		bench(load, frames, &rng);
+		goto out;
+	}
+	if (flipdir) {
+		run_flips(flipdir, flipframes);
+		CHECK(sink.protocol_errors == 0, "AXI4-Stream protocol errors: %s", sink.first_error);
 		goto out;
 	}
 	if (pcapdir) {

@@ -23,10 +23,8 @@
 #include "inc_model.h"
 #include "inc_integrity.h"
 #include "inc_framegen.h"
-#include "inc_pcap.h"
 #include "inc_test.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +32,7 @@
 #define MAX_FRAMES   64u     /* kept frames in all */
 #define PER_FILE     16u     /* at most per capture */
 
-struct kept {
-	uint8_t *comp, *ref;   /* compressed frame, its decompression */
-	size_t clen, rlen;
-	char src[256];
-};
-
-static struct kept frames[MAX_FRAMES];
+static struct inc_int_frame frames[MAX_FRAMES];
 static unsigned n_frames;
 static uint8_t outbuf[INC_FRAME_OUT_MAX];
 
@@ -60,65 +52,6 @@ static size_t rx(const uint8_t *f, size_t len, struct inc_frame_info *info)
 
 	CHECK(r >= 0, "decompress error %ld", r);
 	return r > 0 ? (size_t)r : 0;
-}
-
-static void keep_from(const char *path, const char *name)
-{
-	static uint8_t buf[70000], comp[70000];
-	struct inc_frame_info info;
-	struct inc_pcap p;
-	unsigned kept = 0;
-	size_t len, last_clen = 0, rlen;
-	long r;
-
-	if (inc_pcap_open(&p, path) != 0) {
-		CHECK(0, "cannot read %s", path);
-		return;
-	}
-	while (kept < PER_FILE && n_frames < MAX_FRAMES &&
-	       inc_pcap_next(&p, buf, sizeof(buf), &len) == 1) {
-		r = inc_frame_compress(buf, len, comp, sizeof(comp), NULL, &info);
-		if (r <= 0 || info.outcome != INC_OUT_COMPRESSED || (size_t)r == last_clen)
-			continue;
-		rlen = rx(comp, (size_t)r, &info);
-		CHECK(info.outcome == INC_OUT_DECOMPRESSED,
-		      "%s: a compressed capture frame gives %s/%s", name,
-		      inc_outcome_name(info.outcome), inc_reason_name(info.reason));
-		if (info.outcome != INC_OUT_DECOMPRESSED)
-			continue;
-		frames[n_frames].comp = xmalloc((size_t)r);
-		memcpy(frames[n_frames].comp, comp, (size_t)r);
-		frames[n_frames].clen = (size_t)r;
-		frames[n_frames].ref = xmalloc(rlen);
-		memcpy(frames[n_frames].ref, outbuf, rlen);
-		frames[n_frames].rlen = rlen;
-		snprintf(frames[n_frames].src, sizeof(frames[n_frames].src), "%s", name);
-		n_frames++;
-		kept++;
-		last_clen = (size_t)r;
-	}
-	inc_pcap_close(&p);
-}
-
-static void collect(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	char path[4096];
-
-	if (!d) {
-		CHECK(0, "cannot open the capture directory %s", dir);
-		return;
-	}
-	while ((de = readdir(d))) {
-		size_t nl = strlen(de->d_name);
-
-		if (nl < 5 || strcmp(de->d_name + nl - 5, ".pcap"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		keep_from(path, de->d_name);
-	}
-	closedir(d);
 }
 
 static void print_table(const char *title, unsigned long t[INC_REG_COUNT][INC_FATE_COUNT])
@@ -161,7 +94,7 @@ static void single_bit_flips(void)
 	size_t off, olen;
 
 	for (i = 0; i < n_frames; i++) {
-		struct kept *k = &frames[i];
+		struct inc_int_frame *k = &frames[i];
 
 		m = xmalloc(k->clen);
 		memcpy(m, k->comp, k->clen);
@@ -237,7 +170,7 @@ static void random_corruption(unsigned long n)
 	if (!n_frames)
 		return;
 	for (i = 0; i < n; i++) {
-		struct kept *k = &frames[inc_fg_rand(&rng) % n_frames];
+		struct inc_int_frame *k = &frames[inc_fg_rand(&rng) % n_frames];
 
 		if (i && i % 25000 == 0)
 			fprintf(stderr, "random corruption: %lu/%lu frames\n", i, n);
@@ -291,20 +224,21 @@ static void random_corruption(unsigned long n)
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 0) : 100000ul;
-	unsigned i;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s FIXTURE_DIR [N]\n", argv[0]);
 		return 2;
 	}
-	collect(argv[1]);
+	{
+		long r = inc_int_collect(argv[1], frames, MAX_FRAMES, PER_FILE);
+
+		CHECK(r >= 0, "cannot read the capture directory %s", argv[1]);
+		n_frames = r > 0 ? (unsigned)r : 0;
+	}
 	printf("frames: %u compressed tagged TCP frames from %s\n", n_frames, argv[1]);
 	CHECK(n_frames >= 8, "only %u frames to corrupt", n_frames);
 	single_bit_flips();
 	random_corruption(n);
-	for (i = 0; i < n_frames; i++) {
-		free(frames[i].comp);
-		free(frames[i].ref);
-	}
+	inc_int_free(frames, n_frames);
 	return inc_test_done();
 }

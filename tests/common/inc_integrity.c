@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* inc_integrity.c - fate of corrupted compressed frames (inc_integrity.h). */
 #include "inc_integrity.h"
+#include "inc_pcap.h"
 
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned be16(const uint8_t *p)
@@ -113,4 +117,78 @@ enum inc_fate inc_fate_of(const struct inc_frame_info *info, const uint8_t *out,
 	if (seg_len == rseg_len && !memcmp(seg, rseg, seg_len) && !memcmp(addr, raddr, 8))
 		return INC_FATE_DELIVERED;
 	return INC_FATE_CORRUPT;
+}
+
+static uint8_t *dup_bytes(const uint8_t *p, size_t n)
+{
+	uint8_t *q = malloc(n ? n : 1);
+
+	if (!q)
+		abort();
+	memcpy(q, p, n);
+	return q;
+}
+
+static size_t keep_from(const char *path, const char *name, struct inc_int_frame *out,
+			size_t room, size_t per_file)
+{
+	static uint8_t buf[70000], comp[70000], dec[INC_FRAME_OUT_MAX];
+	struct inc_frame_info info;
+	struct inc_pcap p;
+	size_t kept = 0, len, last_clen = 0;
+	long r, d;
+
+	if (inc_pcap_open(&p, path) != 0)
+		return 0;
+	while (kept < per_file && kept < room && inc_pcap_next(&p, buf, sizeof(buf), &len) == 1) {
+		r = inc_frame_compress(buf, len, comp, sizeof(comp), NULL, &info);
+		if (r <= 0 || info.outcome != INC_OUT_COMPRESSED || (size_t)r == last_clen)
+			continue;
+		d = inc_frame_decompress(comp, (size_t)r, dec, sizeof(dec), NULL, &info);
+		if (d <= 0 || info.outcome != INC_OUT_DECOMPRESSED)
+			continue;
+		out[kept].comp = dup_bytes(comp, (size_t)r);
+		out[kept].clen = (size_t)r;
+		out[kept].ref = dup_bytes(dec, (size_t)d);
+		out[kept].rlen = (size_t)d;
+		snprintf(out[kept].src, sizeof(out[kept].src), "%s", name);
+		kept++;
+		last_clen = (size_t)r;
+	}
+	inc_pcap_close(&p);
+	return kept;
+}
+
+long inc_int_collect(const char *dir, struct inc_int_frame *out, size_t max,
+		     size_t per_file)
+{
+	struct dirent **names;
+	char path[4096];
+	size_t n = 0;
+	int i, k;
+
+	k = scandir(dir, &names, NULL, alphasort);
+	if (k < 0)
+		return -1;
+	for (i = 0; i < k; i++) {
+		size_t nl = strlen(names[i]->d_name);
+
+		if (nl >= 5 && !strcmp(names[i]->d_name + nl - 5, ".pcap") && n < max) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			n += keep_from(path, names[i]->d_name, out + n, max - n, per_file);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return (long)n;
+}
+
+void inc_int_free(struct inc_int_frame *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(f[i].comp);
+		free(f[i].ref);
+	}
 }

@@ -66,4 +66,21 @@ int inc_stack_accepts(const uint8_t *f, size_t len, const uint8_t **seg,
 enum inc_fate inc_fate_of(const struct inc_frame_info *info, const uint8_t *out,
 			  size_t out_len, const uint8_t *ref, size_t ref_len);
 
+/* A compressed frame of a capture and what it decompresses to. */
+struct inc_int_frame {
+	uint8_t *comp, *ref;
+	size_t clen, rlen;
+	char src[256];          /* capture file name */
+};
+
+/*
+ * The tagged TCP frames of the captures DIR/ *.pcap that compress (default
+ * configuration) and decompress again, at most per_file from each (distinct
+ * compressed lengths), at most max in all, into out (malloc'd buffers; free
+ * with inc_int_free). Returns the number kept, or -1 if DIR cannot be read.
+ */
+long inc_int_collect(const char *dir, struct inc_int_frame *out, size_t max,
+		     size_t per_file);
+void inc_int_free(struct inc_int_frame *f, size_t n);
+
 #endif /* INC_INTEGRITY_H */
