@@ -385,7 +385,11 @@ static struct sk_buff *inc_rx_decompress(struct inc_priv *priv,
 	skb_reset_mac_len(nskb);
 	nskb->tstamp = skb->tstamp;
 	nskb->mark = skb->mark;
-	nskb->ip_summed = CHECKSUM_NONE;   /* the stack checks the model's sums */
+	/* The model verified the restored segment's TCP checksum (format v2:
+	 * the sender's, carried through the compressor) before returning it;
+	 * the stack need not sum the payload again. The IP header checksum
+	 * the model recomputed is checked by the stack as always. */
+	nskb->ip_summed = CHECKSUM_UNNECESSARY;
 	if (skb_vlan_tag_present(skb))
 		__vlan_hwaccel_put_tag(nskb, skb->vlan_proto,
 				       skb_vlan_tag_get(skb));

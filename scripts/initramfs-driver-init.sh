@@ -189,6 +189,8 @@ inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters
 	m0=$(st B inc0 rx_malformed_bad_shim)
 	s0=$(st B inc0 rx_malformed_bad_stream)
 	d0=$(st B inc0 rx_decompressed_frames)
+	c0=$(st B inc0 rx_malformed_bad_payload_csum)
+	v0=$(st B inc0 rx_malformed_old_version)
 	$B inc-vm-inject expect inc0 "$macB" "$1" "$2" "$3" >/tmp/exp 2>&1 &
 	ep=$!
 	sleep 1
@@ -204,14 +206,26 @@ inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters
 	gm=$(( $(st B inc0 rx_malformed_bad_shim) - m0 ))
 	gs=$(( $(st B inc0 rx_malformed_bad_stream) - s0 ))
 	gd=$(( $(st B inc0 rx_decompressed_frames) - d0 ))
-	echo "counted on B: bad_shim $gm bad_stream $gs decompressed $gd"
+	ec=$(echo "$line" | sed -n 's/.* bad_payload_csum=\([0-9]*\).*/\1/p')
+	ev=$(echo "$line" | sed -n 's/.* old_version=\([0-9]*\).*/\1/p')
+	ex=$(echo "$line" | sed -n 's/.* corrupt=\([0-9]*\).*/\1/p')
+	gc=$(( $(st B inc0 rx_malformed_bad_payload_csum) - c0 ))
+	gv=$(( $(st B inc0 rx_malformed_old_version) - v0 ))
+	echo "counted on B: bad_shim $gm bad_stream $gs old_version $gv bad_payload_csum $gc decompressed $gd"
 	check "inject $1: rx_malformed_bad_shim counts them ($em)" eq "$gm" "$em"
 	check "inject $1: rx_malformed_bad_stream counts them ($es)" eq "$gs" "$es"
+	check "inject $1: rx_malformed_old_version counts them ($ev)" eq "$gv" "$ev"
+	check "inject $1: payload checksum drops counted ($ec)" eq "$gc" "$ec"
 	check "inject $1: valid marked frames decompressed ($ed)" eq "$gd" "$ed"
+	check "inject $1: no frame delivered with other contents" eq "$ex" 0
 }
 inject_rx marked 400 5
 check "marked injection produced malformed frames" gt "$em$es" 0
 inject_rx random 3000 6
+# Format v2 integrity: every single-bit flip of the shim, stream and tail
+# of three compressed frames is refused by B's decompressor.
+inject_rx flips 3100 8
+check "flips: most are dropped by the payload checksum" gt "$gc" 1000
 c0=$(st A inc0 tx_compressed_frames)
 $A inc-vm-inject send inc0 "$macB" tx random 2000 7 vA >/tmp/inj 2>&1
 irc=$?

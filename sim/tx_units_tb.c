@@ -54,6 +54,8 @@ static unsigned matcher_reason(enum inc_reason r)
 	case INC_R_NOT_MARKED:
 	case INC_R_BAD_SHIM:
 	case INC_R_BAD_STREAM:
+	case INC_R_OLD_VERSION:
+	case INC_R_BAD_PAYLOAD_CSUM:
 		return INC_R_NONE;     /* decided after the matcher */
 	default:
 		return r;

@@ -4,14 +4,18 @@
  * driver test in QEMU, predict with the model what the driver must do with
  * each, and check the frames the driver emits byte for byte.
  *
- *   inc-vm-inject send IFNAME DSTMAC rx|tx marked|random COUNT SEED [CAPIF]
- *   inc-vm-inject expect IFNAME DSTMAC marked|random COUNT SEED
+ *   inc-vm-inject send IFNAME DSTMAC rx|tx marked|random|flips COUNT SEED [CAPIF]
+ *   inc-vm-inject expect IFNAME DSTMAC marked|random|flips COUNT SEED
  *
  * "marked": compressed frames (inc_frame_compress of gradient payloads),
  * most of them corrupted afterwards (shim magic/version/length, stream cut
  * short or too long, a padding lane with a non-zero tag, no room for the
  * shim), with the IP header fixed up so they reach the marker validation.
  * "random": inc_fg_random frames of every kind, marked ones included.
+ * "flips": single-bit flips of the shim, stream and tail of three valid
+ * compressed frames (1448, 600 and 203 payload bytes of gradient values,
+ * valid TCP checksums), bit after bit (format v2 integrity: each must be
+ * refused by the decompressor, never delivered with other contents).
  *
  * Each frame is classified with the model: "rx" with inc_frame_decompress
  * as the receiving device's RX handler sees it (the kernel moves one
@@ -19,6 +23,9 @@
  * MTU 1500 + 18), "tx" with inc_frame_compress as the sending device's TX
  * path sees it (no size limit). The last line of "send" is machine-readable:
  *   expect sent=N decompressed=N compressed=N malformed=N bad_shim=N bad_stream=N
+ *          dropped=N bad_payload_csum=N old_version=N corrupt=N
+ * (corrupt: frames the model would deliver with contents other than the
+ * uncorrupted frame's; must be 0).
  *
  * "send ... tx ... CAPIF" also captures what leaves on CAPIF (the lower
  * device) and requires every sent frame to appear there exactly as the
@@ -89,8 +96,8 @@ static size_t make_marked(uint8_t *out, size_t cap, unsigned variant,
 	case 1:
 		shim[0] ^= 0x20;        /* magic */
 		break;
-	case 2:
-		shim[1] = 2;            /* version */
+	case 2:                         /* version 1 (refused) or unknown */
+		shim[1] = (inc_fg_rand(rng) & 1) ? INC_WIRE_VERSION_V1 : 3;
 		break;
 	case 3:
 		st16(shim + 2, 0xfff0); /* longer than any frame */
@@ -108,12 +115,12 @@ static size_t make_marked(uint8_t *out, size_t cap, unsigned variant,
 		unsigned n = (unsigned)plen / 4u;
 
 		if (n % 8u == 0) {
-			st16(shim + 2, (unsigned)plen + 4u);
+			st16(shim + 2, (unsigned)plen + 4u);   /* one value more: its tag is missing */
 			break;
 		}
 		/* Walk to the last group's tag word. */
 		{
-			size_t pos = 4, g;
+			size_t pos = INC_WIRE_SHIM_BYTES, g;
 			uint16_t tw = 0;
 
 			for (g = 0; g < (n + 7u) / 8u; g++) {
@@ -135,16 +142,93 @@ static size_t make_marked(uint8_t *out, size_t cap, unsigned variant,
 	return len;
 }
 
+enum { MODE_RANDOM, MODE_MARKED, MODE_FLIPS };
+
+static int parse_mode(const char *s)
+{
+	if (!strcmp(s, "marked"))
+		return MODE_MARKED;
+	if (!strcmp(s, "flips"))
+		return MODE_FLIPS;
+	if (!strcmp(s, "random"))
+		return MODE_RANDOM;
+	inc_vm_die(PROG, "unknown mode '%s' (marked, random, flips)", s);
+	return MODE_RANDOM;
+}
+
+/* The base frames of "flips": compressed, and what they decompress to. */
+#define FLIP_BASES 3
+static uint8_t flip_comp[FLIP_BASES][1600], flip_dec[FLIP_BASES][1600];
+static size_t flip_clen[FLIP_BASES], flip_dlen[FLIP_BASES], flip_poff[FLIP_BASES];
+
+static void flip_bases(void)
+{
+	static const size_t plens[FLIP_BASES] = { 1448, 600, 203 };
+	uint8_t in[1600], payload[1460];
+	struct inc_fg_frame fr;
+	struct inc_frame_info info;
+	uint64_t rng = 0x5eed;
+	size_t len;
+	long r;
+	int k;
+
+	for (k = 0; k < FLIP_BASES; k++) {
+		inc_fg_defaults(&fr);
+		inc_fg_payload(payload, plens[k], INC_FG_GRADIENT, &rng);
+		fr.payload = payload;
+		fr.payload_len = plens[k];
+		fr.seq = (uint32_t)inc_fg_rand(&rng);
+		len = inc_fg_build(in, sizeof(in), &fr);
+		r = inc_frame_compress(in, len, flip_comp[k], sizeof(flip_comp[k]), NULL, &info);
+		if (r <= 0 || info.outcome != INC_OUT_COMPRESSED)
+			inc_vm_die(PROG, "flips: base frame %d does not compress", k);
+		flip_clen[k] = (size_t)r;
+		flip_poff[k] = info.payload_off;
+		r = inc_frame_decompress(flip_comp[k], flip_clen[k], flip_dec[k],
+					 sizeof(flip_dec[k]), NULL, &info);
+		if (r <= 0 || info.outcome != INC_OUT_DECOMPRESSED)
+			inc_vm_die(PROG, "flips: base frame %d does not decompress", k);
+		flip_dlen[k] = (size_t)r;
+	}
+}
+
+/* Flip n: base frame k, bit b of its shim, stream or tail (cycling). */
+static size_t make_flip(uint8_t *out, unsigned long n, int *base)
+{
+	unsigned long total = 0, bits;
+	int k;
+
+	if (!flip_clen[0])
+		flip_bases();
+	for (k = 0; k < FLIP_BASES; k++)
+		total += 8ul * (flip_clen[k] - flip_poff[k]);
+	n %= total;
+	for (k = 0; k < FLIP_BASES; k++) {
+		bits = 8ul * (flip_clen[k] - flip_poff[k]);
+		if (n < bits)
+			break;
+		n -= bits;
+	}
+	memcpy(out, flip_comp[k], flip_clen[k]);
+	out[flip_poff[k] + n / 8] ^= (uint8_t)(1u << (n % 8));
+	*base = k;
+	return flip_clen[k];
+}
+
 /* The next frame of the sequence (identical on both sides for one SEED),
- * or 0 when the generator made one AF_PACKET cannot send. */
-static size_t next_frame(uint8_t *frame, size_t cap, int marked,
-			 unsigned long n, const unsigned *mac, uint64_t *rng)
+ * or 0 when the generator made one AF_PACKET cannot send. *base is the
+ * base frame of a flip, else -1. */
+static size_t next_frame(uint8_t *frame, size_t cap, int mode,
+			 unsigned long n, const unsigned *mac, uint64_t *rng, int *base)
 {
 	size_t len;
 	unsigned i;
 
-	if (marked)
+	*base = -1;
+	if (mode == MODE_MARKED)
 		len = make_marked(frame, cap, (unsigned)n, rng);
+	else if (mode == MODE_FLIPS)
+		len = make_flip(frame, n, base);
 	else
 		len = inc_fg_random(frame, cap, MTU + 14, 1, rng);
 	/* AF_PACKET takes whole Ethernet headers up to MTU + 14. */
@@ -230,16 +314,16 @@ static int do_expect(int argc, char **argv)
 	unsigned mac[6];
 	unsigned long count, n, want = 0, matched = 0, other = 0;
 	uint64_t rng;
-	int fd, marked;
+	int fd, mode, base;
 	double t_end;
 	long r;
 
 	if (argc != 7)
-		inc_vm_die(PROG, "usage: expect IFNAME DSTMAC marked|random COUNT SEED");
+		inc_vm_die(PROG, "usage: expect IFNAME DSTMAC marked|random|flips COUNT SEED");
 	if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2],
 		   &mac[3], &mac[4], &mac[5]) != 6)
 		inc_vm_die(PROG, "bad MAC '%s'", argv[3]);
-	marked = strcmp(argv[4], "marked") == 0;
+	mode = parse_mode(argv[4]);
 	count = inc_vm_num(PROG, argv[5]);
 	rng = inc_vm_num(PROG, argv[6]) | 1u;
 	fd = open_packet(argv[2], ETH_P_ALL, &sll);
@@ -247,7 +331,7 @@ static int do_expect(int argc, char **argv)
 	fflush(stdout);
 	t_end = inc_vm_now() + 10.0;
 	for (n = 0; n < count && inc_vm_now() < t_end; n++) {
-		size_t len = next_frame(frame, sizeof(frame), marked, n, mac, &rng);
+		size_t len = next_frame(frame, sizeof(frame), mode, n, mac, &rng, &base);
 
 		if (!len)
 			continue;
@@ -274,21 +358,22 @@ int main(int argc, char **argv)
 	unsigned mac[6];
 	unsigned long count, seed, n, sent = 0, exact = 0, other = 0;
 	unsigned long dcmp = 0, cmp = 0, malformed = 0, bad_shim = 0, bad_stream = 0;
+	unsigned long dropped = 0, bad_csum = 0, old_version = 0, corrupt = 0;
 	uint64_t rng;
-	int rx, marked, fd, cfd = -1;
+	int rx, mode, fd, cfd = -1, base;
 	size_t len;
 
 	alarm(60);
 	if (argc >= 2 && strcmp(argv[1], "expect") == 0)
 		return do_expect(argc, argv);
 	if ((argc != 8 && argc != 9) || strcmp(argv[1], "send") != 0)
-		inc_vm_die(PROG, "usage: inc-vm-inject send IFNAME DSTMAC rx|tx marked|random COUNT SEED [CAPIF]\n"
-			   "       inc-vm-inject expect IFNAME DSTMAC marked|random COUNT SEED");
+		inc_vm_die(PROG, "usage: inc-vm-inject send IFNAME DSTMAC rx|tx marked|random|flips COUNT SEED [CAPIF]\n"
+			   "       inc-vm-inject expect IFNAME DSTMAC marked|random|flips COUNT SEED");
 	if (sscanf(argv[3], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2],
 		   &mac[3], &mac[4], &mac[5]) != 6)
 		inc_vm_die(PROG, "bad MAC '%s'", argv[3]);
 	rx = strcmp(argv[4], "rx") == 0;
-	marked = strcmp(argv[5], "marked") == 0;
+	mode = parse_mode(argv[5]);
 	count = inc_vm_num(PROG, argv[6]);
 	seed = inc_vm_num(PROG, argv[7]);
 	rng = seed | 1u;
@@ -301,7 +386,7 @@ int main(int argc, char **argv)
 	for (n = 0; n < count; n++) {
 		long r;
 
-		len = next_frame(frame, sizeof(frame), marked, n, mac, &rng);
+		len = next_frame(frame, sizeof(frame), mode, n, mac, &rng, &base);
 		if (!len)
 			continue;
 		sll.sll_protocol = (uint16_t)(frame[12] | frame[13] << 8);
@@ -320,7 +405,18 @@ int main(int argc, char **argv)
 			malformed++;
 			bad_shim += info.reason == INC_R_BAD_SHIM;
 			bad_stream += info.reason == INC_R_BAD_STREAM;
+			old_version += info.reason == INC_R_OLD_VERSION;
 		}
+		if (info.outcome == INC_OUT_DROPPED) {
+			dropped++;
+			bad_csum += info.reason == INC_R_BAD_PAYLOAD_CSUM;
+		}
+		/* A flip the model decompresses must give the base frame's
+		 * segment again (the MAC addresses set here aside). */
+		if (base >= 0 && info.outcome == INC_OUT_DECOMPRESSED &&
+		    ((size_t)r != flip_dlen[base] ||
+		     memcmp(out + 12, flip_dec[base] + 12, (size_t)r - 12)))
+			corrupt++;
 		if (cfd >= 0)
 			exact += capture_match(cfd, 1, out, (size_t)r, 500, &other);
 		if (n % 16 == 15)
@@ -332,7 +428,9 @@ int main(int argc, char **argv)
 		printf("bit-exact: matched=%lu of %lu, other=%lu\n", exact, sent, other);
 	}
 	printf("expect sent=%lu decompressed=%lu compressed=%lu malformed=%lu "
-	       "bad_shim=%lu bad_stream=%lu\n",
-	       sent, dcmp, cmp, malformed, bad_shim, bad_stream);
-	return cfd >= 0 && exact != sent ? 1 : 0;
+	       "bad_shim=%lu bad_stream=%lu dropped=%lu bad_payload_csum=%lu "
+	       "old_version=%lu corrupt=%lu\n",
+	       sent, dcmp, cmp, malformed, bad_shim, bad_stream, dropped, bad_csum,
+	       old_version, corrupt);
+	return (cfd >= 0 && exact != sent) || corrupt ? 1 : 0;
 }

@@ -10,7 +10,7 @@
  * tx frames: compressed (plain, VLAN + IP options, TCP timestamps), ToS
  * bypass, not_smaller, a runt and an oversize frame.
  * rx frames: compressed frames (small, MTU with timestamps, VLAN + IP options
- * with an odd tail, a padded 60-byte one), plain tagged TCP (not_marked),
+ * with an odd tail, a small one padded to 64 bytes), plain tagged TCP (not_marked),
  * ToS bypass, a bad shim, a bad stream, a runt and an oversize frame.
  */
 #include <stdio.h>
@@ -112,7 +112,7 @@ static size_t rx_frame(int k, uint8_t *fr, size_t cap, uint8_t *pay, uint64_t *r
 	inc_fg_payload(pay, 200, INC_FG_GRADIENT, rng);
 	if (!common_frame(k, &f, pay, rng)) {
 		switch (k) {
-		case 3: /* tiny payload: compressed frame shorter than 60 bytes */
+		case 3: /* tiny payload: a 62-byte compressed frame, padded below */
 			f.payload_len = 16;
 			inc_fg_payload(pay, f.payload_len, INC_FG_ZERO, rng);
 			break;
@@ -130,12 +130,12 @@ static size_t rx_frame(int k, uint8_t *fr, size_t cap, uint8_t *pay, uint64_t *r
 		memcpy(fr, comp, (size_t)n);
 		len = (size_t)n;
 	}
-	if (k == 3) {           /* Ethernet padding to 60 bytes */
-		memset(fr + len, 0, 60 - len);
-		len = 60;
+	if (k == 3 && len < 64) {   /* Ethernet padding (allowed up to 64 bytes) */
+		memset(fr + len, 0, 64 - len);
+		len = 64;
 	}
-	if (k == 7)             /* bad shim: version 2 */
-		fr[54 + 1] = 2;
+	if (k == 7)             /* bad shim: version 3 */
+		fr[54 + 1] = 3;
 	if (k == 8)             /* bad stream: one byte more in the stream */
 		fr[54 + 3]--;   /* restored length one float shorter */
 	if (k == 9)

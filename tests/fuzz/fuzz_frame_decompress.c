@@ -14,7 +14,9 @@
  * - the same call with an output buffer of exactly the needed size gives the
  *   same bytes, and one byte less gives INC_ENOSPC (ASan catches any write
  *   past the capacity);
- * - a frame the model compresses decompresses again.
+ * - a dropped frame is oversize, or marked and fails the payload checksum;
+ * - a frame the model compresses decompresses again exactly when its TCP
+ *   checksum was valid, and is dropped (bad_payload_csum) otherwise.
  */
 #include "inc_model.h"
 #include "fuzz_common.h"
@@ -60,7 +62,9 @@ static void one(const uint8_t *data, size_t size, const struct inc_frame_config 
 		check_decompressed(big, (size_t)r);
 		break;
 	case INC_OUT_DROPPED:
-		FUZZ_ASSERT(r == 0 && cfg->max_frame && size > cfg->max_frame);
+		FUZZ_ASSERT(r == 0 && ((info.reason == INC_R_OVERSIZE && cfg->max_frame &&
+					size > cfg->max_frame) ||
+				       info.reason == INC_R_BAD_PAYLOAD_CSUM));
 		return;
 	default:
 		FUZZ_ASSERT(0);
@@ -82,6 +86,16 @@ static void one(const uint8_t *data, size_t size, const struct inc_frame_config 
 	free(exact);
 }
 
+/* The TCP checksum of a frame the model compressed (so its headers parse). */
+static int tcp_csum_valid(const uint8_t *f)
+{
+	unsigned l3 = fz_be16(f + 12) == 0x8100 ? 18 : 14;
+	unsigned ihl = (f[l3] & 15u) * 4u, total = fz_be16(f + l3 + 2);
+	uint64_t acc = fz_sum(0, f + l3 + 12, 8) + 6u + (total - ihl);
+
+	return fz_csum_ok(fz_sum(acc, f + l3 + ihl, total - ihl));
+}
+
 static void round_trip(const uint8_t *data, size_t size, const struct inc_frame_config *cfg)
 {
 	struct inc_frame_info info;
@@ -99,8 +113,13 @@ static void round_trip(const uint8_t *data, size_t size, const struct inc_frame_
 	if (info.outcome == INC_OUT_COMPRESSED) {
 		FUZZ_ASSERT((size_t)r < size);
 		r2 = inc_frame_decompress(comp, (size_t)r, big, sizeof(big), cfg, &info);
-		FUZZ_ASSERT(r2 > 0 && info.outcome == INC_OUT_DECOMPRESSED);
-		check_decompressed(big, (size_t)r2);
+		if (tcp_csum_valid(data)) {
+			FUZZ_ASSERT(r2 > 0 && info.outcome == INC_OUT_DECOMPRESSED);
+			check_decompressed(big, (size_t)r2);
+		} else {
+			FUZZ_ASSERT(r2 == 0 && info.outcome == INC_OUT_DROPPED &&
+				    info.reason == INC_R_BAD_PAYLOAD_CSUM);
+		}
 	}
 	free(comp);
 }

@@ -138,12 +138,24 @@ static void check_compressed(const char *name, unsigned long idx,
 	CHECK(cv.proto == INC_WIRE_IPPROTO, "%s #%lu: protocol %u", name, idx,
 	      cv.proto);
 	CHECK(!memcmp(c, in, v->l3 + 2) && !memcmp(c + v->l3 + 4, in + v->l3 + 4, 5) &&
-	      !memcmp(c + v->l3 + 12, in + v->l3 + 12, v->pay - v->l3 - 12),
-	      "%s #%lu: headers changed beyond length/protocol/checksum", name,
+	      !memcmp(c + v->l3 + 12, in + v->l3 + 12, v->l4 + 16 - v->l3 - 12) &&
+	      !memcmp(c + v->l4 + 18, in + v->l4 + 18, v->pay - v->l4 - 18),
+	      "%s #%lu: headers changed beyond length/protocol/checksums", name,
 	      idx);
 	CHECK(c[v->pay] == INC_WIRE_MAGIC && c[v->pay + 1] == INC_WIRE_VERSION &&
 	      be16(c + v->pay + 2) == v->pay_len,
 	      "%s #%lu: shim", name, idx);
+	{                               /* the shim's tag-word sum */
+		size_t g, pos = 0;
+		unsigned tsum = 0, tw;
+
+		for (g = 0; g < v->pay_len / 4; g += 8) {
+			tw = c[v->pay + 6 + pos] | c[v->pay + 7 + pos] << 8;
+			tsum += tw;
+			pos += inc_group_size((uint16_t)tw);
+		}
+		CHECK(be16(c + v->pay + 4) == (tsum & 0xffff), "%s #%lu: tag-word sum", name, idx);
+	}
 
 	/* The round trip. */
 	dlen = inc_frame_decompress(c, (size_t)clen, d, sizeof(d), cfg, &info);
@@ -158,6 +170,10 @@ static void check_compressed(const char *name, unsigned long idx,
 	      "%s #%lu: restored headers differ", name, idx);
 	CHECK(view(d, len, &dv) && ip_csum_ok(d, &dv) && tcp_csum_ok(d, &dv),
 	      "%s #%lu: restored IP/TCP checksum invalid", name, idx);
+	/* Format v2: the compressed frame carried the restored segment's
+	 * checksum, and the receiver passed it on unchanged. */
+	CHECK(!memcmp(c + v->l4 + 16, d + v->l4 + 16, 2),
+	      "%s #%lu: TCP checksum on the wire differs from the restored one", name, idx);
 	nvals = v->pay_len / 4;
 	for (i = 0; i < nvals; i++) {
 		uint32_t o, r, p;
