@@ -272,7 +272,7 @@ if [ -e $fdev ] && [ -d /sys/bus/pci/devices/0000:00:05.1/net ]; then
 	echo "1af4 1110" >/sys/bus/pci/drivers/inceptionn/new_id
 	sleep 1
 	check "PCI probe accepts the ID/version/caps words" sh -c \
-		"dmesg | grep -q '0000:00:05.0: INCEPTIONN engines v1.0 (wire format 1), TX, RX, 256-bit stream, max frame 9018'"
+		"dmesg | grep -q '0000:00:05.0: INCEPTIONN engines v1.1 (wire format 2), TX, RX, 256-bit stream, max frame 9018'"
 	eth=$(ls /sys/bus/pci/devices/0000:00:05.1/net/ | head -n 1)
 	check "ip link add on the FPGA NIC ($eth)" /opt/bin/ip link add link "$eth" name incf type inceptionn
 	check "offload is the FPGA" [ "$(cat /sys/class/net/incf/inceptionn/offload)" = "fpga 0000:00:05.0" ]

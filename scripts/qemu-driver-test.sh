@@ -39,7 +39,9 @@ le32() {       # OFFSET VALUE: one little-endian 32-bit word into $regs
 rm -f "$regs"
 truncate -s 1M "$regs"
 le32 0x000 0x494e4345           # INC_REG_ID = INC_ID_VALUE
-le32 0x004 0x00010001           # INC_REG_VERSION: 1.0, wire format 1
+# INC_REG_VERSION from the register map, so the guest sees this build's
+# major and wire format version.
+le32 0x004 "$(sed -n 's/^#define INC_VERSION_VALUE *\(0x[0-9a-fA-F]*\).*/\1/p' sw-model/include/inc_regs.h)"
 le32 0x008 0x233a2007           # INC_REG_CAPS: TX|RX|VLAN, 32-byte beat, 9018
 le32 0x108 1234                 # TX outcome compressed, LO
 le32 0x10c 1                    #   HI -> 4294968530
