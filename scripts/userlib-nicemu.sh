@@ -80,5 +80,10 @@ else
 fi
 [ "${mal:-1}" -eq 0 ] && { pass=$((pass + 1)); echo "ok   no malformed frames"; } \
 	|| { fail=$((fail + 1)); echo "FAIL malformed frames: ${mal:-?}"; }
+# Format v2: every restored segment verified against the TCP checksum the
+# kernel computed, carried through the sender's NIC.
+bad=$(sed -nE 's/.* bad_payload_csum ([0-9]+).*/\1/p' <<<"$stats")
+[ "${bad:-1}" -eq 0 ] && { pass=$((pass + 1)); echo "ok   every restored segment passed its TCP checksum"; } \
+	|| { fail=$((fail + 1)); echo "FAIL payload checksum drops: ${bad:-?}"; }
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
