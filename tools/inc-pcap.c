@@ -51,7 +51,7 @@ enum mode { M_COMPRESS, M_DECOMPRESS, M_STATS };
 struct report {
 	uint64_t frames, matched, cap_trunc;
 	uint64_t outcome[INC_OUT_COUNT];
-	uint64_t reason[INC_R_COUNT];     /* bypassed or malformed frames */
+	uint64_t reason[INC_R_COUNT];     /* bypassed, malformed or dropped frames */
 					  /* (dropped ones are all oversize) */
 	uint64_t bytes_in, bytes_out;     /* all frames read / written */
 	uint64_t done_in, done_out;       /* frames compressed/decompressed */
@@ -143,7 +143,7 @@ static void account(struct report *rep, const struct inc_frame_info *info,
 		rep->pay_out += info->payload_out;
 		for (unsigned t = 0; t < 4; t++)
 			rep->cc.n[t] += info->counts.n[t];
-	} else if (info->outcome != INC_OUT_DROPPED) {
+	} else {
 		rep->reason[info->reason]++;
 	}
 }

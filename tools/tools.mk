@@ -64,8 +64,8 @@ $(SAN_BIN)/inc-tcpgen: tools/inc-tcpgen.c $(TOOL_COMMON) $(LIB)/libincmodel-san.
 	$(CC) $(TOOLS_CFLAGS) $(SAN_FLAGS) tools/inc-tcpgen.c tools/inc_tool.c \
 		$(LIB)/libincmodel-san.a -lm -o $@
 
-test-cli: $(SAN_TOOLS)
-	INC_BIN=$(SAN_BIN) tests/pcap/test_cli.sh
+test-cli: $(SAN_TOOLS) $(BUILD)/tests/padded
+	INC_BIN=$(SAN_BIN) PADDED=$(BUILD)/tests/padded tests/pcap/test_cli.sh
 
 # Padded short frames (Ethernet padding after the IP datagram, as a receive
 # side captures them) through the ASan/UBSan inc-pcap: round trip, and

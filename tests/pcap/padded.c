@@ -8,12 +8,17 @@
  *                                    0..40, plain / zero-padded to 60 /
  *                                    junk-padded to 64, untagged and VLAN
  *   padded pad IN.pcap OUT.pcap [SEED]  pad every compressed frame (IP protocol
- *                                    253) shorter than 60 bytes, as the far
- *                                    MAC does (zeros to 60 or junk to 64,
- *                                    alternately); other frames unchanged
+ *                                    253) shorter than 64 bytes (the format
+ *                                    allows padding up to 64; the smallest
+ *                                    compressed frame is 62 bytes) with
+ *                                    zeros or junk to 64, alternately; other
+ *                                    frames unchanged
+ *   padded flip IN.pcap OUT.pcap     flip bit 0 of the TCP checksum of every
+ *                                    compressed frame (a corruption on the
+ *                                    wire); prints how many were flipped
  *   padded check ORIG.pcap DEC.pcap EB  DEC (compress + decompress of ORIG)
  *                                    restores each frame to its IP datagram:
- *                                    same headers but the TCP checksum, each
+ *                                    same headers, each
  *                                    value the model's q(x) at 2^-EB, the raw
  *                                    tail exact; or, for
  *                                    a frame the codec passed by, ORIG itself
@@ -64,7 +69,7 @@ static size_t pad(uint8_t *f, size_t len, int mode)
 	size_t to = mode == 1 ? 60 : 64;
 
 	for (; len < to; len++)
-		f[len] = mode == 1 ? 0 : (uint8_t)rnd();
+		f[len] = mode == 2 ? (uint8_t)rnd() : 0;   /* 1, 3: zeros */
 	return len;
 }
 
@@ -177,13 +182,40 @@ static int pad_file(const char *in, const char *out)
 		size_t len = h->caplen;
 
 		memcpy(f, data, len);
-		if (len < 60 && is_marked(f, len))
-			len = pad(f, len, 1 + (k++ & 1));
+		if (len < 64 && is_marked(f, len))
+			len = pad(f, len, 2 + (k++ & 1));
 		put(d, f, len);
 	}
 	pcap_dump_close(d);
 	pcap_close(dead);
 	pcap_close(pi);
+	return 0;
+}
+
+static int flip_file(const char *in, const char *out)
+{
+	pcap_t *pi = open_in(in), *dead;
+	pcap_dumper_t *d = open_out(out, &dead);
+	struct pcap_pkthdr *h;
+	struct inc_frame_hdr fh;
+	const u_char *data;
+	uint8_t f[65536];
+	int n = 0;
+
+	while (pcap_next_ex(pi, &h, &data) == 1) {
+		size_t len = h->caplen;
+
+		memcpy(f, data, len);
+		if (is_marked(f, len) && inc_frame_parse(f, len, &fh) == INC_R_NONE) {
+			f[fh.l4_off + 17] ^= 1;
+			n++;
+		}
+		put(d, f, len);
+	}
+	pcap_dump_close(d);
+	pcap_close(dead);
+	pcap_close(pi);
+	printf("flipped %d\n", n);
 	return 0;
 }
 
@@ -220,6 +252,16 @@ static int check(const char *orig, const char *dec, unsigned eb)
 		for (i = 0; !why && i < fh.payload_off; i++)
 			if (o[i] != d[i] && i != fh.l4_off + 16u && i != fh.l4_off + 17u)
 				why = "headers differ";
+		/* The restored TCP checksum (the sender's, updated for q(x))
+		 * must verify over the restored segment. */
+		if (!why) {
+			uint32_t sum = inc_csum_add(0, d + fh.l3_off + 12, 8);
+
+			sum += 6u + (uint32_t)(fh.ip_total - fh.ip_hlen);
+			sum = inc_csum_add(sum, d + fh.l4_off, ext - fh.l4_off);
+			if (inc_csum_fold(sum) != 0)
+				why = "the restored TCP checksum does not verify";
+		}
 		for (i = fh.payload_off; !why && i + 4 <= ext; i += 4) {
 			uint32_t a, b, pl = 0, q;
 			unsigned tag;
@@ -265,8 +307,10 @@ int main(int argc, char **argv)
 			rng_s = strtoull(argv[4], NULL, 0);
 		return pad_file(argv[2], argv[3]);
 	}
+	if (argc == 4 && !strcmp(argv[1], "flip"))
+		return flip_file(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "check"))
 		return check(argv[2], argv[3], (unsigned)atoi(argv[4]));
-	fprintf(stderr, "usage: padded gen OUT.pcap [SEED] | pad IN OUT [SEED] | check ORIG DEC EB\n");
+	fprintf(stderr, "usage: padded gen OUT.pcap [SEED] | pad IN OUT [SEED] | flip IN OUT | check ORIG DEC EB\n");
 	return 2;
 }

@@ -195,7 +195,17 @@ dr=$(kv dropped "$t/mf.kv")
 check "--max-frame drops ($dr)" test "${dr:-0}" -gt 100
 check "--max-frame: dropped frames omitted" test \
 	$(( $(nframes "$t/mf.pcap") + dr )) -eq "$(nframes "$fix/inc-plain.pcap")"
-check "--max-frame: not counted as bypassed" test -z "$(kv reason_oversize "$t/mf.kv")"
+check "--max-frame: counted as dropped for oversize, not as bypassed" test \
+	"$(kv reason_oversize "$t/mf.kv")" = "$dr" -a \
+	$(( $(kv bypassed "$t/mf.kv") + $(kv compressed "$t/mf.kv") + dr )) -eq "$(kv frames "$t/mf.kv")"
+# Format v2: a compressed frame corrupted on the wire (one bit of its TCP
+# checksum) is dropped on decompression and counted by reason.
+"$pcapt" compress "$fix/inc-plain.pcap" "$t/v2c.pcap" --kv >"$t/v2c.kv" 2>&1
+nflip=$("${PADDED:-build/tests/padded}" flip "$t/v2c.pcap" "$t/v2f.pcap" | sed -n 's/^flipped //p')
+$pcapt decompress "$t/v2f.pcap" "$t/v2d.pcap" --kv >"$t/v2d.kv" 2>&1
+check "a flipped checksum bit drops every compressed frame ($nflip)" test \
+	"${nflip:-0}" -gt 100 -a "$(kv dropped "$t/v2d.kv")" = "$nflip" -a \
+	"$(kv reason_bad_payload_csum "$t/v2d.kv")" = "$nflip"
 
 # Output to stdout.
 $pcapt compress "$fix/inc-jumbo.pcap" - 2>/dev/null >"$t/stdout.pcap"
