@@ -20,8 +20,8 @@
  *                  as jumbo frames (8948 bytes: zero-jumbo, table3-jumbo),
  *                  incompressible (all raw groups; the largest payloads
  *                  whose marked frame fits: 1356 bytes for a 1500-byte IP
- *                  MTU, 8420 for incompressible-jumbo, a 9018-byte frame),
- *                  small (marked, 10 floats: 70..80 bytes), frame64
+ *                  MTU, 8416 for incompressible-jumbo, a 9014-byte frame),
+ *                  small (marked, 10 floats: 62 bytes and up), frame64
  *                  (64-byte tagged TCP, bypass not_marked), bypass (MTU,
  *                  ToS mismatch). Also prints the ceiling: output beats
  *                  over input beats of the frames sent (at most 1), what
@@ -351,7 +351,7 @@ static int bench(const char *load, long nframes, uint64_t *rng)
 		else if (!strcmp(load, "incompressible"))
 			len = marked_frame(f, sizeof(f), 1356, INC_FG_INCOMPRESSIBLE, 12, rng);
 		else if (!strcmp(load, "incompressible-jumbo"))
-			len = marked_frame(f, sizeof(f), 8420, INC_FG_INCOMPRESSIBLE, 12, rng);
+			len = marked_frame(f, sizeof(f), 8416, INC_FG_INCOMPRESSIBLE, 12, rng);
 		else if (!strcmp(load, "small"))
 			len = marked_frame(f, sizeof(f), 40, INC_FG_GRADIENT, 0, rng);
 		else if (!strcmp(load, "frame64")) {  /* 64-byte tagged TCP frames (not marked) */
