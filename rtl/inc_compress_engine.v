@@ -420,12 +420,13 @@ reg [7:0]             b_poff_reg = 0, b_ip_hlen_reg = 0, b_tcp_hlen_reg = 0, b_t
 reg [OAW:0]           b_orig_base_reg = 0, b_orig_end_reg = 0;
 reg [DATA_WIDTH-1:0]  b_orig_reg = 0;
 reg [LANES-1:0]       b_lvalid_reg = 0;
-reg [15:0]            b_hc_reg = 0;
+reg [15:0]            b_hcb_reg = 0;   // the sender's TCP checksum of this beat's frame
 reg [6:0]             b_tcs_reg = 0;
 
 always @(posedge clk) begin
     b_valid_reg <= x_valid_reg;
     b_orig_reg  <= blk_orig;
+    b_hcb_reg   <= x_hc_reg;
     b_lvalid_reg <= blk_valid;
     b_has_reg   <= x_has_reg;
     b_last_reg  <= x_last_reg;
@@ -453,7 +454,6 @@ always @(posedge clk) begin
         b_vlan_reg      <= m_vlan;
         b_orig_base_reg <= x_orig_base_reg;
         b_orig_end_reg  <= x_orig_end_reg;
-        b_hc_reg        <= x_hc_reg;
         b_tcs_reg       <= x_tcs_reg;
     end
     if (rst)
@@ -503,12 +503,13 @@ reg [7:0]             c_poff_reg = 0, c_ip_hlen_reg = 0, c_tcp_hlen_reg = 0, c_t
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
 reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
 reg [2*LANES-1:0]     c_tw_reg = 0;          // the beat's tag word (0 without a group)
-reg [15:0]            c_hc_reg = 0;
+reg [15:0]            c_hcb_reg = 0;
 reg [6:0]             c_tcs_reg = 0;
 
 always @(posedge clk) begin
     c_valid_reg <= b_valid_reg;
     c_lane_dsum_reg <= lane_dsum;
+    c_hcb_reg   <= b_hcb_reg;
     c_tw_reg    <= (b_has_reg && b_nz_reg) ? b_tags_reg : {2*LANES{1'b0}};
     c_has_reg   <= b_has_reg;
     c_last_reg  <= b_last_reg;
@@ -529,7 +530,6 @@ always @(posedge clk) begin
         c_vlan_reg      <= b_vlan_reg;
         c_orig_base_reg <= b_orig_base_reg;
         c_orig_end_reg  <= b_orig_end_reg;
-        c_hc_reg        <= b_hc_reg;
         c_tcs_reg       <= b_tcs_reg;
     end
     if (rst)
@@ -563,7 +563,8 @@ wire [16:0] ck_f1    = {15'd0, ck_sum[17:16]} + {1'b0, ck_sum[15:0]};
 wire [15:0] ck_f2    = ck_f1[15:0] + {15'd0, ck_f1[16]};
 wire [15:0] new_csum = ~ck_f2;
 
-// The frame's checksum update terms so far, plus this beat's.
+// The frame's checksum update terms so far, plus this beat's; the first
+// payload beat starts from ~HC (captured before any payload beat).
 reg  [31:0] dsum_acc_reg = 0;
 reg  [20:0] c_beat_dsum;
 integer     ls;
@@ -572,7 +573,7 @@ always @* begin
     for (ls = 0; ls < LANES; ls = ls + 1)
         c_beat_dsum = c_beat_dsum + {3'd0, c_lane_dsum_reg[18*ls +: 18]};
 end
-wire [31:0] dsum_total = dsum_acc_reg + {11'd0, c_beat_dsum};
+wire [31:0] dsum_total = (c_start_reg ? {16'd0, ~c_hcb_reg} : dsum_acc_reg) + {11'd0, c_beat_dsum};
 
 // The sum modulo 2^16 of the frame's tag words, for the shim.
 reg  [15:0] tsum_acc_reg = 0;
@@ -614,14 +615,12 @@ reg         f_vlan_reg = 1'b0;
 reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
 reg  [31:0] f_dsum_reg = 0;
 reg  [15:0] f_tsum_reg = 0;
-reg  [15:0] f_hc_reg = 0;
 reg  [6:0]  f_tcs_reg = 0;
 
-// HC' = ~fold(~HC + terms), as v2_csum in sw-model/src/frame.c.
-wire [32:0] tcs_sum  = {17'd0, ~f_hc_reg} + {1'b0, f_dsum_reg};
-wire [16:0] tcs_f1   = {1'b0, tcs_sum[15:0]} + {16'd0, tcs_sum[32]} + {1'b0, tcs_sum[31:16]};
-wire [16:0] tcs_f2   = {1'b0, tcs_f1[15:0]} + {16'd0, tcs_f1[16]};
-wire [15:0] f_tcs    = ~(tcs_f2[15:0] + {15'd0, tcs_f2[16]});
+// HC' = ~fold(~HC + terms), as v2_csum in sw-model/src/frame.c (~HC is
+// in the total already). Two end-around steps: the second cannot carry.
+wire [16:0] tcs_f1   = {1'b0, f_dsum_reg[15:0]} + {1'b0, f_dsum_reg[31:16]};
+wire [15:0] f_tcs    = ~(tcs_f1[15:0] + {15'd0, tcs_f1[16]});
 
 always @(posedge clk) begin
     if (c_valid_reg) begin
@@ -631,7 +630,6 @@ always @(posedge clk) begin
     end
     f_dsum_reg      <= dsum_total;
     f_tsum_reg      <= tsum_total;
-    f_hc_reg        <= c_hc_reg;
     f_tcs_reg       <= c_tcs_reg;
     f_valid_reg     <= c_valid_reg && c_last_reg;
     f_mode_reg      <= dec_mode;
