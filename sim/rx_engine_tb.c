@@ -313,16 +313,7 @@ static void run_flips(const char *dir, long maxframes)
 	}
 	drain();
 	printf("rx_engine: %lu single-bit flips of %ld frames through the RTL (stalls on)\n", total, n);
-	printf("  %-8s", "region");
-	for (fate = 0; fate < INC_FATE_COUNT; fate++)
-		printf(" %12s", inc_fate_name((enum inc_fate)fate));
-	printf("\n");
-	for (reg = 0; reg < INC_REG_COUNT; reg++) {
-		printf("  %-8s", inc_region_name((enum inc_region)reg));
-		for (fate = 0; fate < INC_FATE_COUNT; fate++)
-			printf(" %12lu", t[reg][fate]);
-		printf("\n");
-	}
+	inc_int_print_table("fate per region", t);
 	inc_int_free(fr, (size_t)(n > 0 ? n : 0));
 }
 

@@ -192,3 +192,20 @@ void inc_int_free(struct inc_int_frame *f, size_t n)
 		free(f[i].ref);
 	}
 }
+
+void inc_int_print_table(const char *title,
+			 unsigned long t[INC_REG_COUNT][INC_FATE_COUNT])
+{
+	unsigned r, f;
+
+	printf("%s\n  %-8s", title, "region");
+	for (f = 0; f < INC_FATE_COUNT; f++)
+		printf(" %12s", inc_fate_name((enum inc_fate)f));
+	printf("\n");
+	for (r = 0; r < INC_REG_COUNT; r++) {
+		printf("  %-8s", inc_region_name((enum inc_region)r));
+		for (f = 0; f < INC_FATE_COUNT; f++)
+			printf(" %12lu", t[r][f]);
+		printf("\n");
+	}
+}

@@ -83,4 +83,8 @@ long inc_int_collect(const char *dir, struct inc_int_frame *out, size_t max,
 		     size_t per_file);
 void inc_int_free(struct inc_int_frame *f, size_t n);
 
+/* Print a fate-per-region table (counts t[region][fate]) to stdout. */
+void inc_int_print_table(const char *title,
+			 unsigned long t[INC_REG_COUNT][INC_FATE_COUNT]);
+
 #endif /* INC_INTEGRITY_H */
