@@ -44,6 +44,26 @@ test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap $(BUILD)/tests/padded
 SIM_TESTS += rtl-pcap
 TEST_SUITES += rtl-pcap
 
+# --- nic-switch-rtl: the user-space NIC switch with RTL NICs ----------------
+# userlib/tests/nic_switch.c built with -DINC_NIC_RTL against the Verilated
+# top (sim/rtl_nic_shell.cpp: one model instance per port; sim/rtl_nic.c).
+RX_TB_EXTRA_nic_switch := userlib/tests/nic_switch.c sim/rtl_nic.c sim/top_axil.c
+$(eval $(call rx_verilate,nic_switch,inc_offload_top,$(TOP_RTL),sim/rtl_nic_shell.cpp))
+$(RX_SIMDIR)/nic_switch/tblib.a: RX_TB_INC += -DINC_NIC_RTL
+
+$(BUILD)/userlib-test/nic-switch-rtl: $(RX_SIMDIR)/nic_switch/Vnic_switch
+	@mkdir -p $(@D)
+	cp $< $@
+
+.PHONY: nic-switch-rtl test-userlib-nicemu-rtl
+nic-switch-rtl: $(BUILD)/userlib-test/nic-switch-rtl
+
+# Live TCP between namespaces through the RTL NICs (root; see the script).
+test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
+	scripts/userlib-nicemu-rtl.sh $(BUILD)/userlib-test/ar-check $(BUILD)/userlib-test/nic-switch-rtl
+
+TEST_SUITES += userlib-nicemu-rtl
+
 # --- make synth: Yosys synth_xilinx (xc7) on both engines and the top -------
 # Figures (LUT, FF, RAMB18/36, DSP, CARRY4, longest path in cells) printed
 # and kept in $(BUILD)/synth/ (summary.txt). Takes about ten minutes.

@@ -4,11 +4,13 @@
 
 #include <stdio.h>
 
-static struct top_io *io;
-
-void top_bus_init(struct top_bus *b, uint64_t seed)
+void top_bus_init_dut(struct top_bus *b, uint64_t seed, struct top_io *io,
+		      void (*eval)(void *), void (*tick)(void *), void *dut)
 {
-	io = top_tb_io();
+	b->io = io;
+	b->eval = eval;
+	b->tick = tick;
+	b->dut = dut;
 	inc_axis_src_init(&b->tx_src, &io->s_tx, seed ^ 0x11);
 	inc_axis_src_init(&b->rx_src, &io->s_rx, seed ^ 0x22);
 	inc_axis_sink_init(&b->tx_sink, &io->m_tx, seed ^ 0x33);
@@ -33,19 +35,20 @@ void top_cycle(struct top_bus *b)
 	inc_axis_src_drive(&b->rx_src);
 	inc_axis_sink_drive(&b->tx_sink);
 	inc_axis_sink_drive(&b->rx_sink);
-	top_tb_eval();
+	b->eval(b->dut);
 	inc_axis_src_handshake(&b->tx_src);
 	inc_axis_src_handshake(&b->rx_src);
 	inc_axis_sink_handshake(&b->tx_sink);
 	inc_axis_sink_handshake(&b->rx_sink);
 	if (b->hook)
 		b->hook(b->arg);
-	top_tb_tick();
+	b->tick(b->dut);
 	b->cycles++;
 }
 
 void top_reset(struct top_bus *b, int cycles)
 {
+	struct top_io *io = b->io;
 	int i;
 
 	inc_axis_src_flush(&b->tx_src);
@@ -60,6 +63,7 @@ void top_reset(struct top_bus *b, int cycles)
 
 void top_axil_write(struct top_bus *b, uint32_t addr, uint32_t data)
 {
+	struct top_io *io = b->io;
 	int n;
 
 	*io->awaddr = (uint16_t)addr;
@@ -69,7 +73,7 @@ void top_axil_write(struct top_bus *b, uint32_t addr, uint32_t data)
 	for (n = 0; n < 1000; n++) {
 		int took, resp;
 
-		top_tb_eval();
+		b->eval(b->dut);
 		took = *io->awready && *io->wready;   /* taken at this edge */
 		resp = *io->bvalid;
 		top_cycle(b);
@@ -84,6 +88,7 @@ void top_axil_write(struct top_bus *b, uint32_t addr, uint32_t data)
 
 uint32_t top_axil_read(struct top_bus *b, uint32_t addr)
 {
+	struct top_io *io = b->io;
 	uint32_t v;
 	int n;
 
@@ -93,7 +98,7 @@ uint32_t top_axil_read(struct top_bus *b, uint32_t addr)
 	for (n = 0; n < 1000; n++) {
 		int took, resp;
 
-		top_tb_eval();
+		b->eval(b->dut);
 		took = *io->arready;
 		resp = *io->rvalid;
 		v = *io->rdata;

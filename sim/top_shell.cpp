@@ -2,6 +2,7 @@
 /* top_shell.cpp - C++ shell owning the Verilated inc_offload_top. */
 #include "Vinc_offload_top.h"
 #include "inc_vshell.h"
+#include "top_io_bind.h"
 #include "top_tb.h"
 
 static IncShell<Vinc_offload_top> *sh;
@@ -9,34 +10,23 @@ static struct top_io io;
 
 void top_tb_open(int argc, char **argv)
 {
-	Vinc_offload_top *t;
-
 	sh = new IncShell<Vinc_offload_top>(argc, argv, "build/sim/top.fst");
-	t = sh->top;
-	io.rst = &t->rst;
-	INC_VSHELL_AXIS(io.s_tx, t, s_axis_tx);
-	INC_VSHELL_AXIS(io.m_tx, t, m_axis_tx);
-	INC_VSHELL_AXIS(io.s_rx, t, s_axis_rx);
-	INC_VSHELL_AXIS(io.m_rx, t, m_axis_rx);
-	io.awaddr = &t->s_axil_awaddr;
-	io.awprot = &t->s_axil_awprot;
-	io.awvalid = &t->s_axil_awvalid;
-	io.awready = &t->s_axil_awready;
-	io.wdata = &t->s_axil_wdata;
-	io.wstrb = &t->s_axil_wstrb;
-	io.wvalid = &t->s_axil_wvalid;
-	io.wready = &t->s_axil_wready;
-	io.bresp = &t->s_axil_bresp;
-	io.bvalid = &t->s_axil_bvalid;
-	io.bready = &t->s_axil_bready;
-	io.araddr = &t->s_axil_araddr;
-	io.arprot = &t->s_axil_arprot;
-	io.arvalid = &t->s_axil_arvalid;
-	io.arready = &t->s_axil_arready;
-	io.rdata = &t->s_axil_rdata;
-	io.rresp = &t->s_axil_rresp;
-	io.rvalid = &t->s_axil_rvalid;
-	io.rready = &t->s_axil_rready;
+	top_io_bind(io, sh->top);
+}
+
+static void shell_eval(void *)
+{
+	sh->eval();
+}
+
+static void shell_tick(void *)
+{
+	sh->tick();
+}
+
+void top_bus_init(struct top_bus *b, uint64_t seed)
+{
+	top_bus_init_dut(b, seed, &io, shell_eval, shell_tick, nullptr);
 }
 
 INC_VSHELL_EXPORTS(top_tb_, top_io, top_main)

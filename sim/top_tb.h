@@ -31,17 +31,26 @@ void top_tb_tick(void);
 struct top_io *top_tb_io(void);
 int top_main(int argc, char **argv);
 
-/* Stream models of the four ports; top_cycle() runs one clock with them
- * and calls the hook after the handshakes (before the clock edge). */
+/* Stream models of the four ports of one model instance; top_cycle() runs
+ * one clock with them and calls the hook after the handshakes (before the
+ * clock edge). */
 struct top_bus {
 	struct inc_axis_src tx_src, rx_src;
 	struct inc_axis_sink tx_sink, rx_sink;
 	uint64_t cycles;
 	void (*hook)(void *arg);
 	void *arg;
+	struct top_io *io;            /* the instance's ports */
+	void (*eval)(void *dut);      /* settle its combinational logic */
+	void (*tick)(void *dut);      /* one clock */
+	void *dut;
 };
 
+/* The bus of the shell's single instance (top_tb_open). */
 void top_bus_init(struct top_bus *b, uint64_t seed);
+/* The bus of any instance. */
+void top_bus_init_dut(struct top_bus *b, uint64_t seed, struct top_io *io,
+		      void (*eval)(void *), void (*tick)(void *), void *dut);
 void top_bus_free(struct top_bus *b);
 void top_cycle(struct top_bus *b);
 void top_reset(struct top_bus *b, int cycles);

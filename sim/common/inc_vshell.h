@@ -25,26 +25,26 @@ public:
 	VerilatedFstC *tfp = nullptr;
 	uint64_t cycle = 0;
 
-	IncShell(int argc, char **argv, const char *default_trace)
+	/* argv's +trace[=file] opens a trace from the start; trace_able
+	 * allows trace_open() later (tracing costs a little even when off). */
+	IncShell(int argc, char **argv, const char *default_trace, bool trace_able = false)
 	{
 		const char *path = nullptr;
 
 		ctx = new VerilatedContext;
-		ctx->commandArgs(argc, argv);
+		if (argc > 0)
+			ctx->commandArgs(argc, argv);
 		for (int i = 1; i < argc; i++) {
 			if (!strcmp(argv[i], "+trace"))
 				path = default_trace;
 			else if (!strncmp(argv[i], "+trace=", 7))
 				path = argv[i] + 7;
 		}
-		if (path)
+		if (path || trace_able)
 			ctx->traceEverOn(true);
 		top = new T(ctx);
-		if (path) {
-			tfp = new VerilatedFstC;
-			top->trace(tfp, 99);
-			tfp->open(path);
-		}
+		if (path)
+			trace_open(path);
 		top->clk = 0;
 		top->eval();
 	}
@@ -52,12 +52,27 @@ public:
 	~IncShell()
 	{
 		top->final();
+		trace_close();
+		delete top;
+		delete ctx;
+	}
+
+	/* Start an FST trace (the model must be trace_able or +trace). */
+	void trace_open(const char *path)
+	{
+		trace_close();
+		tfp = new VerilatedFstC;
+		top->trace(tfp, 99);
+		tfp->open(path);
+	}
+
+	void trace_close()
+	{
 		if (tfp) {
 			tfp->close();
 			delete tfp;
+			tfp = nullptr;
 		}
-		delete top;
-		delete ctx;
 	}
 
 	void eval() { top->eval(); }

@@ -22,6 +22,26 @@
  *   bytes_wire W dropped D bad_payload_csum X" (D: queue tail drops; X:
  *   frames the receiving NIC dropped because the restored segment failed
  *   its TCP checksum, e.g. a sender whose checksum offload is on)
+ *
+ * RTL backend (build/userlib-test/nic-switch-rtl, the same program built
+ * with the Verilated inc_offload_top): -b rtl gives every port a NIC of its
+ * own, an inc_offload_top instance configured over its AXI4-Lite port as
+ * the driver's FPGA path does (ToS value/mask, error bound, CTRL = TX|RX);
+ * a frame goes through the sender's compress engine and each receiver's
+ * decompress engine, one frame at a time. Options of the RTL backend:
+ *   -x          cross-check: every frame also through the model; the first
+ *               difference (bytes, outcome or reason) stops the switch with
+ *               exit status 3 and writes DIR/mismatch.pcap (input, RTL
+ *               output, model output)
+ *   -t A-B      FST traces of frames A..B (numbered from 1 as they enter
+ *               the switch): DIR/nicP.fst per NIC
+ *   -T REASON   FST trace of the first frame an engine gives REASON (e.g.
+ *               bad_payload_csum): DIR/trigger-frameN-nicP-tx|rx.fst
+ *   -d DIR      where traces and mismatch captures go [.]
+ * At the end it reads every NIC's CSR counters, compares them with the
+ * switch's own per-frame counts (exit status 4 on a difference) and prints
+ * the simulation rate: "rtl: cycles C (X cycles/s), frames F (Y frames/s),
+ * Z Mbit/s".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,6 +58,10 @@
 #include <unistd.h>
 
 #include "inc_model.h"
+#ifdef INC_NIC_RTL
+#include "inc_pcap.h"
+#include "rtl_nic.h"
+#endif
 
 #define MAXPORTS 16
 #define MAXMACS  256
@@ -88,6 +112,169 @@ static void enqueue(int j, const uint8_t *f, long len, long wire, uint64_t t)
 	memcpy(x->data, f, (size_t)len);
 }
 
+/* ---- NIC backends: the model (default) or the RTL ------------------------ */
+
+static struct inc_frame_config cfg;
+
+#ifdef INC_NIC_RTL
+static int use_rtl, xcheck;
+static struct rtl_nic *nics[MAXPORTS];
+static unsigned long trace_from, trace_to, frame_no;
+static int trace_reason = -1, traced;
+static const char *outdir = ".";
+static uint64_t rtl_ns;               /* time spent in the RTL */
+/* The switch's own count of what each NIC's engines did, for the CSR. */
+static uint64_t counted[MAXPORTS][2][INC_CNT_PER_DIR];
+
+static void mismatch(int port, int rx, const uint8_t *in, size_t len, const uint8_t *a,
+		     long alen, const struct inc_frame_info *ai, const uint8_t *b,
+		     long blen, const struct inc_frame_info *bi)
+{
+	struct inc_pcap pc;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/mismatch.pcap", outdir);
+	fprintf(stderr, "nic-switch: frame %lu, NIC %d %s: RTL %ld bytes %s/%s, model %ld bytes %s/%s; "
+		"input, RTL and model frames in %s\n", frame_no, port, rx ? "rx" : "tx",
+		alen, inc_outcome_name(ai->outcome), inc_reason_name(ai->reason), blen,
+		inc_outcome_name(bi->outcome), inc_reason_name(bi->reason), path);
+	if (inc_pcap_create(&pc, path, 65535) == 0) {
+		inc_pcap_write(&pc, in, len, 0, 0);
+		if (alen > 0)
+			inc_pcap_write(&pc, a, (size_t)alen, 0, 1);
+		if (blen > 0)
+			inc_pcap_write(&pc, b, (size_t)blen, 0, 2);
+		inc_pcap_close(&pc);
+	}
+	exit(3);
+}
+
+/* One frame through NIC port's engine in the RTL (cross-checked). */
+static long rtl_frame(int port, int rx, const uint8_t *in, size_t len, uint8_t *out,
+		      size_t cap, struct inc_frame_info *info)
+{
+	static uint8_t mout[INC_FRAME_OUT_MAX];
+	struct inc_frame_info mi;
+	char cur[4096];
+	uint64_t t0 = now_ns();
+	uint64_t *c = counted[port][rx];
+	long r, m;
+
+	if (trace_reason >= 0 && !traced) {
+		snprintf(cur, sizeof(cur), "%s/nic%d-%s.cur.fst", outdir, port, rx ? "rx" : "tx");
+		rtl_nic_trace(nics[port], cur);
+	}
+	r = rtl_nic_frame(nics[port], rx, in, len, out, cap, info);
+	if (trace_reason >= 0 && !traced) {
+		rtl_nic_trace(nics[port], NULL);
+		if ((int)info->reason == trace_reason) {
+			char keep[4096], name[96];
+
+			snprintf(name, sizeof(name), "trigger-frame%lu-nic%d-%s.fst", frame_no, port,
+				 rx ? "rx" : "tx");
+			snprintf(keep, sizeof(keep), "%s/%s", outdir, name);
+			if (rename(cur, keep) == 0)
+				fprintf(stderr, "nic-switch: frame %lu gave %s on NIC %d %s: trace %s\n",
+					frame_no, inc_reason_name(info->reason), port, rx ? "rx" : "tx", keep);
+			traced = 1;
+		} else {
+			remove(cur);
+		}
+	}
+	rtl_ns += now_ns() - t0;
+	if (r < 0) {
+		fprintf(stderr, "nic-switch: frame %lu, NIC %d %s: %s\n", frame_no, port,
+			rx ? "rx" : "tx", r == -1 ? "the engine did not finish the frame" :
+			"output larger than the buffer");
+		exit(1);
+	}
+	c[info->outcome]++;
+	c[INC_CNT_OUTCOMES + info->reason]++;
+	c[INC_CNT_OUTCOMES + INC_CNT_REASONS] += len;
+	c[INC_CNT_OUTCOMES + INC_CNT_REASONS + 1] += (uint64_t)r;
+	if (xcheck) {
+		m = rx ? inc_frame_decompress(in, len, mout, sizeof(mout), &cfg, &mi)
+		       : inc_frame_compress(in, len, mout, sizeof(mout), &cfg, &mi);
+		if (m != r || mi.outcome != info->outcome || mi.reason != info->reason ||
+		    (r > 0 && memcmp(out, mout, (size_t)r)))
+			mismatch(port, rx, in, len, out, r, info, mout, m, &mi);
+	}
+	return r;
+}
+
+/* Trace window by frame number: every NIC, one file each. */
+static void trace_window(void)
+{
+	char path[4096];
+	int j;
+
+	if (!trace_from || (frame_no != trace_from && frame_no != trace_to + 1))
+		return;
+	for (j = 0; j < MAXPORTS && nics[j]; j++) {
+		if (frame_no == trace_from) {
+			snprintf(path, sizeof(path), "%s/nic%d.fst", outdir, j);
+			rtl_nic_trace(nics[j], path);
+		} else {
+			rtl_nic_trace(nics[j], NULL);
+		}
+	}
+	if (frame_no == trace_from)
+		fprintf(stderr, "nic-switch: tracing frames %lu-%lu into %s/nicP.fst\n",
+			trace_from, trace_to, outdir);
+}
+
+/* At the end: CSR counters against the switch's counts, and the rates. */
+static int rtl_report(unsigned long frames, unsigned long long bytes_in)
+{
+	uint64_t cnt[2][INC_CNT_PER_DIR], cycles = 0;
+	double secs = (double)rtl_ns / 1e9;
+	int j, d, k, bad = 0, np = 0;
+
+	for (j = 0; j < MAXPORTS && nics[j]; j++, np++) {
+		cycles += rtl_nic_cycles(nics[j]);
+		rtl_nic_counters(nics[j], cnt);
+		for (d = 0; d < 2; d++)
+			for (k = 0; k < INC_CNT_PER_DIR; k++)
+				if (cnt[d][k] != counted[j][d][k]) {
+					fprintf(stderr, "nic-switch: NIC %d %s counter %d: CSR %llu, switch %llu\n",
+						j, d ? "rx" : "tx", k, (unsigned long long)cnt[d][k],
+						(unsigned long long)counted[j][d][k]);
+					bad = 1;
+				}
+	}
+	printf("rtl: %d NICs, CSR counters %s the switch's per-frame counts\n", np,
+	       bad ? "DIFFER from" : "equal");
+	if (secs <= 0)
+		secs = 1e-9;
+	printf("rtl: cycles %llu (%.0f cycles/s), frames %lu (%.0f frames/s), %.2f Mbit/s of frames in\n",
+	       (unsigned long long)cycles, (double)cycles / secs, frames, (double)frames / secs,
+	       (double)bytes_in * 8.0 / secs / 1e6);
+	return bad;
+}
+#endif
+
+static long nic_tx(int port, const uint8_t *in, size_t len, uint8_t *out, size_t cap,
+		   struct inc_frame_info *info)
+{
+#ifdef INC_NIC_RTL
+	if (use_rtl)
+		return rtl_frame(port, 0, in, len, out, cap, info);
+#endif
+	(void)port;
+	return inc_frame_compress(in, len, out, cap, &cfg, info);
+}
+
+static long nic_rx(int port, const uint8_t *in, size_t len, uint8_t *out, size_t cap,
+		   struct inc_frame_info *info)
+{
+#ifdef INC_NIC_RTL
+	if (use_rtl)
+		return rtl_frame(port, 1, in, len, out, cap, info);
+#endif
+	(void)port;
+	return inc_frame_decompress(in, len, out, cap, &cfg, info);
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -131,27 +318,68 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT] [-b model|rtl [-x] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+
+#ifdef INC_NIC_RTL
+int rtl_nic_main(int argc, char **argv)
+#else
 int main(int argc, char **argv)
+#endif
 {
 	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX], out[INC_FRAME_OUT_MAX];
 	struct pollfd p[MAXPORTS];
-	int ifidx[MAXPORTS], np = 0, opt, i, j;
+	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0;
 	unsigned long frames = 0, comp = 0, byp = 0, mal = 0, bad_csum = 0;
 	unsigned long long bytes_in = 0, bytes_wire = 0;
-	struct inc_frame_config cfg;
+	const char *backend = "model";
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:b:xt:T:d:")) != -1) {
 		if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
 		} else if (opt == 'r') {
 			double mbit = atof(optarg);
 
 			ns_per_byte = mbit > 0 ? 8e3 / mbit : 0;
+		} else if (opt == 'b') {
+			backend = optarg;
+			if (strcmp(backend, "model") && strcmp(backend, "rtl")) {
+				fprintf(stderr, "nic-switch: unknown backend '%s' (model, rtl)\n", backend);
+				return 2;
+			}
+#ifdef INC_NIC_RTL
+		} else if (opt == 'x') {
+			xcheck = 1;
+		} else if (opt == 't') {
+			if (sscanf(optarg, "%lu-%lu", &trace_from, &trace_to) != 2 ||
+			    !trace_from || trace_to < trace_from) {
+				fprintf(stderr, "nic-switch: -t wants FROM-TO frame numbers, e.g. 100-120\n");
+				return 2;
+			}
+		} else if (opt == 'T') {
+			for (i = 0; i < INC_R_COUNT && strcmp(inc_reason_name((enum inc_reason)i), optarg); i++)
+				;
+			if (i == INC_R_COUNT) {
+				fprintf(stderr, "nic-switch: -T: unknown reason '%s'\n", optarg);
+				return 2;
+			}
+			trace_reason = i;
+		} else if (opt == 'd') {
+			outdir = optarg;
+#endif
 		} else {
-			fprintf(stderr, "usage: nic-switch [-e EB] [-r MBIT] PORT...\n");
+			fprintf(stderr, USAGE);
 			return 2;
 		}
+	}
+	if (!strcmp(backend, "rtl")) {
+#ifdef INC_NIC_RTL
+		use_rtl = 1;
+#else
+		fprintf(stderr, "nic-switch: this build has only the model backend; "
+			"the RTL one is build/userlib-test/nic-switch-rtl (make nic-switch-rtl)\n");
+		return 2;
+#endif
 	}
 	for (i = optind; i < argc && np < MAXPORTS; i++, np++) {
 		struct sockaddr_ll sll;
@@ -180,13 +408,28 @@ int main(int argc, char **argv)
 		}
 	}
 	if (np < 2) {
-		fprintf(stderr, "usage: nic-switch [-e EB] PORT PORT...\n");
+		fprintf(stderr, USAGE);
 		return 2;
 	}
+#ifdef INC_NIC_RTL
+	for (j = 0; use_rtl && j < np; j++) {
+		nics[j] = rtl_nic_open(&cfg, trace_from || trace_reason >= 0);
+		if (!nics[j]) {
+			fprintf(stderr, "nic-switch: the RTL NIC of port %d did not come up\n", j);
+			return 1;
+		}
+	}
+#endif
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	printf("nic-switch: %d ports, eb %u, %s\n", np, cfg.eb,
-	       ns_per_byte > 0 ? "paced by wire bytes" : "unpaced");
+	printf("nic-switch: %d ports, eb %u, %s, %s NICs%s\n", np, cfg.eb,
+	       ns_per_byte > 0 ? "paced by wire bytes" : "unpaced", backend,
+#ifdef INC_NIC_RTL
+	       xcheck ? " (cross-checked with the model)" : ""
+#else
+	       ""
+#endif
+	       );
 	fflush(stdout);
 	while (!stop) {
 		uint64_t t = now_ns(), next = UINT64_MAX;
@@ -219,6 +462,7 @@ int main(int argc, char **argv)
 				ssize_t n = recvfrom(p[i].fd, in, sizeof(in), 0,
 						     (struct sockaddr *)&from, &fl);
 				long w, o;
+				uint64_t arr = 0;
 				int dst;
 
 				if (n <= 0)
@@ -228,8 +472,12 @@ int main(int argc, char **argv)
 				frames++;
 				bytes_in += (unsigned long long)n;
 				mac_learn(in + 6, i);
-				/* Sender's NIC, the wire, receiver's NIC. */
-				w = inc_frame_compress(in, (size_t)n, wire, sizeof(wire), &cfg, &ti);
+#ifdef INC_NIC_RTL
+				frame_no = frames;
+				trace_window();
+#endif
+				/* Sender's NIC, the wire, each receiver's NIC. */
+				w = nic_tx(i, in, (size_t)n, wire, sizeof(wire), &ti);
 				if (w <= 0)
 					continue;   /* dropped (oversize) */
 				bytes_wire += (unsigned long long)w;
@@ -237,36 +485,43 @@ int main(int argc, char **argv)
 					comp++;
 				else
 					byp++;
-				o = inc_frame_decompress(wire, (size_t)w, out, sizeof(out), &cfg, &ri);
-				if (o <= 0) {
-					bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
-					continue;
-				}
-				if (ri.outcome == INC_OUT_MALFORMED)
-					mal++;
-				dst = mac_port(out);
+				dst = mac_port(wire);
 				if (ns_per_byte > 0) {
 					/* The frame occupies the sender's link first. */
-					uint64_t t0 = now_ns(), arr;
+					uint64_t t0 = now_ns();
 
 					if (q[i].rx_free_ns > t0)
 						t0 = q[i].rx_free_ns;
 					arr = t0 + (uint64_t)((double)w * ns_per_byte);
 					q[i].rx_free_ns = arr;
-					for (j = 0; j < np; j++)
-						if (j != i && (dst < 0 || j == dst))
-							enqueue(j, out, o, w, arr);
-					continue;
 				}
 				for (j = 0; j < np; j++) {
 					if (j == i || (dst >= 0 && j != dst))
 						continue;
-					(void)send(p[j].fd, out, (size_t)o, MSG_DONTWAIT);
+					o = nic_rx(j, wire, (size_t)w, out, sizeof(out), &ri);
+					if (o <= 0) {
+						bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
+						continue;
+					}
+					if (ri.outcome == INC_OUT_MALFORMED)
+						mal++;
+					if (ns_per_byte > 0)
+						enqueue(j, out, o, w, arr);
+					else
+						(void)send(p[j].fd, out, (size_t)o, MSG_DONTWAIT);
 				}
 			}
 		}
 	}
 	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu bad_payload_csum %lu\n",
 	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum);
-	return 0;
+#ifdef INC_NIC_RTL
+	if (use_rtl) {
+		rc = rtl_report(frames, bytes_in) ? 4 : 0;
+		for (j = 0; j < np; j++)
+			rtl_nic_close(nics[j]);
+	}
+#endif
+	fflush(stdout);
+	return rc;
 }
