@@ -8,7 +8,14 @@
 # switch: untagged frames are forwarded unchanged and paced at their size.
 #
 #   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
-#                    [-t TIMEOUT_MS] [-q] -- INC-TRAIN-ARGS...
+#                    [-t TIMEOUT_MS] [-R] [-q] -- INC-TRAIN-ARGS...
+#
+# -R: the NICs are the RTL (build/userlib-test/nic-switch-rtl -b rtl -x:
+# every frame through a Verilated compress engine of the sender's NIC and
+# decompress engine of the receiver's, cross-checked with the model; make
+# nic-switch-rtl). The switch then forwards a few thousand frames per
+# second, so keep jobs small (e.g. --model lenet); a cross-check difference
+# or CSR counters that disagree with the switch fail the run.
 #
 # MTU default 9000 (jumbo frames, as datacenter links run them: the switch
 # forwards a bounded number of frames per second, and fewer, larger frames
@@ -23,8 +30,8 @@
 # succeeded, else the first failing rank's status.
 set -u
 cd "$(dirname "$0")/.."
-workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet=
-while getopts "w:r:m:d:p:P:t:q" o; do
+workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet= rtl=
+while getopts "w:r:m:d:p:P:t:Rq" o; do
 	case $o in
 	w) workers=$OPTARG ;;
 	r) rate=$OPTARG ;;
@@ -34,13 +41,15 @@ while getopts "w:r:m:d:p:P:t:q" o; do
 	P) port=$OPTARG ;;
 	t) timeout_ms=$OPTARG ;;
 	q) quiet=1 ;;
+	R) rtl=1 ;;
 	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 train=build/bin/inc-train
-sw=build/userlib-test/nic-switch
+sw=build/userlib-test/nic-switch swargs=()
+[ -n "$rtl" ] && { sw=build/userlib-test/nic-switch-rtl; swargs=(-b rtl -x); }
 cl=scripts/netns-cluster.sh
 for f in "$train" "$sw"; do
 	[ -x "$f" ] || { echo "train-cluster: $f missing (make all $sw)" >&2; exit 2; }
@@ -80,7 +89,7 @@ trap 'exit 130' INT TERM
 	{ echo "train-cluster: could not create the namespaces" >&2; exit 1; }
 ports=()
 for ((i = 0; i < n; i++)); do ports+=("v$i"); done
-"$cl" br -p "$prefix" "$sw" -e "$eb" -r "$rate" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
+"$cl" br -p "$prefix" "$sw" "${swargs[@]}" -e "$eb" -r "$rate" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
 swpid=$!
 for _ in $(seq 100); do grep -q "nic-switch:" "$tmp/switch.log" && break; sleep 0.05; done
 grep -q "nic-switch:" "$tmp/switch.log" ||
@@ -106,9 +115,17 @@ for ((i = 0; i < n; i++)); do
 	cat "$tmp/rank$i.out"
 	[ -f "$tmp/rank$i.err" ] && grep -v '^inc-train: iter ' "$tmp/rank$i.err" >&2
 done
-kill "$swpid" 2>/dev/null; wait "$swpid" 2>/dev/null; swpid=
+kill "$swpid" 2>/dev/null; wait "$swpid" 2>/dev/null; swrc=$?; swpid=
 stats=$(grep -E '^frames ' "$tmp/switch.log")
 [ -n "$quiet" ] || echo "nic-switch: $stats"
+if [ -n "$rtl" ]; then
+	grep -E '^rtl: ' "$tmp/switch.log"
+	if [ "$swrc" -ne 0 ]; then
+		echo "train-cluster: nic-switch-rtl exit status $swrc:" >&2
+		grep -E '^nic-switch: ' "$tmp/switch.log" | tail -n 5 >&2
+		[ $rc -eq 0 ] && rc=$swrc
+	fi
+fi
 if [ -n "$log" ] && [ -f "$log" ] && [ -n "$stats" ]; then
 	iters=$(sed -nE 's/.*"type":"summary","iterations":([0-9]+).*/\1/p' "$log")
 	set -- $stats

@@ -64,6 +64,13 @@ test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-t
 
 TEST_SUITES += userlib-nicemu-rtl
 
+# inc-train over the RTL NICs, against the same job over the model's (root).
+.PHONY: test-train-rtl
+test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-switch $(BIN)/inc-train
+	scripts/train-rtl.sh
+
+TEST_SUITES += train-rtl
+
 # --- make synth: Yosys synth_xilinx (xc7) on both engines and the top -------
 # Figures (LUT, FF, RAMB18/36, DSP, CARRY4, longest path in cells) printed
 # and kept in $(BUILD)/synth/ (summary.txt). Takes about ten minutes.
