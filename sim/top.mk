@@ -57,6 +57,7 @@ $(BUILD)/userlib-test/nic-switch-rtl: $(RX_SIMDIR)/nic_switch/Vnic_switch
 
 .PHONY: nic-switch-rtl test-userlib-nicemu-rtl
 nic-switch-rtl: $(BUILD)/userlib-test/nic-switch-rtl
+ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
 
 # Live TCP between namespaces through the RTL NICs (root; see the script).
 test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
