@@ -8,7 +8,9 @@
 # with no cross-check difference and every NIC's CSR counters equal to its
 # own per-frame counts. The 2-rank run also asks for waveforms: frames
 # 30-31 of every NIC (-t) and the first frame an engine gives no_payload
-# (-T), and checks the FST files exist. Needs root.
+# (-T), and checks the FST files exist; a last run cross-checks against the
+# model at another error bound (-X 6), which must stop the switch with the
+# frames in mismatch.pcap. Needs root.
 # Usage: userlib-nicemu-rtl.sh AR_CHECK NIC_SWITCH_RTL
 set -u
 cd "$(dirname "$0")/.."
@@ -30,6 +32,18 @@ for n in 2 3 4; do
 	[ -z "$p" ] && { p=0; f=1; echo "FAIL $n ranks: no result line"; }
 	pass=$((pass + p)); fail=$((fail + f))
 done
+# The cross-check must catch a difference: the model at 2^-6 against the
+# NICs at 2^-10 stops the switch (status 3) with the frames in mismatch.pcap.
+echo "=== 2 ranks, nic-switch-rtl -b rtl -X 6 (cross-check against another error bound)"
+mkdir -p "$tmp/x"
+out=$(NICEMU_SWITCH_ARGS="-b rtl -X 6 -d $tmp/x" NICEMU_RANKS=2 NICEMU_SIZES=1000 NICEMU_TIMEOUT_MS=3000 \
+	NICEMU_SEG=9000 scripts/userlib-nicemu.sh "$ar" "$sw" 2>&1)
+grep -E '^nic-switch: frame|exit status' <<<"$out" | head -n 3
+if grep -q 'FAIL nic-switch exit status 3' <<<"$out" && [ -s "$tmp/x/mismatch.pcap" ]; then
+	pass=$((pass + 1)); echo "ok   a cross-check difference stops the switch and keeps the frames"
+else
+	fail=$((fail + 1)); echo "FAIL the cross-check did not catch a different error bound"
+fi
 for f in nic0.fst nic1.fst; do
 	if [ -s "$tmp/$f" ] && [ "$(stat -c %s "$tmp/$f")" -gt 1000 ]; then
 		pass=$((pass + 1)); echo "ok   waveform of frames 30-31: $f ($(stat -c %s "$tmp/$f") bytes)"

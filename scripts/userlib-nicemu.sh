@@ -53,7 +53,7 @@ run() {  # NAME PORT ARGS...
 	for ((i = 0; i < n; i++)); do
 		"$cl" exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
 			INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT=$port INC_COMPRESSION=nic \
-			INC_TIMEOUT_MS=30000 "$ar" -q -p "$@" >"$tmp/$name.$i.log" 2>&1 &
+			INC_TIMEOUT_MS=${NICEMU_TIMEOUT_MS:-30000} "$ar" -q -p "$@" >"$tmp/$name.$i.log" 2>&1 &
 		pids+=($!)
 	done
 	for i in "${pids[@]}"; do wait "$i" || rc=1; done

@@ -33,6 +33,8 @@
  *               difference (bytes, outcome or reason) stops the switch with
  *               exit status 3 and writes DIR/mismatch.pcap (input, RTL
  *               output, model output)
+ *   -X EB       cross-check against the model at error bound EB instead of
+ *               the NICs' (a difference the cross-check must catch)
  *   -t A-B      FST traces of frames A..B (numbered from 1 as they enter
  *               the switch): DIR/nicP.fst per NIC
  *   -T REASON   FST trace of the first frame an engine gives REASON (e.g.
@@ -118,6 +120,7 @@ static struct inc_frame_config cfg;
 
 #ifdef INC_NIC_RTL
 static int use_rtl, xcheck;
+static struct inc_frame_config xcfg;  /* the model's configuration for -x */
 static struct rtl_nic *nics[MAXPORTS];
 static unsigned long trace_from, trace_to, frame_no;
 static int trace_reason = -1, traced;
@@ -193,8 +196,8 @@ static long rtl_frame(int port, int rx, const uint8_t *in, size_t len, uint8_t *
 	c[INC_CNT_OUTCOMES + INC_CNT_REASONS] += len;
 	c[INC_CNT_OUTCOMES + INC_CNT_REASONS + 1] += (uint64_t)r;
 	if (xcheck) {
-		m = rx ? inc_frame_decompress(in, len, mout, sizeof(mout), &cfg, &mi)
-		       : inc_frame_compress(in, len, mout, sizeof(mout), &cfg, &mi);
+		m = rx ? inc_frame_decompress(in, len, mout, sizeof(mout), &xcfg, &mi)
+		       : inc_frame_compress(in, len, mout, sizeof(mout), &xcfg, &mi);
 		if (m != r || mi.outcome != info->outcome || mi.reason != info->reason ||
 		    (r > 0 && memcmp(out, mout, (size_t)r)))
 			mismatch(port, rx, in, len, out, r, info, mout, m, &mi);
@@ -318,7 +321,7 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
-#define USAGE "usage: nic-switch [-e EB] [-r MBIT] [-b model|rtl [-x] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
 int rtl_nic_main(int argc, char **argv)
@@ -332,9 +335,12 @@ int main(int argc, char **argv)
 	unsigned long frames = 0, comp = 0, byp = 0, mal = 0, bad_csum = 0;
 	unsigned long long bytes_in = 0, bytes_wire = 0;
 	const char *backend = "model";
+#ifdef INC_NIC_RTL
+	int xeb = 0;
+#endif
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:b:xt:T:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:b:xX:t:T:d:")) != -1) {
 		if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
 		} else if (opt == 'r') {
@@ -350,6 +356,9 @@ int main(int argc, char **argv)
 #ifdef INC_NIC_RTL
 		} else if (opt == 'x') {
 			xcheck = 1;
+		} else if (opt == 'X') {
+			xcheck = 1;
+			xeb = atoi(optarg);
 		} else if (opt == 't') {
 			if (sscanf(optarg, "%lu-%lu", &trace_from, &trace_to) != 2 ||
 			    !trace_from || trace_to < trace_from) {
@@ -375,6 +384,9 @@ int main(int argc, char **argv)
 	if (!strcmp(backend, "rtl")) {
 #ifdef INC_NIC_RTL
 		use_rtl = 1;
+		xcfg = cfg;
+		if (xeb)
+			xcfg.eb = (uint8_t)xeb;
 #else
 		fprintf(stderr, "nic-switch: this build has only the model backend; "
 			"the RTL one is build/userlib-test/nic-switch-rtl (make nic-switch-rtl)\n");
