@@ -3,7 +3,8 @@
 #
 #   make driver             build against the running kernel's headers when
 #                           installed, else Debian's linux-headers-amd64
-#   make test-driver-qemu   boot Debian's kernel in QEMU (TCG) and test there
+#   make test-driver-qemu   boot each installed Debian kernel in QEMU (TCG) and
+#                           test there (6.1 and 6.12 after make deps)
 
 DRV_SRCS := $(wildcard driver/*.c driver/*.h) driver/Kbuild
 # Debian's newest linux-headers-*-amd64: the kernel the QEMU test boots.
@@ -11,6 +12,11 @@ DRV_DEB_KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
 DRV_DEB_KREL := $(patsubst /usr/src/linux-headers-%,%,$(DRV_DEB_KDIR))
 DRV_RUN_KREL := $(shell uname -r)
 DRV_KREL := $(if $(wildcard /lib/modules/$(DRV_RUN_KREL)/build/Makefile),$(DRV_RUN_KREL),$(DRV_DEB_KREL))
+# The kernels the QEMU suite boots: every Debian release with both its
+# headers and its image installed, oldest first.
+drv_rel = $(patsubst /usr/src/linux-headers-%,%,$(1))
+DRV_VM_KRELS := $(sort $(foreach d,$(wildcard /usr/src/linux-headers-*-amd64),\
+	$(if $(wildcard /boot/vmlinuz-$(call drv_rel,$(d))),$(call drv_rel,$(d)))))
 # Headers of kernel release $(1).
 drv_kdir = $(patsubst %/Makefile,%,$(firstword $(wildcard \
 	/lib/modules/$(1)/build/Makefile /usr/src/linux-headers-$(1)/Makefile)))
@@ -38,8 +44,8 @@ $(DRV_VM_BIN)/inc-vm-%: driver/tests/inc_vm_%.c driver/tests/inc_vm.h tests/comm
 	$(CC) $(ALL_CFLAGS) -Itests/common -static -o $@ $< tests/common/inc_framegen.c $(LIB)/libincmodel.a
 
 .PHONY: test-driver-qemu
-test-driver-qemu: $(BUILD)/driver/$(DRV_DEB_KREL)/inceptionn.ko $(DRV_VM_PROGS)
-	@scripts/qemu-driver-test.sh $(DRV_DEB_KREL) $(BUILD)/driver/$(DRV_DEB_KREL)/inceptionn.ko $(DRV_VM_BIN)
+test-driver-qemu: $(foreach k,$(DRV_VM_KRELS),$(BUILD)/driver/$(k)/inceptionn.ko) $(DRV_VM_PROGS)
+	@scripts/qemu-driver-kernels.sh "$(DRV_VM_KRELS)" $(BUILD)/driver $(DRV_VM_BIN)
 
 TEST_SUITES += driver-qemu
 

@@ -13,7 +13,7 @@ set -uo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 KREL INCEPTIONN.KO VMBINDIR" >&2; exit 2; }
 krel=$1 ko=$2 vmbin=$3
 cd "$(dirname "$0")/.."
-work=build/driver/qemu
+work=build/driver/qemu/$krel
 mkdir -p "$work"
 timeout_s=${INC_QEMU_TIMEOUT:-170}
 kernel=/boot/vmlinuz-$krel
