@@ -33,14 +33,20 @@
 /*
  * Lockless transmit and "never moves to another namespace" were feature
  * bits (NETIF_F_LLTX, NETIF_F_NETNS_LOCAL) up to 6.11 and are device fields
- * (dev->lltx, dev->netns_local) from 6.12 on (checked against Debian's
- * 6.1 and 6.12 headers).
+ * (dev->lltx, dev->netns_local) from 6.12 on; the latter became
+ * dev->netns_immutable, which later 6.12 stable releases carry too, so
+ * Kbuild defines INC_HAVE_NETNS_IMMUTABLE from the headers (checked against
+ * Debian's 6.1.0-56, 6.12.111 and 6.12.117 headers).
  */
 static inline void inc_compat_set_lltx_netns_local(struct net_device *dev)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 	dev->lltx = true;
+#ifdef INC_HAVE_NETNS_IMMUTABLE
+	dev->netns_immutable = true;
+#else
 	dev->netns_local = true;
+#endif
 #else
 	dev->features |= NETIF_F_LLTX | NETIF_F_NETNS_LOCAL;
 #endif

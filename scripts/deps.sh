@@ -8,7 +8,7 @@ pkgs=(
 	libpcap-dev tcpdump tshark iproute2 ethtool iputils-ping
 	verilator iverilog yosys
 	qemu-system-x86 busybox-static cpio kmod
-	linux-headers-amd64 linux-image-amd64 dwarves
+	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev
 	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
 	python3
