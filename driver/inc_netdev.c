@@ -221,6 +221,12 @@ static void inc_tx_one(struct inc_priv *priv, struct sk_buff *skb, u32 cfg)
 	}
 	skb_put(nskb, (unsigned int)r);
 	skb_copy_header(nskb, skb);
+	/* skb_copy_header copied the original's head-relative header offsets,
+	 * which do not fit the new skb's headroom: set them from the frame. */
+	skb_reset_mac_header(nskb);
+	skb_set_network_header(nskb, info.l3_off);
+	skb_set_transport_header(nskb, info.l4_off);
+	nskb->mac_len = info.l3_off;
 	nskb->ip_summed = CHECKSUM_NONE;
 	s = inc_st_begin(priv);
 	s->c[INC_ST_TX_COMPRESSED]++;

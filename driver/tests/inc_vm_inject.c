@@ -6,6 +6,14 @@
  *
  *   inc-vm-inject send IFNAME DSTMAC rx|tx marked|random|flips COUNT SEED [CAPIF]
  *   inc-vm-inject expect IFNAME DSTMAC marked|random|flips COUNT SEED
+ *   inc-vm-inject tap IFNAME
+ *
+ * "tap" keeps a packet tap (AF_PACKET, ETH_P_ALL) open on IFNAME until
+ * SIGTERM, so that every frame sent on IFNAME passes the kernel's tap
+ * path (which checks each skb's network header offset and logs
+ * "protocol ... is buggy" when it is off), and prints
+ *   tap: frames=N outgoing=N marked=N
+ * (marked: outgoing frames with IP protocol 253).
  *
  * "marked": compressed frames (inc_frame_compress of gradient payloads),
  * most of them corrupted afterwards (shim magic/version/length, stream cut
@@ -44,6 +52,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -306,6 +315,51 @@ static int capture_match(int fd, int outgoing, const uint8_t *want,
 	return 0;
 }
 
+static volatile sig_atomic_t tap_stop;
+
+static void tap_signal(int sig)
+{
+	(void)sig;
+	tap_stop = 1;
+}
+
+static int do_tap(int argc, char **argv)
+{
+	static uint8_t buf[70000];
+	struct sockaddr_ll sll, from;
+	unsigned long frames = 0, outgoing = 0, marked = 0;
+	struct pollfd p;
+	socklen_t fl;
+	ssize_t r;
+	int fd;
+
+	if (argc != 3)
+		inc_vm_die(PROG, "usage: tap IFNAME");
+	signal(SIGTERM, tap_signal);
+	signal(SIGINT, tap_signal);
+	fd = open_packet(argv[2], ETH_P_ALL, &sll);
+	p.fd = fd;
+	p.events = POLLIN;
+	printf("tap: on %s\n", argv[2]);
+	fflush(stdout);
+	while (!tap_stop) {
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		fl = sizeof(from);
+		r = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		if (r <= 0)
+			continue;
+		frames++;
+		if (from.sll_pkttype != PACKET_OUTGOING)
+			continue;
+		outgoing++;
+		if (r >= 34 && buf[12] == 0x08 && buf[13] == 0x00 && buf[23] == INC_WIRE_IPPROTO)
+			marked++;
+	}
+	printf("tap: frames=%lu outgoing=%lu marked=%lu\n", frames, outgoing, marked);
+	return 0;
+}
+
 static int do_expect(int argc, char **argv)
 {
 	static uint8_t frame[4096], out[INC_FRAME_OUT_MAX];
@@ -363,6 +417,8 @@ int main(int argc, char **argv)
 	int rx, mode, fd, cfd = -1, base;
 	size_t len;
 
+	if (argc >= 2 && strcmp(argv[1], "tap") == 0)
+		return do_tap(argc, argv);
 	alarm(60);
 	if (argc >= 2 && strcmp(argv[1], "expect") == 0)
 		return do_expect(argc, argv);
