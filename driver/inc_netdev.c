@@ -287,23 +287,31 @@ static netdev_tx_t inc_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	/* A tagged TCP super-packet: segment in software (no offloads, so
 	 * each segment is linear with its checksum done), compress each. The
-	 * stack's GSO packets are CHECKSUM_PARTIAL; segmenting anything else
-	 * would trip the core's bad-offload warning, so such a packet (only a
-	 * raw socket can make one) is dropped instead. */
-	if (unlikely(skb->ip_summed != CHECKSUM_PARTIAL)) {
+	 * stack's GSO packets are CHECKSUM_PARTIAL, forwarded ones may be
+	 * CHECKSUM_UNNECESSARY; segmenting any other state would trip the
+	 * core's bad-offload warning, so such a packet (only a raw socket can
+	 * make one) is dropped instead. */
+	if (unlikely(skb->ip_summed != CHECKSUM_PARTIAL &&
+		     skb->ip_summed != CHECKSUM_UNNECESSARY)) {
 		if (net_ratelimit())
-			netdev_warn(dev, "GSO packet without CHECKSUM_PARTIAL dropped\n");
+			netdev_warn(dev, "GSO packet with checksum state %u dropped\n",
+				    skb->ip_summed);
 		inc_st_inc(priv, INC_ST_TX_DROPPED);
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
 	segs = skb_gso_segment(skb, 0);
-	if (IS_ERR_OR_NULL(segs)) {
+	if (IS_ERR(segs)) {
 		if (net_ratelimit())
 			netdev_warn(dev, "GSO segmentation failed: %ld\n",
 				    PTR_ERR(segs));
 		inc_st_inc(priv, INC_ST_TX_DROPPED);
 		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	if (!segs) {                    /* nothing to segment: one frame */
+		skb_gso_reset(skb);
+		inc_tx_one(priv, skb, cfg);
 		return NETDEV_TX_OK;
 	}
 	inc_st_inc(priv, INC_ST_TX_GSO_SEGMENTED);
