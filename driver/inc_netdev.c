@@ -228,6 +228,20 @@ static void inc_tx_one(struct inc_priv *priv, struct sk_buff *skb, u32 cfg)
 	skb_set_transport_header(nskb, info.l4_off);
 	nskb->mac_len = info.l3_off;
 	nskb->ip_summed = CHECKSUM_NONE;
+	/* The compressed skb takes the original's place in its socket's
+	 * accounting: the same owner, destructor and charged truesize, so TCP
+	 * small queues, pacing and completion see it leave the lower device
+	 * (the original is consumed without touching the socket), and the
+	 * timestamping request goes with it. */
+	if (skb->sk) {
+		nskb->sk = skb->sk;
+		nskb->destructor = skb->destructor;
+		nskb->truesize = skb->truesize;
+		skb->sk = NULL;
+		skb->destructor = NULL;
+	}
+	skb_shinfo(nskb)->tx_flags = skb_shinfo(skb)->tx_flags;
+	skb_shinfo(nskb)->tskey = skb_shinfo(skb)->tskey;
 	s = inc_st_begin(priv);
 	s->c[INC_ST_TX_COMPRESSED]++;
 	s->c[INC_ST_TX_CMP_BYTES_IN] += len;
