@@ -481,6 +481,11 @@ static rx_handler_result_t inc_rx_handler(struct sk_buff **pskb)
 
 	*pskb = skb;
 	skb->dev = dev;
+	/* A unicast frame for this device's own address (set apart from the
+	 * lower's) was classed for the lower; class it for this device. */
+	if (skb->pkt_type == PACKET_OTHERHOST &&
+	    ether_addr_equal(eth_hdr(skb)->h_dest, dev->dev_addr))
+		skb->pkt_type = PACKET_HOST;
 	s = inc_st_begin(priv);
 	s->c[INC_ST_RX_PACKETS]++;
 	s->c[INC_ST_RX_BYTES] += skb->len + ETH_HLEN;
@@ -492,18 +497,90 @@ static rx_handler_result_t inc_rx_handler(struct sk_buff **pskb)
 /* Device operations                                                          */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Addresses and receive modes, as the stacked devices of the kernel (macvlan,
+ * ipvlan) keep them: an address of this device other than the lower's is in
+ * the lower's unicast list while this device is up; its unicast and
+ * multicast lists are synced into the lower's (ndo_set_rx_mode); its
+ * promiscuous and all-multicast flags count on the lower's
+ * (ndo_change_rx_flags).
+ */
 static int inc_open(struct net_device *dev)
 {
 	struct inc_priv *priv = netdev_priv(dev);
+	struct net_device *lower = priv->lower;
+	int err;
 
-	netif_stacked_transfer_operstate(priv->lower, dev);
+	if (!ether_addr_equal(dev->dev_addr, lower->dev_addr)) {
+		err = dev_uc_add(lower, dev->dev_addr);
+		if (err)
+			return err;
+	}
+	if (dev->flags & IFF_ALLMULTI)
+		dev_set_allmulti(lower, 1);
+	if (dev->flags & IFF_PROMISC)
+		dev_set_promiscuity(lower, 1);
+	netif_stacked_transfer_operstate(lower, dev);
 	return 0;
 }
 
 static int inc_stop(struct net_device *dev)
 {
+	struct inc_priv *priv = netdev_priv(dev);
+	struct net_device *lower = priv->lower;
+
+	dev_uc_unsync(lower, dev);
+	dev_mc_unsync(lower, dev);
+	if (dev->flags & IFF_ALLMULTI)
+		dev_set_allmulti(lower, -1);
+	if (dev->flags & IFF_PROMISC)
+		dev_set_promiscuity(lower, -1);
+	if (!ether_addr_equal(dev->dev_addr, lower->dev_addr))
+		dev_uc_del(lower, dev->dev_addr);
 	netif_carrier_off(dev);
 	return 0;
+}
+
+static int inc_set_mac_address(struct net_device *dev, void *p)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+	struct net_device *lower = priv->lower;
+	struct sockaddr *addr = p;
+	int err;
+
+	if (!is_valid_ether_addr(addr->sa_data))
+		return -EADDRNOTAVAIL;
+	if (netif_running(dev)) {
+		if (!ether_addr_equal(addr->sa_data, lower->dev_addr)) {
+			err = dev_uc_add(lower, addr->sa_data);
+			if (err)
+				return err;
+		}
+		if (!ether_addr_equal(dev->dev_addr, lower->dev_addr))
+			dev_uc_del(lower, dev->dev_addr);
+	}
+	eth_hw_addr_set(dev, addr->sa_data);
+	return 0;
+}
+
+static void inc_set_rx_mode(struct net_device *dev)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	dev_uc_sync(priv->lower, dev);
+	dev_mc_sync(priv->lower, dev);
+}
+
+static void inc_change_rx_flags(struct net_device *dev, int change)
+{
+	struct inc_priv *priv = netdev_priv(dev);
+
+	if (!(dev->flags & IFF_UP))
+		return;
+	if (change & IFF_ALLMULTI)
+		dev_set_allmulti(priv->lower, dev->flags & IFF_ALLMULTI ? 1 : -1);
+	if (change & IFF_PROMISC)
+		dev_set_promiscuity(priv->lower, dev->flags & IFF_PROMISC ? 1 : -1);
 }
 
 static int inc_change_mtu(struct net_device *dev, int new_mtu)
@@ -531,6 +608,9 @@ static const struct net_device_ops inc_netdev_ops = {
 	.ndo_get_stats64 = inc_get_stats64,
 	.ndo_get_iflink  = inc_get_iflink,
 	.ndo_validate_addr = eth_validate_addr,
+	.ndo_set_mac_address = inc_set_mac_address,
+	.ndo_set_rx_mode = inc_set_rx_mode,
+	.ndo_change_rx_flags = inc_change_rx_flags,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -697,7 +777,7 @@ static void inc_setup(struct net_device *dev)
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = inc_destructor;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
-	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->priv_flags |= IFF_NO_QUEUE | IFF_UNICAST_FLT;
 	dev->features = INC_FEATURES;
 	inc_compat_set_lltx_netns_local(dev);
 	dev->hw_features = INC_FEATURES;
@@ -763,8 +843,12 @@ static int inc_newlink(struct net *src_net, struct net_device *dev,
 	}
 	if (!tb[IFLA_MTU])
 		dev->mtu = lower->mtu;
-	/* Same MAC as the lower device: frames for either reach us. */
-	eth_hw_addr_set(dev, lower->dev_addr);
+	/* The lower's address unless one was given (IFLA_ADDRESS, already
+	 * set by the core): frames for either reach this device. */
+	if (!tb[IFLA_ADDRESS]) {
+		eth_hw_addr_set(dev, lower->dev_addr);
+		dev->addr_assign_type = NET_ADDR_STOLEN;  /* follows the lower's */
+	}
 	dev->needed_headroom = lower->needed_headroom;
 	dev->needed_tailroom = lower->needed_tailroom;
 	netif_inherit_tso_max(dev, lower);
@@ -800,15 +884,30 @@ static void inc_dellink(struct net_device *dev, struct list_head *head)
 	unregister_netdevice_queue(dev, head);
 }
 
+/* An address given at creation must be a unicast Ethernet address. */
+static int inc_validate(struct nlattr *tb[], struct nlattr *data[],
+			struct netlink_ext_ack *extack)
+{
+	if (tb[IFLA_ADDRESS] &&
+	    (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN ||
+	     !is_valid_ether_addr(nla_data(tb[IFLA_ADDRESS])))) {
+		NL_SET_ERR_MSG(extack, "inceptionn: address must be a unicast Ethernet address");
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
 struct rtnl_link_ops inc_link_ops = {
 	.kind      = INC_DRV_NAME,
 	.priv_size = sizeof(struct inc_priv),
 	.setup     = inc_setup,
+	.validate  = inc_validate,
 	.newlink   = inc_newlink,
 	.dellink   = inc_dellink,
 };
 
-/* Follow the lower device: link state, MTU and its removal. */
+/* Follow the lower device: link state, MTU, its address (when this device
+ * took it over rather than being given one) and its removal. */
 static int inc_device_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
@@ -827,6 +926,13 @@ static int inc_device_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_CHANGEMTU:
 		if (dev->mtu > lower->mtu)
 			dev_set_mtu(dev, lower->mtu);
+		break;
+	case NETDEV_CHANGEADDR:
+		if (dev->addr_assign_type != NET_ADDR_STOLEN ||
+		    ether_addr_equal(dev->dev_addr, lower->dev_addr))
+			break;
+		eth_hw_addr_set(dev, lower->dev_addr);
+		call_netdevice_notifiers(NETDEV_CHANGEADDR, dev);
 		break;
 	case NETDEV_UNREGISTER:
 		/* Not for a move to another namespace: only on removal. */

@@ -250,6 +250,61 @@ check "random frames sent through inc0: tx_compressed counts the model's ($ec)" 
 check "ping still works after the injections" $A ping -c 1 -W 3 10.99.0.2 >/dev/null
 check "kernel log clean after traffic" klog_clean
 
+# --- addresses and receive modes ---------------------------------------------
+# A second pair in namespaces C and D: inc0 in C is given its own address at
+# creation, inc0 in D takes over its lower's. Frames for C's address must be
+# received (the lower has it in its unicast filter, and the handler classes
+# them for inc0), changes must take effect, D's device must follow its
+# lower's address, and promiscuous/multicast state must reach the lower.
+C="/opt/bin/ip netns exec C"
+D="/opt/bin/ip netns exec D"
+/opt/bin/ip netns add C
+/opt/bin/ip netns add D
+/opt/bin/ip link add vC type veth peer name vD
+/opt/bin/ip link set vC netns C
+/opt/bin/ip link set vD netns D
+for ns in C D; do
+	/opt/bin/ip -n $ns link set lo up
+	/opt/bin/ip -n $ns link set v$ns up
+done
+check "an address given at creation is accepted" \
+	/opt/bin/ip -n C link add link vC name inc0 address 02:00:00:00:0c:01 type inceptionn
+check "a multicast address at creation is refused" \
+	sh -c '! /opt/bin/ip -n D link add link vD name inc0 address 01:00:5e:00:00:01 type inceptionn 2>/dev/null'
+/opt/bin/ip -n D link add link vD name inc0 type inceptionn
+/opt/bin/ip -n C addr add 10.98.0.1/24 dev inc0
+/opt/bin/ip -n D addr add 10.98.0.2/24 dev inc0
+/opt/bin/ip -n C link set inc0 up
+/opt/bin/ip -n D link set inc0 up
+check "the given address is honoured" [ "$($C cat /sys/class/net/inc0/address)" = 02:00:00:00:0c:01 ]
+check "the lower takes it into its unicast filter (veth: promiscuous)" \
+	sh -c "[ \$(( \$($C cat /sys/class/net/vC/flags) & 0x100 )) -ne 0 ]"
+check "frames for the given address are received (ping)" $D ping -c 2 -W 3 10.98.0.1 >/dev/null
+$C /opt/bin/ip link set inc0 address 02:00:00:00:0c:02
+$D /opt/bin/ip neigh flush dev inc0
+check "a changed address takes effect (ping)" sh -c "[ \"\$($C cat /sys/class/net/inc0/address)\" = 02:00:00:00:0c:02 ] &&
+	$D ping -c 2 -W 3 10.98.0.1 >/dev/null"
+$D /opt/bin/ip link set vD address 02:00:00:00:0d:0d
+check "without a given address the device follows its lower's" \
+	[ "$($D cat /sys/class/net/inc0/address)" = 02:00:00:00:0d:0d ]
+$C /opt/bin/ip neigh flush dev inc0
+check "and is reached there (ping)" $C ping -c 2 -W 3 10.98.0.2 >/dev/null
+check "the lower is not promiscuous to begin with" \
+	sh -c "[ \$(( \$($D cat /sys/class/net/vD/flags) & 0x100 )) -eq 0 ]"
+$D /opt/bin/ip link set inc0 promisc on
+check "promiscuous mode reaches the lower device" \
+	sh -c "[ \$(( \$($D cat /sys/class/net/vD/flags) & 0x100 )) -ne 0 ]"
+$D /opt/bin/ip link set inc0 promisc off
+check "and is taken back" sh -c "[ \$(( \$($D cat /sys/class/net/vD/flags) & 0x100 )) -eq 0 ]"
+$D /opt/bin/ip maddr add 33:33:00:00:12:34 dev inc0
+check "a multicast address reaches the lower's list" \
+	sh -c "$D /opt/bin/ip maddr show dev vD | grep -q 33:33:00:00:12:34"
+$D /opt/bin/ip maddr del 33:33:00:00:12:34 dev inc0
+check "and leaves it" sh -c "! $D /opt/bin/ip maddr show dev vD | grep -q 33:33:00:00:12:34"
+/opt/bin/ip netns del C
+/opt/bin/ip netns del D
+check "kernel log clean after the address tests" klog_clean
+
 # --- PCI path: a device that is not INCEPTIONN is refused -----------------
 if grep -q 0x11e8 /sys/bus/pci/devices/*/device 2>/dev/null; then
 	echo "1234 11e8" >/sys/bus/pci/drivers/inceptionn/new_id 2>/dev/null
