@@ -205,47 +205,57 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 	return FRAME_CONTINUE;
 }
 
-/* Sum modulo 2^16 of the tag words of a stream of n values (the shim's
- * tag-word sum); the stream must be valid. */
-static unsigned tag_sum(const uint8_t *g, size_t n)
-{
-	size_t i, pos = 0;
-	unsigned sum = 0, tw;
-
-	for (i = 0; i < n; i += INC_GROUP_VALUES) {
-		tw = (unsigned)g[pos] | (unsigned)g[pos + 1] << 8;
-		sum += tw;
-		pos += inc_group_size((uint16_t)tw);
-	}
-	return sum & 0xffffu;
-}
-
 /*
  * The TCP checksum of the segment the receiver restores, from the sender's
  * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
  * with one term per 16-bit word of the n values: the restored word
  * (decode(encode(x)), from the stream just written) and the complement of
  * the original one. The tail is the same on both sides and adds nothing.
- * Summing the words one by one (not folding the original sum first) makes
- * the result one defined value that the compress engine reproduces.
+ * The integer sum of all those terms (no term folded on its own, the
+ * original's sum not folded and complemented first) makes the result one
+ * defined value that the compress engine reproduces; it is computed here
+ * as sum(~x_w) over all words at once plus the restored words of the
+ * non-zero lanes.
  */
 static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
-			const uint8_t *stream)
+			const uint8_t *stream, unsigned *tsum)
 {
-	uint8_t q[4 * INC_GROUP_VALUES];
-	uint64_t acc = (~csum & 0xffffu);
-	size_t i, k, lanes, pos = 0;
-	long used;
+	const uint8_t *g = stream, *p;
+	uint64_t acc = (~csum & 0xffffu), sx = 0;
+	size_t i, lanes, j, k;
+	unsigned tw, tag, ts = 0;
+	uint32_t pl, q;
 
+	/* The complements of all 2n original words, as one exact sum:
+	 * sum(0xffff - x_w) = 0xffff * 2n - sum(x_w). */
+	for (k = 0; k < 4 * n; k += 2)
+		sx += ld_be16(x + k);
+	acc += (uint64_t)0xffffu * 2u * n - sx;
+	/* The restored words: zero for tag 0, the value itself for raw. */
 	for (i = 0; i < n; i += INC_GROUP_VALUES) {
 		lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
-		used = inc_group_decode(stream + pos, INC_GROUP_MAX_BYTES,
-					(unsigned)lanes, q);
-		pos += (size_t)used;
-		for (k = 0; k < 4 * lanes; k += 2)
-			acc += ld_be16(q + k) +
-			       (~ld_be16(x + 4 * i + k) & 0xffffu);
+		tw = (unsigned)g[0] | (unsigned)g[1] << 8;
+		ts += tw;
+		p = g + 2;
+		for (j = 0; tw >> (2 * j) && j < lanes; j++) {
+			tag = (tw >> (2 * j)) & 3u;
+			if (tag == INC_TAG_ZERO)
+				continue;
+			if (tag == INC_TAG_RAW) {
+				q = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+			} else {
+				pl = tag == INC_TAG_8 ? p[0] : ((uint32_t)p[0] | (uint32_t)p[1] << 8);
+				q = inc_decompress_value(tag, pl);
+			}
+			p += inc_tag_bytes(tag);
+			/* q's bytes in memory (little-endian) as two words */
+			acc += ((q & 0xffu) << 8 | (q >> 8 & 0xffu)) +
+			       ((q >> 16 & 0xffu) << 8 | (q >> 24));
+		}
+		g = tw ? g + inc_group_size((uint16_t)tw) : g + 2;
 	}
+	*tsum = ts & 0xffffu;
 	while (acc >> 32)
 		acc = (acc & 0xffffffffu) + (acc >> 32);
 	return inc_csum_fold((uint32_t)acc);
@@ -260,6 +270,7 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 	size_t n, tail, cap;
 	long r, slen;
 	uint8_t *shim;
+	unsigned tsum;
 
 	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 0);
 	if (r != FRAME_CONTINUE)
@@ -289,7 +300,6 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 	shim[0] = INC_WIRE_MAGIC;
 	shim[1] = INC_WIRE_VERSION;
 	st_be16(shim + 2, h->payload_len);
-	st_be16(shim + 4, tag_sum(shim + INC_WIRE_SHIM_BYTES, n));
 	memcpy(shim + INC_WIRE_SHIM_BYTES + slen,
 	       in + h->payload_off + 4u * n, tail);
 	info->payload_out =
@@ -298,7 +308,8 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
 	st_be16(out + h->l4_off + 16,
 		v2_csum(ld_be16(in + h->l4_off + 16), in + h->payload_off, n,
-			shim + INC_WIRE_SHIM_BYTES));
+			shim + INC_WIRE_SHIM_BYTES, &tsum));
+	st_be16(shim + 4, tsum);
 	info->outcome = INC_OUT_COMPRESSED;
 	return (long)h->payload_off + info->payload_out;
 }
@@ -367,29 +378,36 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
 	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
-	if (inc_csum_fold(sum) != 0 ||
-	    tag_sum(shim + INC_WIRE_SHIM_BYTES, n) != ld_be16(shim + 4)) {
-		info->outcome = INC_OUT_DROPPED;
-		info->reason = INC_R_BAD_PAYLOAD_CSUM;
-		return 0;
-	}
-
-	info->outcome = INC_OUT_DECOMPRESSED;
-	info->payload_out = (uint16_t)orig_len;
-	/* Class counts of the received stream, from its tag words. */
+	/* Class counts of the received stream and the sum of its tag words,
+	 * in one walk over the tag words. */
 	{
 		const uint8_t *g = shim + INC_WIRE_SHIM_BYTES;
 		size_t i, pos = 0, lanes;
-		unsigned j;
+		unsigned j, ts = 0;
 		uint16_t tw;
 
 		for (i = 0; i < n; i += INC_GROUP_VALUES) {
 			tw = (uint16_t)(g[pos] | g[pos + 1] << 8);
+			ts += tw;
 			lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
+			if (!tw) {
+				info->counts.n[INC_TAG_ZERO] += lanes;
+				pos += 2;
+				continue;
+			}
 			for (j = 0; j < lanes; j++)
 				info->counts.n[(tw >> (2 * j)) & 3u]++;
 			pos += inc_group_size(tw);
 		}
+		if (inc_csum_fold(sum) != 0 || (ts & 0xffffu) != ld_be16(shim + 4)) {
+			memset(&info->counts, 0, sizeof(info->counts));
+			info->outcome = INC_OUT_DROPPED;
+			info->reason = INC_R_BAD_PAYLOAD_CSUM;
+			return 0;
+		}
 	}
+
+	info->outcome = INC_OUT_DECOMPRESSED;
+	info->payload_out = (uint16_t)orig_len;
 	return (long)out_len;
 }
