@@ -60,17 +60,20 @@ echo "driver-vm: kernel $(uname -r), $(nproc) CPUs"
 # --- module load and device set-up ---------------------------------------
 for m in $(cat /modules/order); do insmod /modules/$m.ko; done
 check "insmod inceptionn" insmod /modules/inceptionn.ko
+# veth_pair X Y: namespaces X and Y joined by a veth pair vX - vY, all up.
+veth_pair() {
+	/opt/bin/ip netns add "$1"
+	/opt/bin/ip netns add "$2"
+	/opt/bin/ip link add "v$1" type veth peer name "v$2"
+	for ns in "$1" "$2"; do
+		/opt/bin/ip link set "v$ns" netns "$ns"
+		/opt/bin/ip -n "$ns" link set lo up
+		/opt/bin/ip -n "$ns" link set "v$ns" up
+	done
+}
 A="/opt/bin/ip netns exec A"
 B="/opt/bin/ip netns exec B"
-/opt/bin/ip netns add A
-/opt/bin/ip netns add B
-/opt/bin/ip link add vA type veth peer name vB
-/opt/bin/ip link set vA netns A
-/opt/bin/ip link set vB netns B
-for ns in A B; do
-	/opt/bin/ip -n $ns link set lo up
-	/opt/bin/ip -n $ns link set v$ns up
-done
+veth_pair A B
 check "ip link add type inceptionn (A)" /opt/bin/ip -n A link add link vA name inc0 type inceptionn
 check "ip link add type inceptionn (B)" /opt/bin/ip -n B link add link vB name inc0 type inceptionn
 /opt/bin/ip -n A addr add 10.99.0.1/24 dev inc0
@@ -258,15 +261,7 @@ check "kernel log clean after traffic" klog_clean
 # lower's address, and promiscuous/multicast state must reach the lower.
 C="/opt/bin/ip netns exec C"
 D="/opt/bin/ip netns exec D"
-/opt/bin/ip netns add C
-/opt/bin/ip netns add D
-/opt/bin/ip link add vC type veth peer name vD
-/opt/bin/ip link set vC netns C
-/opt/bin/ip link set vD netns D
-for ns in C D; do
-	/opt/bin/ip -n $ns link set lo up
-	/opt/bin/ip -n $ns link set v$ns up
-done
+veth_pair C D
 check "an address given at creation is accepted" \
 	/opt/bin/ip -n C link add link vC name inc0 address 02:00:00:00:0c:01 type inceptionn
 check "a multicast address at creation is refused" \

@@ -256,26 +256,18 @@ static int rtl_report(unsigned long frames, unsigned long long bytes_in)
 }
 #endif
 
-static long nic_tx(int port, const uint8_t *in, size_t len, uint8_t *out, size_t cap,
-		   struct inc_frame_info *info)
+/* One frame through port's NIC: its compress engine (rx = 0) or its
+ * decompress engine (rx = 1), in the RTL or the model. */
+static long nic_frame(int port, int rx, const uint8_t *in, size_t len, uint8_t *out,
+		      size_t cap, struct inc_frame_info *info)
 {
 #ifdef INC_NIC_RTL
 	if (use_rtl)
-		return rtl_frame(port, 0, in, len, out, cap, info);
+		return rtl_frame(port, rx, in, len, out, cap, info);
 #endif
 	(void)port;
-	return inc_frame_compress(in, len, out, cap, &cfg, info);
-}
-
-static long nic_rx(int port, const uint8_t *in, size_t len, uint8_t *out, size_t cap,
-		   struct inc_frame_info *info)
-{
-#ifdef INC_NIC_RTL
-	if (use_rtl)
-		return rtl_frame(port, 1, in, len, out, cap, info);
-#endif
-	(void)port;
-	return inc_frame_decompress(in, len, out, cap, &cfg, info);
+	return rx ? inc_frame_decompress(in, len, out, cap, &cfg, info)
+		  : inc_frame_compress(in, len, out, cap, &cfg, info);
 }
 
 static volatile sig_atomic_t stop;
@@ -489,7 +481,7 @@ int main(int argc, char **argv)
 				trace_window();
 #endif
 				/* Sender's NIC, the wire, each receiver's NIC. */
-				w = nic_tx(i, in, (size_t)n, wire, sizeof(wire), &ti);
+				w = nic_frame(i, 0, in, (size_t)n, wire, sizeof(wire), &ti);
 				if (w <= 0)
 					continue;   /* dropped (oversize) */
 				bytes_wire += (unsigned long long)w;
@@ -510,7 +502,7 @@ int main(int argc, char **argv)
 				for (j = 0; j < np; j++) {
 					if (j == i || (dst >= 0 && j != dst))
 						continue;
-					o = nic_rx(j, wire, (size_t)w, out, sizeof(out), &ri);
+					o = nic_frame(j, 1, wire, (size_t)w, out, sizeof(out), &ri);
 					if (o <= 0) {
 						bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
 						continue;
