@@ -118,6 +118,7 @@ done
 kill "$swpid" 2>/dev/null; wait "$swpid" 2>/dev/null; swrc=$?; swpid=
 stats=$(grep -E '^frames ' "$tmp/switch.log")
 [ -n "$quiet" ] || echo "nic-switch: $stats"
+grep -E '^nic-switch: (misaligned|[0-9]+ tagged)' "$tmp/switch.log" >&2
 if [ -n "$rtl" ]; then
 	grep -E '^rtl: ' "$tmp/switch.log"
 	if [ "$swrc" -ne 0 ]; then
@@ -129,9 +130,9 @@ fi
 if [ -n "$log" ] && [ -f "$log" ] && [ -n "$stats" ]; then
 	iters=$(sed -nE 's/.*"type":"summary","iterations":([0-9]+).*/\1/p' "$log")
 	set -- $stats
-	# frames F compressed C bypassed B malformed M bytes_in I bytes_wire W dropped D bad_payload_csum X
-	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s}\n' \
-		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16:-0}" "$rate" \
+	# frames F compressed C bypassed B malformed M bytes_in I bytes_wire W dropped D bad_payload_csum X misaligned A
+	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"misaligned":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s}\n' \
+		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16:-0}" "${18:-0}" "$rate" \
 		"$(( ${12} / ${iters:-1} ))" >>"$log"
 fi
 exit $rc

@@ -42,6 +42,9 @@ int inc_sock_accept(int lfd, int64_t deadline_ms, int *fd_out);
 int inc_sock_write_all(int fd, const void *buf, size_t len, int64_t deadline_ms);
 int inc_sock_read_all(int fd, void *buf, size_t len, int64_t deadline_ms);
 int inc_sock_set_cork(int fd, int on);
+/* Wait until the peer has acknowledged every byte written to fd (the send
+ * queue is empty): 0, INC_E_TIMEOUT after timeout_ms, INC_E_SOCKET. */
+int inc_sock_wait_drained(int fd, int timeout_ms);
 
 /* Data links of one rank. */
 struct inc_link {
@@ -107,8 +110,14 @@ const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
 long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp);
 
 /* Staging bytes of one segment of n values: length word + the largest
- * encoding of any entry. */
-#define INC_SEG_STAGE_MAX(n) (4u + inc_codec_parts_max_size((n), INC_CODEC_PARTS_MAX))
+ * encoding of any entry + up to 3 bytes padding it to whole 32-bit words,
+ * rounded up to 64 so that buffers laid out after a stage stay aligned. */
+#define INC_SEG_STAGE_MAX(n) \
+	((4u + 3u + inc_codec_parts_max_size((n), INC_CODEC_PARTS_MAX) + 63u) & ~(size_t)63u)
+/* Zero bytes after a framed segment of len bytes: every message on a data
+ * link is a whole number of 32-bit words, so the byte stream stays on float
+ * boundaries whatever the modes of earlier calls (docs/userlib.md). */
+#define INC_SEG_PAD(len) ((4u - ((unsigned)(len) & 3u)) & 3u)
 #define INC_SEG_DEFAULT (64u * 1024u)   /* default segment bytes */
 #define INC_SEG_MAX     (64u * 1024u * 1024u)
 
@@ -118,7 +127,9 @@ long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp);
 uint64_t inc_now_ns(void);
 /* Mark the communicator broken with rc, reset every link; returns rc. */
 int inc_fail(struct inc_comm *c, int rc);
-int inc_link_retag(struct inc_link *l, uint8_t tos);
+/* Give a link the ToS of a call's mode: waits until everything written
+ * under the old ToS has been acknowledged first (see transport.c). */
+int inc_link_retag(struct inc_link *l, uint8_t tos, int timeout_ms);
 /* Grow the communicator's scratch area to at least need bytes. */
 int inc_scratch_reserve(struct inc_comm *c, size_t need);
 /* Push out a corked tail: it ends on a float boundary (docs/userlib.md). */

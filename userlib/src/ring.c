@@ -237,8 +237,8 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	inc_hdr_make(g.hdr, c, count, o, g.seg, (unsigned)o->algo);
 
 	tos = g.sc->tagged ? o->tos : 0;
-	if ((rc = inc_link_retag(&c->ring_send, tos)) ||
-	    (rc = inc_link_retag(&c->ring_recv, tos)))
+	if ((rc = inc_link_retag(&c->ring_send, tos, o->timeout_ms)) ||
+	    (rc = inc_link_retag(&c->ring_recv, tos, o->timeout_ms)))
 		return inc_fail(c, rc);
 	g.tagged = tos != 0;
 	if (g.tagged && inc_sock_set_cork(g.sfd, 1))

@@ -7,11 +7,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +76,26 @@ int inc_sock_set_cork(int fd, int on)
 {
 	return setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on)) < 0 ?
 	       INC_E_SOCKET : 0;
+}
+
+int inc_sock_wait_drained(int fd, int timeout_ms)
+{
+	int64_t end = inc_now_ms() + timeout_ms;
+	long pause_ns = 20000;
+	int queued;
+
+	for (;;) {
+		if (ioctl(fd, SIOCOUTQ, &queued) < 0)
+			return INC_E_SOCKET;
+		if (queued == 0)
+			return 0;
+		if (inc_now_ms() >= end)
+			return INC_E_TIMEOUT;
+		/* No poll event says "acknowledged": back off from 20 us to 1 ms. */
+		nanosleep(&(struct timespec){ 0, pause_ns }, NULL);
+		if (pause_ns < 1000000)
+			pause_ns *= 2;
+	}
 }
 
 static void set_nodelay(int fd)

@@ -66,12 +66,25 @@ static int io_errno(void)
 	       errno == ETIMEDOUT ? INC_E_CLOSED : INC_E_SOCKET;
 }
 
-int inc_link_retag(struct inc_link *l, uint8_t tos)
+/*
+ * A ToS change applies to every segment the kernel sends from then on,
+ * including bytes of the previous call still queued (not yet sent, or sent
+ * and possibly retransmitted). Tagged, a software-mode encoding would be
+ * quantised by the NIC as if it were floats; untagged, a nic-mode call's
+ * floats would miss their compression. So the link first waits until the
+ * peer has acknowledged everything written under the old ToS. The peer is
+ * in, or past, the call those bytes belong to and reads them, so this ends;
+ * only a mode change between calls pays the wait.
+ */
+int inc_link_retag(struct inc_link *l, uint8_t tos, int timeout_ms)
 {
 	int rc;
 
 	if (l->fd < 0 || l->tos_now == tos)
 		return 0;
+	rc = inc_sock_wait_drained(l->fd, timeout_ms);
+	if (rc)
+		return rc;
 	rc = inc_sock_set_tos(l->fd, l->family, tos);
 	if (rc)
 		return rc;
@@ -182,8 +195,9 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 		stage[1] = (uint8_t)(len >> 8);
 		stage[2] = (uint8_t)(len >> 16);
 		stage[3] = (uint8_t)(len >> 24);
+		memset(stage + 4 + len, 0, INC_SEG_PAD(len));
 		m->p = stage;
-		m->left = 4 + (size_t)len;
+		m->left = 4 + (size_t)len + INC_SEG_PAD(len);
 	} else {
 		if (owner && sc->round_trip) {
 			len = sc->round_trip(v, n, eb, stage);
@@ -271,7 +285,7 @@ int inc_in_pump(int fd, struct inc_msg_in *m, struct inc_comm *c,
 		*slen = len;
 		m->phase = 1;
 		m->p = stage;
-		m->left = len;
+		m->left = len + INC_SEG_PAD(len);
 	}
 	m->active = 0;
 	return 1;

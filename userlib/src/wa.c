@@ -44,7 +44,7 @@ static int wa_worker(struct inc_comm *c, float *buf, size_t count,
 	if (rc)
 		return rc;
 	stage = c->scratch;
-	rc = inc_link_retag(&c->wa_up, tagged ? o->tos : 0);
+	rc = inc_link_retag(&c->wa_up, tagged ? o->tos : 0, o->timeout_ms);
 	if (rc)
 		return inc_fail(c, rc);
 	if (tagged && inc_sock_set_cork(fd, 1))
@@ -169,7 +169,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 		w[i].stage = mem;
 		mem += smax;
 		mem += (64 - ((uintptr_t)mem & 63)) & 63;
-		rc = inc_link_retag(&c->wa[i], 0);
+		rc = inc_link_retag(&c->wa[i], 0, o->timeout_ms);
 		if (rc)
 			return inc_fail(c, rc);
 	}

@@ -19,9 +19,11 @@
  *
  *   nic-switch [-e EB] [-r MBIT] PORT...   runs until SIGTERM/SIGINT, then
  *   prints "frames F compressed C bypassed B malformed M bytes_in I
- *   bytes_wire W dropped D bad_payload_csum X" (D: queue tail drops; X:
- *   frames the receiving NIC dropped because the restored segment failed
- *   its TCP checksum, e.g. a sender whose checksum offload is on)
+ *   bytes_wire W dropped D bad_payload_csum X misaligned A" (D: queue tail
+ *   drops; X: frames the receiving NIC dropped because the restored segment
+ *   failed its TCP checksum, e.g. a sender whose checksum offload is on; A:
+ *   tagged TCP payloads that do not start on a float boundary of their
+ *   stream or do not hold whole floats, the first ten also on stderr)
  *
  * RTL backend (build/userlib-test/nic-switch-rtl, the same program built
  * with the Verilated inc_offload_top): -b rtl gives every port a NIC of its
@@ -284,6 +286,79 @@ struct mac_entry {
 };
 
 static struct mac_entry macs[MAXMACS];
+
+/*
+ * Float-boundary monitor: the NIC quantises a tagged payload as float32
+ * values from its first byte, which is only right when the segment starts
+ * at a stream offset that is a multiple of 4 and carries whole floats
+ * (docs/userlib.md, "Float boundaries on the wire"). The switch remembers
+ * each connection's initial sequence number from its SYN and counts tagged
+ * payloads whose offset (seq - ISN - 1) or length is not a multiple of 4.
+ */
+#define MAXFLOWS 512
+struct flow {
+	uint32_t saddr, daddr, isn;
+	uint16_t sport, dport;
+};
+static struct flow flows[MAXFLOWS];
+static unsigned nflows, flow_next;
+static unsigned long misaligned, unknown_flow;
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static struct flow *flow_find(const uint8_t *ip, const uint8_t *tcp)
+{
+	uint32_t sa = be32(ip + 12), da = be32(ip + 16);
+	uint16_t sp = (uint16_t)(tcp[0] << 8 | tcp[1]), dp = (uint16_t)(tcp[2] << 8 | tcp[3]);
+	unsigned k;
+
+	for (k = 0; k < nflows; k++)
+		if (flows[k].saddr == sa && flows[k].daddr == da && flows[k].sport == sp &&
+		    flows[k].dport == dp)
+			return &flows[k];
+	return NULL;
+}
+
+static void align_check(const uint8_t *f, size_t len)
+{
+	struct inc_frame_hdr h;
+	const uint8_t *ip, *tcp;
+	struct flow *fl;
+	uint32_t off;
+
+	if (inc_frame_parse(f, len, &h) != INC_R_NONE || h.proto != 6)
+		return;
+	ip = f + h.l3_off;
+	tcp = f + h.l4_off;
+	fl = flow_find(ip, tcp);
+	if (tcp[13] & 0x02) {                   /* SYN: (re)start the flow */
+		if (!fl) {
+			fl = &flows[nflows < MAXFLOWS ? nflows++ : flow_next++ % MAXFLOWS];
+			fl->saddr = be32(ip + 12);
+			fl->daddr = be32(ip + 16);
+			fl->sport = (uint16_t)(tcp[0] << 8 | tcp[1]);
+			fl->dport = (uint16_t)(tcp[2] << 8 | tcp[3]);
+		}
+		fl->isn = be32(tcp + 4);
+		return;
+	}
+	if (!h.payload_len || (h.tos & cfg.tos_mask) != (cfg.tos_value & cfg.tos_mask))
+		return;
+	if (!fl) {
+		unknown_flow++;
+		return;
+	}
+	off = be32(tcp + 4) - fl->isn - 1;
+	if ((off | h.payload_len) & 3) {
+		if (misaligned++ < 10)
+			fprintf(stderr, "nic-switch: misaligned tagged segment: port %u -> %u, "
+				"stream offset %u, %u bytes, flags 0x%02x\n", fl->sport, fl->dport,
+				off, h.payload_len, tcp[13]);
+	}
+}
 static int nmacs;
 
 static int mac_port(const uint8_t *mac)
@@ -476,6 +551,7 @@ int main(int argc, char **argv)
 				frames++;
 				bytes_in += (unsigned long long)n;
 				mac_learn(in + 6, i);
+				align_check(in, (size_t)n);
 #ifdef INC_NIC_RTL
 				frame_no = frames;
 				trace_window();
@@ -517,8 +593,11 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu bad_payload_csum %lu\n",
-	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum);
+	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu bad_payload_csum %lu misaligned %lu\n",
+	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned);
+	if (unknown_flow)
+		fprintf(stderr, "nic-switch: %lu tagged segments of connections whose SYN it did not see "
+			"(alignment not checked)\n", unknown_flow);
 #ifdef INC_NIC_RTL
 	if (use_rtl) {
 		rc = rtl_report(frames, bytes_in) ? 4 : 0;
