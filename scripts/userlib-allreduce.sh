@@ -2,10 +2,11 @@
 # Suite userlib-allreduce: the all-reduce correctness check (ar-check,
 # built with ASan/UBSan) for N = 1..8 ranks on loopback, every mode
 # (none, nic, software) and both algorithms (ring, wa), many sizes and
-# segment sizes. Prints one line per run and "N passed, N failed" last.
+# segment sizes; the non-blocking calls (iar-check) for N = 2..5. Prints one line per run and "N passed, N failed" last.
 set -u
 cd "$(dirname "$0")/.."
 ar=${1:-build/userlib-test/ar-check}
+iar=${2:-build/userlib-test/iar-check}
 run=build/bin/inc-run
 pass=0 fail=0
 log=$(mktemp)
@@ -41,6 +42,11 @@ one 5 -g 4096 -e 20 -m software,nic
 one 2 -s 3000000 -m none,software -a ring      # 12 MB: many segments in flight
 INC_COMPRESSION=software INC_ALGO=wa INC_ERROR_BOUND=2^-10 one 4 -s 777 -m none -a ring
 INC_COMPRESSION=nic one 3 -s 777 -m none -a ring
+# Non-blocking calls (iar-check): ten requests in flight with a blocking
+# call among them, every mode and algorithm, bit-identical to blocking.
+for n in 2 3 4 5; do
+	ar=$iar one "$n"
+done
 # IPv6: IPV6_TCLASS tagging and v6 address tables
 if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
 	addr=::1 INC_COMPRESSION=nic one 3 -s 1,1000,65541

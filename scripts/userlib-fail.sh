@@ -30,6 +30,12 @@ one -n 4 -x kill -v 2 -t 3000 -a wa -m software
 one -n 3 -x stop -v 0 -t 1500 -a wa
 one -n 3 -x absent -v 2 -t 1500
 one -n 2 -x stop -v 1 -t 1000 -c 100
+# Non-blocking calls: 4 or 8 requests in flight when the peer dies or
+# stalls; every rank's inc_wait fails within the timeout, no thread left.
+one -n 4 -x kill -v 2 -t 3000 -i 4
+one -n 3 -x kill -v 0 -t 3000 -i 8 -m nic
+one -n 5 -x kill -v 3 -t 3000 -i 4 -m software -a wa
+one -n 3 -x stop -v 1 -t 1500 -i 4 -m software
 # Ranks that disagree about a call: every rank fails, none hangs.
 one -n 4 -x mismatch1 -v 2 -t 3000
 one -n 3 -x mismatch2 -v 0 -t 3000 -m nic

@@ -86,6 +86,10 @@ $(UL_TEST)/ar-check: userlib/tests/ar_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
 
+$(UL_TEST)/iar-check: userlib/tests/iar_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+
 $(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
@@ -104,8 +108,8 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 test-userlib-codec: $(UL_TEST)/test-codec
 	$(UL_TEST)/test-codec
 
-test-userlib-allreduce: $(UL_TEST)/ar-check $(BIN)/inc-run
-	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check
+test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(BIN)/inc-run
+	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check
 
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 	scripts/userlib-fail.sh $(UL_TEST)/fail-check

@@ -117,11 +117,12 @@ const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode)
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                               */
 /* ------------------------------------------------------------------------ */
-/* Checks shared by the entry points: arguments, options (opts NULL: from
- * the environment) into *o, the communicator's state. Counts the call. */
-static int call_begin(struct inc_comm *c, const float *buf, size_t count,
-		      const struct inc_allreduce_opts *opts,
-		      struct inc_allreduce_opts *o)
+/* Checks shared by the entry points: arguments and options (opts NULL:
+ * from the environment) into *o. Nothing is counted yet: a queued call
+ * takes its sequence number when it runs (inc_call_run). */
+int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
+		   const struct inc_allreduce_opts *opts,
+		   struct inc_allreduce_opts *o)
 {
 	int rc;
 
@@ -141,47 +142,57 @@ static int call_begin(struct inc_comm *c, const float *buf, size_t count,
 	    o->segment_bytes > INC_SEG_MAX ||
 	    (o->compression == INC_COMP_NIC && !o->tos))
 		return INC_E_ARG;
+	return 0;
+}
+
+/* One checked call on this thread: an all-reduce (update NULL) or a
+ * worker-aggregator update step. */
+int inc_call_run(struct inc_comm *c, float *buf, size_t count,
+		 const struct inc_allreduce_opts *o, inc_wa_update_fn update,
+		 void *arg)
+{
+	int rc = 0;
+
 	if (c->broken)
 		return INC_E_BROKEN;
 	c->seq++;     /* every call, so a rank that skips one is caught */
-	return 0;
+	if (update && c->size == 1) {
+		if (count)
+			update(arg, buf, 0, count);
+	} else if (c->size > 1 && count > 0) {
+		rc = update || o->algo == INC_ALGO_WA ?
+		     inc_wa_allreduce(c, buf, count, o, update, arg) :
+		     inc_ring_allreduce(c, buf, count, o);
+	}
+	if (rc == 0)
+		c->st.calls++;
+	return rc;
+}
+
+static int call(struct inc_comm *c, float *buf, size_t count,
+		const struct inc_allreduce_opts *opts, inc_wa_update_fn update,
+		void *arg)
+{
+	struct inc_allreduce_opts o;
+	int rc = inc_call_check(c, buf, count, opts, &o), queued;
+
+	if (rc)
+		return rc;
+	rc = inc_progress_blocking(c, buf, count, &o, update, arg, &queued);
+	return queued ? rc : inc_call_run(c, buf, count, &o, update, arg);
 }
 
 int inc_allreduce_f32(struct inc_comm *c, float *buf, size_t count,
 		      const struct inc_allreduce_opts *opts)
 {
-	struct inc_allreduce_opts o;
-	int rc = call_begin(c, buf, count, opts, &o);
-
-	if (rc)
-		return rc;
-	if (c->size > 1 && count > 0)
-		rc = o.algo == INC_ALGO_WA ? inc_wa_allreduce(c, buf, count, &o, NULL, NULL)
-					   : inc_ring_allreduce(c, buf, count, &o);
-	if (rc == 0)
-		c->st.calls++;
-	return rc;
+	return call(c, buf, count, opts, NULL, NULL);
 }
 
 int inc_wa_update_f32(struct inc_comm *c, float *buf, size_t count,
 		      const struct inc_allreduce_opts *opts,
 		      inc_wa_update_fn update, void *arg)
 {
-	struct inc_allreduce_opts o;
-	int rc;
-
 	if (!update)
 		return INC_E_ARG;
-	rc = call_begin(c, buf, count, opts, &o);
-	if (rc)
-		return rc;
-	if (c->size == 1) {
-		if (count)
-			update(arg, buf, 0, count);
-	} else if (count > 0) {
-		rc = inc_wa_allreduce(c, buf, count, &o, update, arg);
-	}
-	if (rc == 0)
-		c->st.calls++;
-	return rc;
+	return call(c, buf, count, opts, update, arg);
 }

@@ -140,6 +140,7 @@ void inc_comm_destroy(struct inc_comm *c)
 
 	if (!c)
 		return;
+	inc_progress_stop(c);   /* runs what is queued, joins the thread */
 	close_fd(&c->ctrl_fd);
 	close_fd(&c->ring_send.fd);
 	close_fd(&c->ring_recv.fd);

@@ -68,7 +68,26 @@ struct inc_comm {
 	/* Scratch buffers reused across calls. */
 	uint8_t *scratch;
 	size_t scratch_cap;
+	/* Progress thread of the non-blocking calls (progress.c). */
+	struct inc_progress *prog;
 };
+
+/* progress.c: stop and join the progress thread after it has run every
+ * queued request (inc_comm_destroy). */
+void inc_progress_stop(struct inc_comm *c);
+/* A blocking call while the progress thread exists: queue it behind the
+ * pending requests and wait. *queued 0: no thread, run inline. */
+int inc_progress_blocking(struct inc_comm *c, float *buf, size_t count,
+			  const struct inc_allreduce_opts *o,
+			  inc_wa_update_fn update, void *arg, int *queued);
+/* allreduce.c: run one checked call on the calling thread. */
+int inc_call_run(struct inc_comm *c, float *buf, size_t count,
+		 const struct inc_allreduce_opts *o, inc_wa_update_fn update,
+		 void *arg);
+/* allreduce.c: argument and option checks; opts NULL: environment. */
+int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
+		   const struct inc_allreduce_opts *opts,
+		   struct inc_allreduce_opts *o);
 
 /* comm.c: connect the data links once rank/size and the address table are
  * known; addrs[i] is rank i's data listener. */

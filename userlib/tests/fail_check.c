@@ -12,6 +12,11 @@
  *   -x mismatchK: rank VICTIM disagrees about the call (K = 1: one more
  *   value, 2: another compression mode, 3: one extra call); every rank must
  *   fail with INC_E_PROTOCOL or INC_E_CLOSED, none may hang or succeed.
+ *   -i K: non-blocking: every iteration issues K inc_iallreduce_f32 calls
+ *   on K slices of the buffer, then waits for them last to first; a rank
+ *   that sees an error waits for every request it issued, checks that a
+ *   later call fails fast, destroys the communicator and checks that no
+ *   thread is left (exit status 5 otherwise).
  * Last line: "N passed, N failed".
  */
 #include <arpa/inet.h>
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,10 +66,47 @@ static int free_port(void)
 	return port;
 }
 
+static int threads_of_self(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int k = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		k += e->d_name[0] != '.';
+	closedir(d);
+	return k;
+}
+
+/* K requests in flight on K slices of buf; the first error, or 0. */
+static int call_nonblocking(struct inc_comm *c, float *buf, size_t count,
+			    const struct inc_allreduce_opts *o, int k)
+{
+	struct inc_request *req[64];
+	int i, j, rc[64], issue_rc = 0;
+
+	for (i = 0; i < k; i++) {
+		size_t lo = count * (size_t)i / (size_t)k, hi = count * (size_t)(i + 1) / (size_t)k;
+
+		issue_rc = inc_iallreduce_f32(c, buf + lo, hi - lo, o, &req[i]);
+		if (issue_rc)
+			break;
+	}
+	for (j = i; j-- > 0;)
+		rc[j] = inc_wait(req[j]);
+	for (j = 0; j < i; j++)   /* the first failing request's error */
+		if (rc[j])
+			return rc[j];
+	return issue_rc;
+}
+
 /* bad: 0 = a normal rank; 1 = one more value; 2 = another compression
- * mode; 3 = an extra call with count 0 first (calls out of step). */
+ * mode; 3 = an extra call with count 0 first (calls out of step).
+ * inflight: 0 blocking calls, else K non-blocking ones per iteration. */
 static void child(int rank, int n, int port, int timeout, int wfd, int algo,
-		  int mode, size_t count, int bad)
+		  int mode, size_t count, int bad, int inflight)
 {
 	struct inc_allreduce_opts o;
 	struct inc_comm *c;
@@ -103,17 +146,21 @@ static void child(int rank, int n, int port, int timeout, int wfd, int algo,
 	if (bad == 3)
 		(void)inc_allreduce_f32(c, buf, 0, &o);
 	for (;;) {
-		rc = inc_allreduce_f32(c, buf, count, &o);
+		rc = inflight ? call_nonblocking(c, buf, count, &o, inflight)
+			      : inc_allreduce_f32(c, buf, count, &o);
 		r.t_ms = now_ms();
 		if (rc) {
 			r.rc = rc;
 			if (write(wfd, &r, sizeof(r)) < 0)
 				_exit(3);
 			/* Later calls must fail fast, not hang. */
-			rc = inc_allreduce_f32(c, buf, count, &o);
+			rc = inflight ? call_nonblocking(c, buf, count, &o, inflight)
+				      : inc_allreduce_f32(c, buf, count, &o);
 			inc_comm_destroy(c);
 			free(buf);
-			_exit(rc == INC_E_BROKEN ? 0 : 4);
+			if (rc != INC_E_BROKEN)
+				_exit(4);
+			_exit(threads_of_self() == 1 ? 0 : 5);
 		}
 		if (r.iters++ == 0) {
 			r.rc = 1;
@@ -132,9 +179,9 @@ int main(int argc, char **argv)
 	pid_t *pids;
 	struct report r;
 	int64_t t_fault = 0, t_start;
-	int got[256] = { 0 }, mism;
+	int got[256] = { 0 }, mism, inflight = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:x:v:a:m:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:x:v:a:m:c:i:")) != -1) {
 		switch (opt) {
 		case 'n': n = atoi(optarg); break;
 		case 't': timeout = atoi(optarg); break;
@@ -143,6 +190,13 @@ int main(int argc, char **argv)
 		case 'a': algo = !strcmp(optarg, "wa"); break;
 		case 'm': mode = !strcmp(optarg, "nic") ? 1 : !strcmp(optarg, "software") ? 2 : 0; break;
 		case 'c': count = strtoul(optarg, NULL, 0); break;
+		case 'i':
+			inflight = atoi(optarg);
+			if (inflight < 1 || inflight > 64) {
+				fprintf(stderr, "fail-check: -i wants 1..64 requests in flight\n");
+				return 2;
+			}
+			break;
 		default:
 			fprintf(stderr, "usage: fail-check [-n N] [-t MS] [-x kill|stop|absent] [-v R] [-a ring|wa] [-m MODE]\n");
 			return 2;
@@ -178,7 +232,8 @@ int main(int argc, char **argv)
 		if (pids[i] == 0) {
 			close(p[0]);
 			child(i, n, port, timeout, p[1], algo, mode, count,
-			      i == victim && !strncmp(how, "mismatch", 8) ? atoi(how + 8) : 0);
+			      i == victim && !strncmp(how, "mismatch", 8) ? atoi(how + 8) : 0,
+			      inflight);
 		}
 	}
 	close(p[1]);
@@ -221,7 +276,8 @@ int main(int argc, char **argv)
 		if (i == victim && !mism)
 			continue;
 		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "rank %d ended with status 0x%x (crash, SIGPIPE or a later call not failing fast)",
+		      "rank %d ended with status 0x%x (crash, SIGPIPE, a later call not failing fast "
+		      "or, 0x500, a thread left after inc_comm_destroy)",
 		      i, status);
 	}
 	free(pids);

@@ -155,6 +155,34 @@ int inc_wa_update_f32(struct inc_comm *comm, float *buf, size_t count,
 		      inc_wa_update_fn update, void *arg);
 
 /* ------------------------------------------------------------------------ */
+/* Non-blocking all-reduce                                                   */
+/* ------------------------------------------------------------------------ */
+/*
+ * Start inc_allreduce_f32(comm, buf, count, opts) and return at once with
+ * *req; the call runs on the communicator's progress thread (started by
+ * the first request), which executes requests one after another in issue
+ * order. Every rank must issue the same sequence of calls (blocking and
+ * non-blocking count alike: a blocking call made while requests are queued
+ * waits its turn behind them). Until inc_wait returns, buf belongs to the
+ * library. Results are bit-identical to the blocking call. Arguments and
+ * options are checked here (INC_E_ARG, INC_E_ENV, INC_E_NOMEM: *req is
+ * then NULL and nothing was queued); communication errors come from
+ * inc_wait. One thread issues on a communicator; inc_comm_stats is exact
+ * when no request is in flight. inc_comm_destroy finishes (or, on a broken
+ * communicator, fails) every queued request and joins the thread; a
+ * request must still be passed to inc_wait to be freed.
+ */
+struct inc_request;
+int inc_iallreduce_f32(struct inc_comm *comm, float *buf, size_t count,
+		       const struct inc_allreduce_opts *opts,
+		       struct inc_request **req);
+/* Block until req has run; return its result (0 or a negative INC_E_*)
+ * and free it. req NULL: INC_E_ARG. */
+int inc_wait(struct inc_request *req);
+/* Has req run? *done 1/0, without blocking; req stays valid. */
+int inc_test(struct inc_request *req, int *done);
+
+/* ------------------------------------------------------------------------ */
 /* SIMD codec (same stream format as inc_stream_compress/decompress)         */
 /* ------------------------------------------------------------------------ */
 enum inc_codec_impl {

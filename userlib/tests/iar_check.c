@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/*
+ * iar_check.c - one rank of the non-blocking all-reduce test; run it with
+ * inc-run -n N. For every mode and algorithm it issues a batch of
+ * inc_iallreduce_f32 calls of odd sizes on separate buffers (a blocking
+ * call and a call on the same buffer twice among them, so blocking calls
+ * queue behind requests and order matters), polls them with inc_test,
+ * waits for them in a scrambled order, and checks:
+ *   - every result bit for bit against the same sequence of blocking calls
+ *     on copies of the inputs;
+ *   - every rank holds the same bytes (a hash summed over ranks);
+ *   - the sum itself within the codec's tolerance of a serial double sum
+ *     (a wrong buffer or a lost request cannot pass).
+ *
+ *   iar-check [-m none,nic,software] [-a ring,wa] [-r ROUNDS] [-q]
+ * Last line: "rank R: N passed, N failed".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inc_test.h"
+#include "inceptionn/inceptionn.h"
+
+static const size_t sizes[] = { 1, 7, 0, 1000, 33, 65541, 4099, 300007, 8, 129 };
+#define NREQ (sizeof(sizes) / sizeof(sizes[0]))
+#define BLOCKING_AT 4   /* call index made with the blocking entry point */
+#define REPEAT_OF 9     /* the last call reuses buffer 1: sees its result */
+
+static int nr, rk, quiet;
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ull;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dull;
+	return x ^ (x >> 33);
+}
+
+static float value(int rank, unsigned call, size_t i)
+{
+	uint64_t r = mix(((uint64_t)rank << 48) ^ ((uint64_t)call << 32) ^ i);
+	float m = (float)(r >> 40) / 16777216.0f;
+
+	m *= (r & 3) == 0 ? 1e-4f : (r & 3) == 1 ? 1e-2f : 0.5f;
+	return r & 4 ? -m : m;
+}
+
+static uint64_t hash(const float *v, size_t n)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+	uint32_t u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&u, &v[i], 4);
+		h = mix(h ^ u) + i;
+	}
+	return h;
+}
+
+/* Do all ranks hold hash h? 16-bit pieces summed exactly in float. */
+static int same_everywhere(struct inc_comm *c, uint64_t h)
+{
+	struct inc_allreduce_opts o;
+	float f[4];
+	int k;
+
+	inc_allreduce_opts_init(&o);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	for (k = 0; k < 4; k++)
+		f[k] = (float)(h >> (16 * k) & 0xffff);
+	if (inc_allreduce_f32(c, f, 4, &o))
+		return 0;
+	for (k = 0; k < 4; k++)
+		if (f[k] != (float)nr * (float)(h >> (16 * k) & 0xffff))
+			return 0;
+	return 1;
+}
+
+static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo algo,
+		unsigned round)
+{
+	static const char *mn[] = { "none", "nic", "software" };
+	struct inc_allreduce_opts o;
+	struct inc_request *req[NREQ] = { 0 };
+	float *a[NREQ], *b[NREQ];
+	size_t k, i;
+	int rc, done, pending;
+	unsigned order[NREQ];
+	double bound = inc_codec_abs_bound(10);
+
+	inc_allreduce_opts_init(&o);
+	o.compression = mode;
+	o.algo = algo;
+	o.segment_bytes = round & 1 ? 4096 : 0;
+	for (k = 0; k < NREQ; k++) {
+		a[k] = malloc((sizes[k] + 1) * sizeof(float));
+		b[k] = malloc((sizes[k] + 1) * sizeof(float));
+		for (i = 0; i < sizes[k]; i++)
+			a[k][i] = b[k][i] = value(rk, (unsigned)k + 16 * round, i);
+	}
+	/* The batch: non-blocking, one blocking call in the middle, and the
+	 * last call on buffer 1 again (same size) after its first request. */
+	for (k = 0; k < NREQ; k++) {
+		float *buf = k == REPEAT_OF ? a[1] : a[k];
+		size_t n = k == REPEAT_OF ? sizes[1] : sizes[k];
+
+		if (k == BLOCKING_AT) {
+			rc = inc_allreduce_f32(c, buf, n, &o);
+			CHECK(rc == 0, "%s/%s: blocking call among requests: %s", mn[mode],
+			      algo == INC_ALGO_WA ? "wa" : "ring", inc_strerror(rc));
+			continue;
+		}
+		rc = inc_iallreduce_f32(c, buf, n, &o, &req[k]);
+		CHECK(rc == 0 && req[k], "%s: issue %zu: %s", mn[mode], k, inc_strerror(rc));
+	}
+	/* inc_test until everything is done, then wait in a scrambled order. */
+	do {
+		pending = 0;
+		for (k = 0; k < NREQ; k++)
+			if (req[k] && inc_test(req[k], &done) == 0 && !done)
+				pending++;
+		if (pending)
+			usleep(200);
+	} while (pending);
+	for (k = 0; k < NREQ; k++)
+		order[k] = (unsigned)((k * 7 + round) % NREQ);
+	for (k = 0; k < NREQ; k++)
+		if (req[order[k]]) {
+			rc = inc_wait(req[order[k]]);
+			CHECK(rc == 0, "%s: wait %u: %s", mn[mode], order[k], inc_strerror(rc));
+		}
+	/* The same sequence with blocking calls. */
+	for (k = 0; k < NREQ; k++) {
+		rc = inc_allreduce_f32(c, k == REPEAT_OF ? b[1] : b[k],
+				       k == REPEAT_OF ? sizes[1] : sizes[k], &o);
+		CHECK(rc == 0, "%s: blocking reference %zu: %s", mn[mode], k, inc_strerror(rc));
+	}
+	for (k = 0; k < NREQ; k++) {
+		double tol, worst = 0;
+
+		if (k == REPEAT_OF)
+			continue;
+		CHECK(!memcmp(a[k], b[k], sizes[k] * sizeof(float)),
+		      "%s/%s N=%d call %zu (%zu values): non-blocking result differs from blocking",
+		      mn[mode], algo == INC_ALGO_WA ? "wa" : "ring", nr, k, sizes[k]);
+		CHECK(same_everywhere(c, hash(a[k], sizes[k])), "%s call %zu: ranks differ",
+		      mn[mode], k);
+		if (k == 1)    /* summed twice: checked bit for bit above */
+			continue;
+		/* The sum against a serial double sum (one quantisation per hop
+		 * at most with compression: generous but catches a lost call). */
+		for (i = 0; i < sizes[k]; i++) {
+			double s = 0, d;
+			int r;
+
+			for (r = 0; r < nr; r++)
+				s += value(r, (unsigned)k + 16 * round, i);
+			d = fabs(s - a[k][i]);
+			if (d > worst)
+				worst = d;
+		}
+		tol = (mode == INC_COMP_NONE ? 0 : 2.0 * nr * bound) + 1e-5 * nr;
+		CHECK(worst <= tol, "%s call %zu: off by %g (tolerance %g)", mn[mode], k, worst, tol);
+	}
+	for (k = 0; k < NREQ; k++) {
+		free(a[k]);
+		free(b[k]);
+	}
+	if (!quiet && rk == 0)
+		printf("N=%d %s/%s round %u: %zu calls checked\n", nr, mn[mode],
+		       algo == INC_ALGO_WA ? "wa" : "ring", round, NREQ);
+}
+
+int main(int argc, char **argv)
+{
+	const char *modes = "none,nic,software", *algos = "ring,wa";
+	unsigned rounds = 2, r;
+	struct inc_comm *c;
+	int opt, rc, m, al;
+
+	while ((opt = getopt(argc, argv, "m:a:r:q")) != -1) {
+		if (opt == 'm')
+			modes = optarg;
+		else if (opt == 'a')
+			algos = optarg;
+		else if (opt == 'r')
+			rounds = (unsigned)atoi(optarg);
+		else if (opt == 'q')
+			quiet = 1;
+		else {
+			fprintf(stderr, "usage: iar-check [-m MODES] [-a ring,wa] [-r ROUNDS] [-q]\n");
+			return 2;
+		}
+	}
+	rc = inc_comm_init_env(&c);
+	if (rc) {
+		fprintf(stderr, "iar-check: %s\n", inc_strerror(rc));
+		return 1;
+	}
+	nr = inc_comm_size(c);
+	rk = inc_comm_rank(c);
+	for (r = 0; r < rounds; r++)
+		for (m = 0; m < 3; m++)
+			for (al = 0; al < 2; al++) {
+				static const char *mn[] = { "none", "nic", "software" };
+
+				if (!strstr(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
+					continue;
+				run(c, (enum inc_compression)m, al ? INC_ALGO_WA : INC_ALGO_RING, r);
+			}
+	inc_comm_destroy(c);
+	printf("rank %d: ", rk);
+	return inc_test_done();
+}
