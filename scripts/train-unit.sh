@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Suite train-unit: gradient checks of every layer (test-layers), the IDX
+# Suite train-unit: gradient checks of every layer (test-layers), the
+# schedules' merge planners (test-sched), the IDX
 # reader's errors on missing, corrupt, truncated and mis-shaped files, the
 # command line's errors, and seeded single-process training: the loss falls
 # and the same command twice gives bit-identical weights. Last line
@@ -15,12 +16,14 @@ ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out=$("$dir/test-layers" 2>&1)
-echo "$out" | sed 's/^/  /'
-p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")
-f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$out")
-[ -n "$p" ] || { p=0; f=1; }
-pass=$((pass + p)); fail=$((fail + f))
+for t in test-layers test-sched; do
+	out=$("$dir/$t" 2>&1)
+	echo "$out" | sed 's/^/  /'
+	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")
+	f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$out")
+	[ -n "$p" ] || { p=0; f=1; }
+	pass=$((pass + p)); fail=$((fail + f))
+done
 
 # expect STATUS PATTERN ARGS...: inc-train exits STATUS with one stderr line
 # matching PATTERN.

@@ -53,8 +53,12 @@ $(TR_TEST)/test-layers: train/tests/test_layers.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
 
+$(TR_TEST)/test-sched: train/tests/test_sched.c $(LIB)/libinctrain-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lm
+
 .PHONY: test-train-unit test-train-dist reproduce
-test-train-unit: $(TR_TEST)/test-layers $(BIN)/inc-train
+test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
