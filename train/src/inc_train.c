@@ -34,6 +34,7 @@
 #include "tr_data.h"
 #include "tr_model.h"
 #include "tr_optim.h"
+#include "tr_sched.h"
 #include "tr_train.h"
 #include "tr_util.h"
 
@@ -45,6 +46,9 @@ void openblas_set_num_threads(int n);
 /* Options                                                                   */
 /* ------------------------------------------------------------------------ */
 enum scheme { SCHEME_INC, SCHEME_WA };
+/* Communication schedules of the inc scheme (docs/train.md, "Schedules"). */
+enum schedule { SCHED_SYNC, SCHED_WFBP, SCHED_BUCKET, SCHED_MGWFBP, SCHED_N };
+static const char *const sched_names[SCHED_N] = { "sync", "wfbp", "bucket", "mgwfbp" };
 
 struct opts {
 	const char *model;
@@ -66,6 +70,8 @@ struct opts {
 	long eval_samples;        /* test samples used (0: all) */
 	int threads;
 	int quiet;
+	enum schedule schedule;
+	long bucket_kb;           /* bucket schedule: group size, KiB of gradients */
 	struct tr_sgd sgd;
 };
 
@@ -80,6 +86,7 @@ static void usage(FILE *f)
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
 "                 [--eval-samples N] [--threads N] [--save FILE] [--quiet]\n"
+"                 [--schedule sync|wfbp|bucket|mgwfbp] [--bucket-kb N]\n"
 "       inc-train report LOG... --out DIR\n"
 "Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
 "scripts/train-cluster.sh; see docs/train.md.\n");
@@ -135,7 +142,7 @@ static int parse(struct opts *o, int argc, char **argv)
 		{ "weight-decay", 1, 0, 4 }, { "check-every", 1, 0, 5 },
 		{ "log-every", 1, 0, 6 }, { "stats-every", 1, 0, 7 },
 		{ "eval-samples", 1, 0, 8 }, { "threads", 1, 0, 9 }, { "quiet", 0, 0, 'q' },
-		{ "save", 1, 0, 10 },
+		{ "save", 1, 0, 10 }, { "schedule", 1, 0, 11 }, { "bucket-kb", 1, 0, 12 },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	long n;
@@ -153,6 +160,8 @@ static int parse(struct opts *o, int argc, char **argv)
 	o->check_every = 100;
 	o->stats_every = 10;
 	o->threads = 1;
+	o->schedule = SCHED_SYNC;
+	o->bucket_kb = 512;
 	o->sgd = (struct tr_sgd){ .lr = 0.1, .momentum = 0.9, .decay = 5e-5,
 				  .step = 2000, .gamma = 0.2 };
 	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
@@ -251,6 +260,17 @@ static int parse(struct opts *o, int argc, char **argv)
 			o->threads = (int)n;
 			break;
 		case 10: o->save = optarg; break;
+		case 11:
+			for (i = 0; i < SCHED_N && strcmp(optarg, sched_names[i]); i++)
+				;
+			if (i == SCHED_N)
+				return bad("--schedule: '%s' is not sync, wfbp, bucket or mgwfbp", optarg);
+			o->schedule = (enum schedule)i;
+			break;
+		case 12:
+			if (integer("--bucket-kb", optarg, 1, 4194304, &o->bucket_kb))
+				return 2;
+			break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -260,6 +280,9 @@ static int parse(struct opts *o, int argc, char **argv)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!o->log_every)
 		o->log_every = o->iterations / 50 > 0 ? o->iterations / 50 : 1;
+	if (o->schedule != SCHED_SYNC && o->scheme == SCHEME_WA)
+		return bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
+			   "pipelines its own segments)", sched_names[o->schedule]);
 	return 0;
 }
 
@@ -288,6 +311,21 @@ struct run {
 	uint64_t train_ns;        /* time inside iterations (no eval/log/check) */
 	double last_loss;         /* this worker's loss of the last iteration */
 	FILE *log;
+	/* Layer-wise schedules: the learnable layers in backward order, the
+	 * plan's groups (parameter ranges), the group each layer completes,
+	 * and the requests in flight during backward. */
+	int nl;
+	int lidx[TR_PLAN_MAX];
+	int ngroups;
+	size_t grp_lo[TR_PLAN_MAX], grp_hi[TR_PLAN_MAX];
+	int grp_of_layer[TR_MAX_LAYERS];
+	struct inc_request *req[TR_PLAN_MAX];
+	int issue_rc;             /* first error issuing a request this iteration */
+	int stats_now;            /* sample codec statistics in this backward */
+	uint64_t hook_stats_ns;
+	uint64_t *calib_t;        /* calibration: completion time of each layer */
+	int calib_k;
+	double predicted_ms;      /* mgwfbp: predicted iteration time */
 };
 
 static int fail_comm(struct run *r, const char *what, int rc)
@@ -354,11 +392,12 @@ static uint64_t config_hash(const struct run *r)
 	const struct opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%d|%ld",
 		 o->model, o->iterations, o->batch, o->sgd.lr, o->seed, (int)o->scheme,
 		 (int)o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
-		 o->check_every, o->log_every, o->eval_samples, r->m.nparams);
+		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
+		 (int)o->schedule, o->schedule == SCHED_BUCKET ? o->bucket_kb : 0);
 	return tr_digest((const float *)(const void *)buf, strlen(buf) / 4);
 }
 
@@ -423,10 +462,10 @@ static void truncate_values(float *v, size_t n, unsigned bits)
 
 /* Table III: how the codec at the run's error bound encodes this worker's
  * gradients (tag shares), and the stream size. */
-static void codec_stats(struct run *r)
+static void codec_stats(struct run *r, size_t off, size_t n)
 {
-	const float *g = r->m.grads;
-	size_t n = r->m.nparams, i;
+	const float *g = r->m.grads + off;
+	size_t i;
 	uint32_t u, pl;
 	long len;
 
@@ -457,12 +496,89 @@ static void wa_update(void *arg, float *seg, size_t off, size_t n)
 	r->acc[TR_ACC_AGG_UPDATE] += tr_now_ns() - t0;
 }
 
+/* Backward hook of the layer-wise schedules: layer `layer` is complete;
+ * if it completes a group, the group's all-reduce starts now. */
+static void grad_ready(void *arg, int layer)
+{
+	struct run *r = arg;
+	int g = r->grp_of_layer[layer];
+	size_t lo, n;
+
+	if (r->calib_t) {
+		r->calib_t[r->calib_k++] = tr_now_ns();
+		return;
+	}
+	if (g < 0)
+		return;
+	lo = r->grp_lo[g];
+	n = r->grp_hi[g] - lo;
+	if (r->o.truncate)
+		truncate_values(r->m.grads + lo, n, r->o.truncate);
+	if (r->stats_now) {
+		uint64_t t = tr_now_ns();
+
+		codec_stats(r, lo, n);
+		r->hook_stats_ns += tr_now_ns() - t;
+	}
+	if (r->comm && !r->issue_rc)
+		r->issue_rc = inc_iallreduce_f32(r->comm, r->m.grads + lo, n, &r->ar, &r->req[g]);
+}
+
+/* One iteration of a layer-wise schedule (wfbp, bucket, mgwfbp): each
+ * group's all-reduce runs on the progress thread while backward computes
+ * the layers below; what is left after backward is the non-overlapped
+ * communication (the MG-WFBP paper's t_c^no), counted as the exchange. */
+static int iteration_layerwise(struct run *r, long it)
+{
+	struct tr_model *m = &r->m;
+	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5;
+	int rc = 0, g, w;
+
+	r->rate = tr_sgd_rate(&r->o.sgd, it);
+	load_batch(r, it);
+	t1 = tr_now_ns();
+	r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
+	t2 = tr_now_ns();
+	r->issue_rc = 0;
+	r->hook_stats_ns = 0;
+	r->stats_now = r->o.stats_every && it % r->o.stats_every == 0;
+	tr_model_backward_hook(m, r->y, r->o.batch, grad_ready, r);
+	t3 = tr_now_ns();
+	for (g = 0; g < r->ngroups; g++) {
+		if (!r->req[g])
+			continue;
+		w = inc_wait(r->req[g]);
+		r->req[g] = NULL;
+		if (w && !rc)
+			rc = w;
+	}
+	if (!rc)
+		rc = r->issue_rc;
+	if (rc)
+		return fail_comm(r, "all-reduce", rc);
+	if (r->o.truncate)
+		truncate_values(m->grads, m->nparams, r->o.truncate);
+	t4 = tr_now_ns();
+	tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads,
+		      1.0f / (float)r->workers, m->nparams);
+	t5 = tr_now_ns();
+	r->acc[TR_ACC_DATA] += t1 - t0;
+	r->acc[TR_ACC_FORWARD] += t2 - t1;
+	r->acc[TR_ACC_BACKWARD] += t3 - t2 - r->hook_stats_ns;
+	r->acc[TR_ACC_EXCHANGE] += t4 - t3;
+	r->acc[TR_ACC_UPDATE] += t5 - t4;
+	r->train_ns += t5 - t0 - r->hook_stats_ns;
+	return 0;
+}
+
 static int iteration(struct run *r, long it)
 {
 	struct tr_model *m = &r->m;
 	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5, stats_ns = 0;
 	int rc;
 
+	if (r->o.schedule != SCHED_SYNC)
+		return iteration_layerwise(r, it);
 	r->rate = tr_sgd_rate(&r->o.sgd, it);
 	if (r->worker >= 0) {
 		load_batch(r, it);
@@ -477,7 +593,7 @@ static int iteration(struct run *r, long it)
 		r->acc[TR_ACC_FORWARD] += t2 - t1;
 		r->acc[TR_ACC_BACKWARD] += t3 - t2;
 		if (r->o.stats_every && it % r->o.stats_every == 0) {
-			codec_stats(r);   /* measurement: not training time */
+			codec_stats(r, 0, m->nparams);   /* measurement: not training time */
 			stats_ns = tr_now_ns() - t3;
 			t3 += stats_ns;
 		}
@@ -620,11 +736,11 @@ static void log_config(struct run *r)
 		"\"compression\":\"%s\",\"error_bound\":%u,\"truncate\":%u,"
 		"\"workers\":%d,\"ranks\":%d,\"batch\":%d,\"lr\":%g,\"lr_step\":%ld,"
 		"\"lr_gamma\":%g,\"momentum\":%g,\"weight_decay\":%g,\"iterations\":%ld,"
-		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\"}\n",
+		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\",\"schedule\":\"%s\"}\n",
 		o->model, o->scheme == SCHEME_WA ? "wa" : "inc", comp_names[o->compression],
 		o->error_bound, o->truncate, r->workers, r->size, o->batch, o->sgd.lr,
 		o->sgd.step, o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->iterations,
-		o->seed, r->m.nparams, inc_codec_name());
+		o->seed, r->m.nparams, inc_codec_name(), sched_names[o->schedule]);
 }
 
 /* Sum the per-rank accumulators and write the summary record. */
@@ -646,6 +762,8 @@ static int summary(struct run *r, long iters, double acc, double tloss, double l
 		v[TR_ACC_AGG_SUM] = st.sum_ns;
 		v[TR_ACC_LIB_SUM] = 0;
 	}
+	if (r->o.schedule != SCHED_SYNC)   /* on the progress thread, overlapped */
+		v[TR_ACC_LIB_SUM] = 0;
 	rc = sum_u64(r, v, TR_ACC_N);
 	if (rc)
 		return fail_comm(r, "statistics sum", rc);
@@ -660,10 +778,220 @@ static int summary(struct run *r, long iters, double acc, double tloss, double l
 	fprintf(r->log, ",\"bytes_sent\":%" PRIu64 ",\"bytes_per_iter\":%.1f,"
 		"\"codec_ratio\":%.4f,\"share2\":%.4f,\"share10\":%.4f,\"share18\":%.4f,"
 		"\"share34\":%.4f,\"accuracy\":%.2f,\"test_loss\":%.6f,\"loss\":%.6f,"
-		"\"weights\":\"%016" PRIx64 "\"}\n",
+		"\"weights\":\"%016" PRIx64 "\",\"schedule\":\"%s\",\"predicted_iter_ms\":%.4f}\n",
 		v[TR_ACC_BYTES_SENT], iters ? (double)v[TR_ACC_BYTES_SENT] / iters : 0.0,
 		s.codec_ratio, s.share[0], s.share[1], s.share[2], s.share[3], acc, tloss,
-		loss, digest);
+		loss, digest, sched_names[r->o.schedule], r->predicted_ms);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Schedules: plans and the MG-WFBP calibration                              */
+/* ------------------------------------------------------------------------ */
+static size_t layer_lo(const struct tr_layer *l) { return l->w_off; }
+static size_t layer_hi(const struct tr_layer *l) { return l->b_off + l->b_len; }
+
+/* Groups of plan cut (backward order) as parameter ranges. */
+static void plan_apply(struct run *r, const int *cut)
+{
+	int k, s = 0, i;
+
+	for (i = 0; i < TR_MAX_LAYERS; i++)
+		r->grp_of_layer[i] = -1;
+	r->ngroups = 0;
+	for (k = 0; k < r->nl; k++) {
+		if (!cut[k] && k < r->nl - 1)
+			continue;
+		/* backward steps s..k: model layers lidx[s] (highest) .. lidx[k] */
+		r->grp_lo[r->ngroups] = layer_lo(&r->m.l[r->lidx[k]]);
+		r->grp_hi[r->ngroups] = layer_hi(&r->m.l[r->lidx[s]]);
+		r->grp_of_layer[r->lidx[k]] = r->ngroups++;
+		s = k + 1;
+	}
+}
+
+/* "fc5 | fc4+fc3 | ..." in backward order. */
+static void plan_str(const struct run *r, const int *cut, char *buf, size_t len)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = 0;
+	for (k = 0; k < r->nl && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", r->m.l[r->lidx[k]].name,
+				      k == r->nl - 1 ? "" : cut[k] ? " | " : "+");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * MG-WFBP inputs, measured on this communicator as it will train: forward
+ * and per-layer backward times over warm-up passes on the first batch, the
+ * SGD update on copies, and the all-reduce of real gradients at SIZES sizes
+ * (median of REPS calls each) with the run's compression, fitted to
+ * T_ar(M) = a + b*M. Every rank measures; the sums over ranks make every
+ * rank plan from the same numbers, so all choose the same groups. Times in
+ * ms. Nothing of the training state changes.
+ */
+#define CAL_PASSES 6
+#define CAL_SIZES  7
+#define CAL_REPS   3
+static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
+{
+	struct tr_model *m = &r->m;
+	uint64_t v[2 + TR_PLAN_MAX + 1 + CAL_SIZES], lay[TR_PLAN_MAX], reps[CAL_REPS];
+	double x[CAL_SIZES], y[CAL_SIZES], scale;
+	size_t sz[CAL_SIZES];
+	float *tmp = NULL, *p2 = NULL, *m2 = NULL;
+	int pass, k, j, q, rc = 0, nv = 2 + r->nl + 1 + CAL_SIZES;
+
+	memset(v, 0, sizeof(v));
+	r->calib_t = lay;
+	for (pass = 0; pass < CAL_PASSES; pass++) {
+		uint64_t t0 = tr_now_ns(), t1, t2;
+
+		load_batch(r, 0);
+		t1 = tr_now_ns();
+		(void)tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
+		t2 = tr_now_ns();
+		r->calib_k = 0;
+		tr_model_backward_hook(m, r->y, r->o.batch, grad_ready, r);
+		if (pass == 0)
+			continue;       /* caches and allocator warm-up */
+		v[0] += t1 - t0;
+		v[1] += t2 - t1;
+		for (k = 0; k < r->nl; k++)
+			v[2 + k] += lay[k] - (k ? lay[k - 1] : t2);
+	}
+	r->calib_t = NULL;
+	p2 = tr_alloc(m->nparams * sizeof(float));
+	m2 = tr_alloc(m->nparams * sizeof(float));
+	tmp = tr_alloc(m->nparams * sizeof(float));
+	if (!p2 || !m2 || !tmp) {
+		rc = INC_E_NOMEM;
+		goto out;
+	}
+	for (pass = 1; pass < CAL_PASSES; pass++) {
+		uint64_t t0;
+
+		memcpy(p2, m->params, m->nparams * sizeof(float));
+		memcpy(m2, r->mom, m->nparams * sizeof(float));
+		t0 = tr_now_ns();
+		tr_sgd_update(&r->o.sgd, r->rate, p2, m2, m->grads, 1.0f / (float)r->workers,
+			      m->nparams);
+		v[2 + r->nl] += tr_now_ns() - t0;
+	}
+	for (j = 0; j < CAL_SIZES; j++) {
+		sz[j] = m->nparams >> j > 64 ? m->nparams >> j : 64;
+		if (sz[j] > m->nparams)
+			sz[j] = m->nparams;
+		for (q = 0; q < CAL_REPS; q++) {
+			uint64_t t0;
+
+			memcpy(tmp, m->grads, sz[j] * sizeof(float));
+			t0 = tr_now_ns();
+			rc = r->comm ? inc_allreduce_f32(r->comm, tmp, sz[j], &r->ar) : 0;
+			reps[q] = tr_now_ns() - t0;
+			if (rc)
+				goto out;
+		}
+		qsort(reps, CAL_REPS, sizeof(reps[0]), cmp_u64);
+		v[3 + r->nl + j] = reps[CAL_REPS / 2];
+	}
+	rc = sum_u64(r, v, nv);
+	if (rc)
+		goto out;
+	scale = 1e-6 / ((double)r->size * (CAL_PASSES - 1));
+	*t_other = ((double)v[0] + (double)v[1] + (double)v[2 + r->nl]) * scale;
+	in->L = r->nl;
+	for (k = 0; k < r->nl; k++) {
+		const struct tr_layer *l = &m->l[r->lidx[k]];
+
+		in->tb[k] = (double)v[2 + k] * scale;
+		in->p[k] = (double)(layer_hi(l) - layer_lo(l));
+	}
+	for (j = 0; j < CAL_SIZES; j++) {
+		x[j] = (double)sz[j];
+		y[j] = (double)v[3 + r->nl + j] * 1e-6 / r->size;
+	}
+	tr_fit_line(x, y, CAL_SIZES, &in->a, &in->b);
+	if (in->a < 0)
+		in->a = 0;
+	if (in->b < 0)
+		in->b = 0;
+out:
+	r->calib_t = NULL;
+	free(p2);
+	free(m2);
+	free(tmp);
+	return rc;
+}
+
+static int plan_setup(struct run *r)
+{
+	struct tr_plan_in in = { 0 };
+	int cut[TR_PLAN_MAX], cp[TR_PLAN_MAX], cw[TR_PLAN_MAX], cs[TR_PLAN_MAX] = { 0 };
+	double t_other = 0, t_opt, t_paper, t_wfbp, t_sync;
+	char s1[256], s2[256];
+	int i, k, rc;
+
+	r->nl = 0;
+	for (i = r->m.nlayers - 1; i >= 0; i--)
+		if (r->m.l[i].w_len + r->m.l[i].b_len)
+			r->lidx[r->nl++] = i;
+	in.L = r->nl;
+	for (k = 0; k < r->nl; k++)
+		in.p[k] = (double)(layer_hi(&r->m.l[r->lidx[k]]) - layer_lo(&r->m.l[r->lidx[k]]));
+	if (r->o.schedule == SCHED_WFBP)
+		tr_plan_wfbp(r->nl, cut);
+	if (r->o.schedule == SCHED_BUCKET)
+		tr_plan_bucket(&in, (double)r->o.bucket_kb * 1024 / sizeof(float), cut);
+	if (r->o.schedule == SCHED_MGWFBP) {
+		rc = calibrate(r, &in, &t_other);
+		if (rc)
+			return fail_comm(r, "mgwfbp calibration", rc);
+		t_opt = tr_plan_optimal(&in, cut);
+		t_paper = tr_plan_mgwfbp_paper(&in, cp);
+		tr_plan_wfbp(r->nl, cw);
+		cs[r->nl - 1] = 1;
+		t_wfbp = tr_plan_time(&in, cw);
+		t_sync = tr_plan_time(&in, cs);
+		r->predicted_ms = t_other + t_opt;
+		plan_str(r, cut, s1, sizeof(s1));
+		plan_str(r, cp, s2, sizeof(s2));
+		if (r->rank == 0 && !r->o.quiet) {
+			fprintf(stderr, "inc-train: mgwfbp: T_ar(M) = %.3f ms + %.3f ns x M values "
+				"(%s, %d ranks); backward per layer (ms):", in.a, in.b * 1e6,
+				comp_names[r->o.compression], r->size);
+			for (k = 0; k < r->nl; k++)
+				fprintf(stderr, " %s %.3f", r->m.l[r->lidx[k]].name, in.tb[k]);
+			fprintf(stderr, "\ninc-train: mgwfbp: plan %s; predicted backward+communication "
+				"%.2f ms (paper's Algorithm 1: %.2f ms, plan %s; wfbp %.2f; sync %.2f); "
+				"predicted iteration %.2f ms\n", s1, t_opt, t_paper, s2, t_wfbp, t_sync,
+				r->predicted_ms);
+		}
+		if (r->log) {
+			fprintf(r->log, "{\"type\":\"plan\",\"a_ms\":%.6f,\"b_ms_per_value\":%.6g,"
+				"\"plan\":\"%s\",\"paper_plan\":\"%s\",\"predicted_bc_ms\":%.4f,"
+				"\"paper_bc_ms\":%.4f,\"wfbp_bc_ms\":%.4f,\"sync_bc_ms\":%.4f,"
+				"\"predicted_iter_ms\":%.4f,\"tb_ms\":[", in.a, in.b, s1, s2, t_opt,
+				t_paper, t_wfbp, t_sync, r->predicted_ms);
+			for (k = 0; k < r->nl; k++)
+				fprintf(r->log, "%s%.4f", k ? "," : "", in.tb[k]);
+			fprintf(r->log, "]}\n");
+		}
+	}
+	plan_apply(r, cut);
+	if (r->o.schedule != SCHED_MGWFBP && r->rank == 0 && !r->o.quiet) {
+		plan_str(r, cut, s1, sizeof(s1));
+		fprintf(stderr, "inc-train: %s: groups (backward order) %s\n",
+			sched_names[r->o.schedule], s1);
+	}
 	return 0;
 }
 
@@ -745,6 +1073,8 @@ static int setup(struct run *r)
 		setvbuf(r->log, NULL, _IOLBF, 0);
 		log_config(r);
 	}
+	if (r->o.schedule != SCHED_SYNC)
+		return plan_setup(r);
 	return 0;
 }
 

@@ -217,6 +217,12 @@ double tr_model_forward(struct tr_model *m, const float *x, const uint8_t *y,
 
 void tr_model_backward(struct tr_model *m, const uint8_t *y, int batch)
 {
+	tr_model_backward_hook(m, y, batch, NULL, NULL);
+}
+
+void tr_model_backward_hook(struct tr_model *m, const uint8_t *y, int batch,
+			    void (*hook)(void *arg, int layer), void *arg)
+{
 	float *dout = m->dbuf[0], *din = m->dbuf[1], *t;
 	int i;
 
@@ -246,6 +252,8 @@ void tr_model_backward(struct tr_model *m, const uint8_t *y, int batch)
 				maxpool_backward(dn, dout, m->act[i], batch, l->c, l->h, l->w);
 			break;
 		}
+		if (hook && l->w_len + l->b_len)
+			hook(arg, i);
 		t = dout;
 		dout = din;
 		din = t;

@@ -63,6 +63,10 @@ double tr_model_forward(struct tr_model *m, const float *x, const uint8_t *y,
 /* Backward pass of the last forward: overwrites grads with the gradient
  * of the mean loss. */
 void tr_model_backward(struct tr_model *m, const uint8_t *y, int batch);
+/* The same, calling hook(arg, i) as soon as the gradients of layer i (one
+ * with parameters) are complete: layers from the last to the first. */
+void tr_model_backward_hook(struct tr_model *m, const uint8_t *y, int batch,
+			    void (*hook)(void *arg, int layer), void *arg);
 
 /* Floats of one sample's output of layer i. */
 static inline size_t tr_layer_out_size(const struct tr_layer *l)

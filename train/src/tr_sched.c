@@ -75,8 +75,8 @@ static void comm_start(int L, const double *tb, const double *tc, const double *
 double tr_plan_mgwfbp_paper(const struct tr_plan_in *in, int *cut)
 {
 	/* Index 1..L as in the paper: layer l is backward step k = L - l. */
-	double tb[TR_PLAN_MAX + 1], p[TR_PLAN_MAX + 1], tc[TR_PLAN_MAX + 1];
-	double taub[TR_PLAN_MAX + 1], tauc[TR_PLAN_MAX + 1];
+	double tb[TR_PLAN_MAX + 1] = { 0 }, p[TR_PLAN_MAX + 1] = { 0 }, tc[TR_PLAN_MAX + 1] = { 0 };
+	double taub[TR_PLAN_MAX + 1] = { 0 }, tauc[TR_PLAN_MAX + 1] = { 0 };
 	int merged[TR_PLAN_MAX + 1] = { 0 }, L = in->L, l, k;
 
 	for (l = 1; l <= L; l++) {
