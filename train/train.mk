@@ -8,6 +8,7 @@
 #                                through the emulated NIC, bad input, killed rank
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
 #   make reproduce               the paper's experiments at full length (long)
+#   make schedules               sync / wfbp / bucket / mgwfbp on the emulated cluster (long)
 
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
@@ -69,3 +70,9 @@ TEST_SUITES += train-unit train-dist
 reproduce: deps
 	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
 	@scripts/train-reproduce.sh
+
+# The communication schedules side by side on the emulated cluster (long).
+.PHONY: schedules
+schedules:
+	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
+	@scripts/train-schedules.sh

@@ -68,7 +68,8 @@ void tr_summary_compute(struct tr_summary *s, const uint64_t *v, int workers,
 struct run_log {
 	const char *path;
 	char label[64];
-	char model[16], scheme[8], comp[16];
+	char model[16], scheme[8], comp[16], sched[16];
+	double predicted;         /* mgwfbp: predicted iteration ms (0: none) */
 	int eb, trunc, workers;
 	long iterations;
 	double row[TR_ROW_N];
@@ -132,6 +133,8 @@ static int read_log(struct run_log *r, const char *path)
 			jget(line, "model", r->model, sizeof(r->model));
 			jget(line, "scheme", r->scheme, sizeof(r->scheme));
 			jget(line, "compression", r->comp, sizeof(r->comp));
+			if (jget(line, "schedule", r->sched, sizeof(r->sched)))
+				strcpy(r->sched, "sync");
 			r->eb = (int)jnum(line, "error_bound", 10);
 			r->trunc = (int)jnum(line, "truncate", 0);
 			r->workers = (int)jnum(line, "workers", 1);
@@ -157,6 +160,7 @@ static int read_log(struct run_log *r, const char *path)
 			}
 			r->acc = jnum(line, "accuracy", 0);
 			r->loss = jnum(line, "loss", 0);
+			r->predicted = jnum(line, "predicted_iter_ms", 0);
 			r->bytes_iter = jnum(line, "bytes_per_iter", 0);
 			r->train_s = jnum(line, "train_s", 0);
 			r->iterations = (long)jnum(line, "iterations", (double)r->iterations);
@@ -194,7 +198,14 @@ static void make_label(struct run_log *r, int models_differ)
 	if (compressed(r) && r->eb != 10)
 		k += snprintf(p + k, n - (size_t)k, " 2^-%d", r->eb);
 	if (r->trunc)
-		snprintf(p + k, n - (size_t)k, " %db-T", r->trunc);
+		k += snprintf(p + k, n - (size_t)k, " %db-T", r->trunc);
+	if (strcmp(r->sched, "sync"))
+		snprintf(p + k, n - (size_t)k, " %s", r->sched);
+}
+
+static int layerwise(const struct run_log *r)
+{
+	return strcmp(r->sched, "sync") != 0;
 }
 
 /* Ratio of the bytes a run's gradients need: the codec's, or 32/(32-T). */
@@ -330,6 +341,49 @@ static int plot_compression(const char *dir, struct run_log *r, int n)
 	return gnuplot(gp);
 }
 
+/* Iteration time per run split into computation and the communication
+ * left after backward (t_c^no), with the MG-WFBP prediction where a run
+ * has one. Only when some run uses a layer-wise schedule. */
+static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
+{
+	char dat[4096], gp[4096];
+	FILE *f, *g;
+	int i, any = 0;
+
+	*made = 0;
+	for (i = 0; i < n; i++)
+		any |= layerwise(&r[i]);
+	if (!any)
+		return 0;
+	f = open_out(dir, "schedules.dat", dat, sizeof(dat));
+	if (!f)
+		return -1;
+	fprintf(f, "# label computation_ms tcno_ms predicted_ms(NaN: none)\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "\"%s\" %.4f %.4f %s%.4f\n", r[i].label,
+			r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
+			r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE],
+			r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM], r[i].predicted > 0 ? "" : "NaN ",
+			r[i].predicted > 0 ? r[i].predicted : 0.0);
+	fclose(f);
+	g = open_out(dir, "schedules.gp", gp, sizeof(gp));
+	if (!g)
+		return -1;
+	fprintf(g, TERM "set output '%s/schedules.png'\n"
+		"set title 'Iteration time per schedule: computation and non-overlapped communication'\n"
+		"set ylabel 'ms per iteration'\nset style data histograms\n"
+		"set style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+		"set boxwidth 0.6\nset key top right\nset grid ytics\nset yrange [0:*]\n"
+		"set datafile missing 'NaN'\nset xtics rotate by -25\n"
+		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
+		"     '' using 3 title 'communication left after backward (t_c^{no})' lc rgb '#ee6677', \\\n"
+		"     '' using 0:4 with points pt 9 ps 2.5 lc rgb '#222222' title 'MG-WFBP predicted iteration'\n",
+		dir, dat);
+	fclose(g);
+	*made = 1;
+	return gnuplot(gp);
+}
+
 /* The curve of Fig. 15 a run belongs to: WA, INC, WA+C or INC+C. */
 static void scaling_key(const struct run_log *r, char *key, size_t len)
 {
@@ -413,7 +467,7 @@ static const struct run_log *baseline(const struct run_log *r, int n, const stru
 	return NULL;
 }
 
-static int write_table(const char *dir, struct run_log *r, int n, int scaling)
+static int write_table(const char *dir, struct run_log *r, int n, int scaling, int scheds)
 {
 	char path[4096];
 	FILE *f = open_out(dir, "report.md", path, sizeof(path));
@@ -465,6 +519,26 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling)
 		"![compression](fig14-compression.png)\n");
 	if (scaling)
 		fprintf(f, "\n![scaling](fig15-scaling.png)\n");
+	if (scheds) {
+		fprintf(f, "\nSchedules: computation, the communication left after backward\n"
+			"(t_c^no, the exchange row of a layer-wise schedule) and, for mgwfbp, the\n"
+			"planner's predicted iteration time.\n\n"
+			"| run | schedule | iter ms | computation | t_c^no | predicted | predicted/measured |\n"
+			"|---|---|---|---|---|---|---|\n");
+		for (i = 0; i < n; i++) {
+			double comp = r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
+				      r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE];
+			double it = r[i].row[TR_ROW_ITER];
+
+			fprintf(f, "| %s | %s | %.2f | %.2f | %.2f |", r[i].label, r[i].sched, it,
+				comp, r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]);
+			if (r[i].predicted > 0 && it > 0)
+				fprintf(f, " %.2f | %.2f |\n", r[i].predicted, r[i].predicted / it);
+			else
+				fprintf(f, " - | - |\n");
+		}
+		fprintf(f, "\n![schedules](schedules.png)\n");
+	}
 	fclose(f);
 	return 0;
 }
@@ -473,7 +547,7 @@ int tr_report_main(int argc, char **argv)
 {
 	static struct run_log runs[MAX_RUNS];
 	const char *out = NULL;
-	int n = 0, i, models_differ = 0, scaling = 0, rc = 0;
+	int n = 0, i, models_differ = 0, scaling = 0, scheds = 0, rc = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -502,9 +576,10 @@ int tr_report_main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		make_label(&runs[i], models_differ);
 	if (plot_breakdown(out, runs, n) || plot_accuracy(out, runs, n) ||
-	    plot_compression(out, runs, n) || plot_scaling(out, runs, n, &scaling))
+	    plot_compression(out, runs, n) || plot_scaling(out, runs, n, &scaling) ||
+	    plot_schedules(out, runs, n, &scheds))
 		rc = 1;
-	if (write_table(out, runs, n, scaling))
+	if (write_table(out, runs, n, scaling, scheds))
 		rc = 1;
 	if (rc == 0)
 		printf("inc-train report: %d runs -> %s/report.md and PNG plots\n", n, out);
