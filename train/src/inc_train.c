@@ -496,6 +496,21 @@ static void wa_update(void *arg, float *seg, size_t off, size_t n)
 	r->acc[TR_ACC_AGG_UPDATE] += tr_now_ns() - t0;
 }
 
+/* inc: the summed gradients (truncated again, as the all-gather carried
+ * them) into SGD. Returns when the update started. */
+static uint64_t sgd_step(struct run *r)
+{
+	struct tr_model *m = &r->m;
+	uint64_t t;
+
+	if (r->o.truncate)
+		truncate_values(m->grads, m->nparams, r->o.truncate);
+	t = tr_now_ns();
+	tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads,
+		      1.0f / (float)r->workers, m->nparams);
+	return t;
+}
+
 /* Backward hook of the layer-wise schedules: layer `layer` is complete;
  * if it completes a group, the group's all-reduce starts now. */
 static void grad_ready(void *arg, int layer)
@@ -556,11 +571,7 @@ static int iteration_layerwise(struct run *r, long it)
 		rc = r->issue_rc;
 	if (rc)
 		return fail_comm(r, "all-reduce", rc);
-	if (r->o.truncate)
-		truncate_values(m->grads, m->nparams, r->o.truncate);
-	t4 = tr_now_ns();
-	tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads,
-		      1.0f / (float)r->workers, m->nparams);
+	t4 = sgd_step(r);
 	t5 = tr_now_ns();
 	r->acc[TR_ACC_DATA] += t1 - t0;
 	r->acc[TR_ACC_FORWARD] += t2 - t1;
@@ -605,11 +616,7 @@ static int iteration(struct run *r, long it)
 		rc = r->comm ? inc_allreduce_f32(r->comm, m->grads, m->nparams, &r->ar) : 0;
 		if (rc)
 			return fail_comm(r, "all-reduce", rc);
-		if (r->o.truncate)
-			truncate_values(m->grads, m->nparams, r->o.truncate);
-		t4 = tr_now_ns();
-		tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads,
-			      1.0f / (float)r->workers, m->nparams);
+		t4 = sgd_step(r);
 	} else {
 		rc = inc_wa_update_f32(r->comm, m->grads, m->nparams, &r->ar, wa_update, r);
 		if (rc)

@@ -178,6 +178,20 @@ static int read_log(struct run_log *r, const char *path)
 	return 0;
 }
 
+/* Fig. 12's split of an iteration: computation (data, forward, backward,
+ * update) and communication (gradient sum and transfer; for a layer-wise
+ * schedule the part left after backward). */
+static double comp_ms(const struct run_log *r)
+{
+	return r->row[TR_ROW_DATA] + r->row[TR_ROW_FORWARD] + r->row[TR_ROW_BACKWARD] +
+	       r->row[TR_ROW_UPDATE];
+}
+
+static double comm_ms(const struct run_log *r)
+{
+	return r->row[TR_ROW_SUM] + r->row[TR_ROW_COMM];
+}
+
 static int compressed(const struct run_log *r)
 {
 	return strcmp(r->comp, "none") != 0;
@@ -260,9 +274,7 @@ static int plot_breakdown(const char *dir, struct run_log *r, int n)
 	fprintf(f, "# label computation_ms communication_ms\n");
 	for (i = 0; i < n; i++)
 		fprintf(f, "\"%s\" %.4f %.4f\n", r[i].label,
-			r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
-			r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE],
-			r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]);
+			comp_ms(&r[i]), comm_ms(&r[i]));
 	fclose(f);
 	g = open_out(dir, "fig12-breakdown.gp", gp, sizeof(gp));
 	if (!g)
@@ -361,9 +373,7 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 	fprintf(f, "# label computation_ms tcno_ms predicted_ms(NaN: none)\n");
 	for (i = 0; i < n; i++)
 		fprintf(f, "\"%s\" %.4f %.4f %s%.4f\n", r[i].label,
-			r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
-			r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE],
-			r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM], r[i].predicted > 0 ? "" : "NaN ",
+			comp_ms(&r[i]), comm_ms(&r[i]), r[i].predicted > 0 ? "" : "NaN ",
 			r[i].predicted > 0 ? r[i].predicted : 0.0);
 	fclose(f);
 	g = open_out(dir, "schedules.gp", gp, sizeof(gp));
@@ -441,7 +451,7 @@ static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
 				scaling_key(&r[j], key, sizeof(key));
 				if (r[j].workers == w && !strcmp(key, keys[k])) {
 					fprintf(f, "%d %.4f\n", w,
-						r[j].row[TR_ROW_SUM] + r[j].row[TR_ROW_COMM]);
+						comm_ms(&r[j]));
 					break;
 				}
 			}
@@ -493,7 +503,7 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling, i
 			r[i].workers, r[i].iterations, it);
 		for (j = TR_ROW_DATA; j <= TR_ROW_UPDATE; j++)
 			fprintf(f, " %.2f |", r[i].row[j]);
-		fprintf(f, " %.0f |", it > 0 ? 100 * (r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]) / it : 0);
+		fprintf(f, " %.0f |", it > 0 ? 100 * comm_ms(&r[i]) / it : 0);
 		if (b && it > 0)
 			fprintf(f, " %.2fx |", b->row[TR_ROW_ITER] / it);
 		else
@@ -526,12 +536,10 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling, i
 			"| run | schedule | iter ms | computation | t_c^no | predicted | predicted/measured |\n"
 			"|---|---|---|---|---|---|---|\n");
 		for (i = 0; i < n; i++) {
-			double comp = r[i].row[TR_ROW_DATA] + r[i].row[TR_ROW_FORWARD] +
-				      r[i].row[TR_ROW_BACKWARD] + r[i].row[TR_ROW_UPDATE];
 			double it = r[i].row[TR_ROW_ITER];
 
 			fprintf(f, "| %s | %s | %.2f | %.2f | %.2f |", r[i].label, r[i].sched, it,
-				comp, r[i].row[TR_ROW_SUM] + r[i].row[TR_ROW_COMM]);
+				comp_ms(&r[i]), comm_ms(&r[i]));
 			if (r[i].predicted > 0 && it > 0)
 				fprintf(f, " %.2f | %.2f |\n", r[i].predicted, r[i].predicted / it);
 			else
