@@ -77,7 +77,8 @@ expect 2 "--model: unknown model 'vgg'" --model vgg
 expect 2 "--iterations: '0' is not an integer" --iterations 0
 expect 2 "--compression: 'zip' is not none, nic or software" --compression zip
 expect 2 "--scheme: 'ps' is not wa or inc" --scheme ps
-expect 2 "--schedule: 'gather' is not sync, wfbp, bucket or mgwfbp" --schedule gather
+expect 2 "--schedule: 'gather' is not sync, wfbp, bucket, mgwfbp or gossip" --schedule gather
+expect 2 "--schedule gossip needs --scheme inc" --schedule gossip --scheme wa
 expect 2 "--schedule wfbp needs --scheme inc" --schedule wfbp --scheme wa
 expect 2 "--bucket-kb: '0' is not an integer" --schedule bucket --bucket-kb 0
 expect 2 "--error-bound: '0' is not an integer in \[1, 126\]" --error-bound 0

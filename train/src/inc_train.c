@@ -47,8 +47,8 @@ void openblas_set_num_threads(int n);
 /* ------------------------------------------------------------------------ */
 enum scheme { SCHEME_INC, SCHEME_WA };
 /* Communication schedules of the inc scheme (docs/train.md, "Schedules"). */
-enum schedule { SCHED_SYNC, SCHED_WFBP, SCHED_BUCKET, SCHED_MGWFBP, SCHED_N };
-static const char *const sched_names[SCHED_N] = { "sync", "wfbp", "bucket", "mgwfbp" };
+enum schedule { SCHED_SYNC, SCHED_WFBP, SCHED_BUCKET, SCHED_MGWFBP, SCHED_GOSSIP, SCHED_N };
+static const char *const sched_names[SCHED_N] = { "sync", "wfbp", "bucket", "mgwfbp", "gossip" };
 
 struct opts {
 	const char *model;
@@ -86,7 +86,7 @@ static void usage(FILE *f)
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
 "                 [--eval-samples N] [--threads N] [--save FILE] [--quiet]\n"
-"                 [--schedule sync|wfbp|bucket|mgwfbp] [--bucket-kb N]\n"
+"                 [--schedule sync|wfbp|bucket|mgwfbp|gossip] [--bucket-kb N]\n"
 "       inc-train report LOG... --out DIR\n"
 "Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
 "scripts/train-cluster.sh; see docs/train.md.\n");
@@ -264,7 +264,8 @@ static int parse(struct opts *o, int argc, char **argv)
 			for (i = 0; i < SCHED_N && strcmp(optarg, sched_names[i]); i++)
 				;
 			if (i == SCHED_N)
-				return bad("--schedule: '%s' is not sync, wfbp, bucket or mgwfbp", optarg);
+				return bad("--schedule: '%s' is not sync, wfbp, bucket, mgwfbp or gossip",
+					   optarg);
 			o->schedule = (enum schedule)i;
 			break;
 		case 12:
@@ -326,6 +327,8 @@ struct run {
 	uint64_t *calib_t;        /* calibration: completion time of each layer */
 	int calib_k;
 	double predicted_ms;      /* mgwfbp: predicted iteration time */
+	float *peer;              /* gossip: the partner's weights */
+	double acc_rank0, spread; /* gossip: last evaluation's rank-0 accuracy, spread */
 };
 
 static int fail_comm(struct run *r, const char *what, int rc)
@@ -432,7 +435,11 @@ static uint32_t sample_at(struct run *r, uint64_t p)
 static void load_batch(struct run *r, long it)
 {
 	uint32_t idx[256];
-	uint64_t base = ((uint64_t)it * r->workers + (uint64_t)r->worker) * r->o.batch;
+	/* gossip: the workers' slots of the global order rotate along the
+	 * ring after every batch (GossipGraD's sample shuffle, docs/train.md) */
+	uint64_t w = r->o.schedule == SCHED_GOSSIP ?
+		     (uint64_t)((r->worker + it) % r->workers) : (uint64_t)r->worker;
+	uint64_t base = ((uint64_t)it * r->workers + w) * r->o.batch;
 	int done = 0, i, n;
 
 	while (done < r->o.batch) {
@@ -582,12 +589,54 @@ static int iteration_layerwise(struct run *r, long it)
 	return 0;
 }
 
+/* GossipGraD: local SGD step on this worker's gradient, then the model
+ * goes to this step's partner while the model of another arrives, and the
+ * two are averaged (w = (W_own + W_from) / 2). The exchange is the
+ * communication row; its compression is the run's. */
+static int iteration_gossip(struct run *r, long it)
+{
+	struct tr_model *m = &r->m;
+	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5;
+	int to, from, rc;
+	size_t i;
+
+	r->rate = tr_sgd_rate(&r->o.sgd, it);
+	load_batch(r, it);
+	t1 = tr_now_ns();
+	r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
+	t2 = tr_now_ns();
+	tr_model_backward(m, r->y, r->o.batch);
+	if (r->o.truncate)
+		truncate_values(m->grads, m->nparams, r->o.truncate);
+	t3 = tr_now_ns();
+	tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads, 1.0f, m->nparams);
+	t4 = tr_now_ns();
+	if (r->comm) {
+		tr_gossip_partners(r->size, it, r->o.seed, r->rank, &to, &from);
+		rc = inc_sendrecv_f32(r->comm, m->params, to, r->peer, from, m->nparams, &r->ar);
+		if (rc)
+			return fail_comm(r, "gossip exchange", rc);
+		for (i = 0; i < m->nparams; i++)
+			m->params[i] = 0.5f * (m->params[i] + r->peer[i]);
+	}
+	t5 = tr_now_ns();
+	r->acc[TR_ACC_DATA] += t1 - t0;
+	r->acc[TR_ACC_FORWARD] += t2 - t1;
+	r->acc[TR_ACC_BACKWARD] += t3 - t2;
+	r->acc[TR_ACC_UPDATE] += t4 - t3;
+	r->acc[TR_ACC_EXCHANGE] += t5 - t4;
+	r->train_ns += t5 - t0;
+	return 0;
+}
+
 static int iteration(struct run *r, long it)
 {
 	struct tr_model *m = &r->m;
 	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5, stats_ns = 0;
 	int rc;
 
+	if (r->o.schedule == SCHED_GOSSIP)
+		return iteration_gossip(r, it);
 	if (r->o.schedule != SCHED_SYNC)
 		return iteration_layerwise(r, it);
 	r->rate = tr_sgd_rate(&r->o.sgd, it);
@@ -669,6 +718,60 @@ static int evaluate(struct run *r, double *acc, double *loss)
 	return 0;
 }
 
+/* gossip: the replicas differ. Evaluates the average of all ranks' models
+ * (what `test-accuracy` reports) and rank 0's model, and measures the
+ * spread max over ranks and parameters of |w_i - mean w|; every rank's own
+ * weights are restored afterwards. Collective. */
+static int evaluate_gossip(struct run *r, double *acc, double *loss)
+{
+	struct inc_allreduce_opts o = r->ar;
+	float *w = r->m.params, *own = r->peer, d, *slots;
+	size_t n = r->m.nparams, i;
+	double l0;
+	int rc;
+
+	if (!r->comm)
+		return evaluate(r, acc, loss);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	slots = calloc((size_t)r->size, sizeof(float));
+	if (!slots)
+		return fail_comm(r, "gossip evaluation", INC_E_NOMEM);
+	memcpy(own, w, n * sizeof(float));
+	rc = inc_allreduce_f32(r->comm, w, n, &o);
+	for (i = 0, d = 0; rc == 0 && i < n; i++) {
+		w[i] /= (float)r->size;
+		if (fabsf(own[i] - w[i]) > d)
+			d = fabsf(own[i] - w[i]);
+	}
+	slots[r->rank] = d;
+	if (rc == 0)
+		rc = inc_allreduce_f32(r->comm, slots, (size_t)r->size, &o);
+	for (i = 0, r->spread = 0; rc == 0 && i < (size_t)r->size; i++)
+		if (slots[i] > r->spread)
+			r->spread = slots[i];
+	free(slots);
+	if (rc)
+		return fail_comm(r, "gossip evaluation", rc);
+	rc = evaluate(r, acc, loss);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++)
+		w[i] = r->rank == 0 ? own[i] : 0.0f;
+	rc = inc_allreduce_f32(r->comm, w, n, &o);
+	if (rc)
+		return fail_comm(r, "gossip evaluation", rc);
+	rc = evaluate(r, &r->acc_rank0, &l0);
+	memcpy(w, own, n * sizeof(float));
+	return rc;
+}
+
+static int evaluate_any(struct run *r, double *acc, double *loss)
+{
+	return r->o.schedule == SCHED_GOSSIP ? evaluate_gossip(r, acc, loss)
+					     : evaluate(r, acc, loss);
+}
+
 /* Mean training loss of the last iteration over the workers (NaN when any
  * worker's loss is not finite). */
 static int mean_loss(struct run *r, double *loss)
@@ -693,7 +796,11 @@ static int mean_loss(struct run *r, double *loss)
 static int check_replicas(struct run *r, long it)
 {
 	uint64_t h = tr_digest(r->m.params, r->m.nparams);
-	int rc = agree(r, h);
+	int rc;
+
+	if (r->o.schedule == SCHED_GOSSIP)   /* replicas differ by design */
+		return 0;
+	rc = agree(r, h);
 
 	if (rc < 0)
 		return fail_comm(r, "replica check", rc);
@@ -785,10 +892,12 @@ static int summary(struct run *r, long iters, double acc, double tloss, double l
 	fprintf(r->log, ",\"bytes_sent\":%" PRIu64 ",\"bytes_per_iter\":%.1f,"
 		"\"codec_ratio\":%.4f,\"share2\":%.4f,\"share10\":%.4f,\"share18\":%.4f,"
 		"\"share34\":%.4f,\"accuracy\":%.2f,\"test_loss\":%.6f,\"loss\":%.6f,"
-		"\"weights\":\"%016" PRIx64 "\",\"schedule\":\"%s\",\"predicted_iter_ms\":%.4f}\n",
+		"\"weights\":\"%016" PRIx64 "\",\"schedule\":\"%s\",\"predicted_iter_ms\":%.4f,"
+		"\"accuracy_rank0\":%.2f,\"spread\":%.6g}\n",
 		v[TR_ACC_BYTES_SENT], iters ? (double)v[TR_ACC_BYTES_SENT] / iters : 0.0,
 		s.codec_ratio, s.share[0], s.share[1], s.share[2], s.share[3], acc, tloss,
-		loss, digest, sched_names[r->o.schedule], r->predicted_ms);
+		loss, digest, sched_names[r->o.schedule], r->predicted_ms,
+		r->o.schedule == SCHED_GOSSIP ? r->acc_rank0 : acc, r->spread);
 	return 0;
 }
 
@@ -1080,6 +1189,12 @@ static int setup(struct run *r)
 		setvbuf(r->log, NULL, _IOLBF, 0);
 		log_config(r);
 	}
+	if (r->o.schedule == SCHED_GOSSIP) {
+		r->peer = tr_alloc(r->m.nparams * sizeof(float));
+		if (!r->peer)
+			return bad("out of memory");
+		return 0;
+	}
 	if (r->o.schedule != SCHED_SYNC)
 		return plan_setup(r);
 	return 0;
@@ -1102,6 +1217,17 @@ static int save_weights(struct run *r)
 		return 1;
 	}
 	return 0;
+}
+
+static void log_eval(struct run *r, long it, double acc, double tloss)
+{
+	if (!r->log)
+		return;
+	fprintf(r->log, "{\"type\":\"eval\",\"iter\":%ld,\"time\":%.6f,"
+		"\"accuracy\":%.2f,\"test_loss\":%.6f", it, (double)r->train_ns * 1e-9, acc, tloss);
+	if (r->o.schedule == SCHED_GOSSIP)
+		fprintf(r->log, ",\"accuracy_rank0\":%.2f,\"spread\":%.6g", r->acc_rank0, r->spread);
+	fprintf(r->log, "}\n");
 }
 
 static int train(struct run *r)
@@ -1134,20 +1260,17 @@ static int train(struct run *r)
 		}
 		if (r->o.eval_every && (it + 1) % r->o.eval_every == 0 &&
 		    it + 1 != r->o.iterations) {
-			if ((rc = evaluate(r, &acc, &tloss)))
+			if ((rc = evaluate_any(r, &acc, &tloss)))
 				return rc;
-			if (r->log)
-				fprintf(r->log, "{\"type\":\"eval\",\"iter\":%ld,\"time\":%.6f,"
-					"\"accuracy\":%.2f,\"test_loss\":%.6f}\n", it + 1,
-					(double)r->train_ns * 1e-9, acc, tloss);
+			log_eval(r, it + 1, acc, tloss);
 		}
 	}
-	if ((rc = check_replicas(r, it)) || (rc = evaluate(r, &acc, &tloss)))
+	if ((rc = check_replicas(r, it)) || (rc = evaluate_any(r, &acc, &tloss)))
 		return rc;
-	if (r->log)
-		fprintf(r->log, "{\"type\":\"eval\",\"iter\":%ld,\"time\":%.6f,"
-			"\"accuracy\":%.2f,\"test_loss\":%.6f}\n", it,
-			(double)r->train_ns * 1e-9, acc, tloss);
+	log_eval(r, it, acc, tloss);
+	if (r->o.schedule == SCHED_GOSSIP && r->rank == 0 && !r->o.quiet)
+		fprintf(stderr, "inc-train: gossip: averaged model %.2f%%, rank 0's model %.2f%%, "
+			"replica spread max|w_i - mean w| %.3g\n", acc, r->acc_rank0, r->spread);
 	rc = summary(r, it, acc, tloss, loss, tr_digest(r->m.params, r->m.nparams));
 	if (rc)
 		return rc;
@@ -1184,5 +1307,6 @@ int main(int argc, char **argv)
 	free(r.y);
 	free(r.perm);
 	free(r.cstream);
+	free(r.peer);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tr_sched.h"
+#include "tr_util.h"
 
 static double t_ar(const struct tr_plan_in *in, double m)
 {
@@ -143,6 +144,46 @@ void tr_plan_bucket(const struct tr_plan_in *in, double bucket, int *cut)
 		if (cut[k])
 			vals = 0;
 	}
+}
+
+int tr_gossip_rounds(int p)
+{
+	int r = 0;
+
+	while ((1 << r) < p)
+		r++;
+	return r;
+}
+
+void tr_gossip_partners(int p, long k, uint64_t seed, int rank, int *to, int *from)
+{
+	int order[256], rounds = tr_gossip_rounds(p), i, j, q = 0, t, d;
+	long epoch;
+
+	if (p < 2 || p > 256) {
+		*to = *from = rank;
+		return;
+	}
+	epoch = k / rounds;
+	for (i = 0; i < p; i++)
+		order[i] = i;
+	if (epoch > 0) {
+		struct tr_rng rng;
+
+		tr_rng_seed(&rng, seed, 0x90551b00u + (uint64_t)epoch);
+		for (i = p - 1; i > 0; i--) {
+			j = (int)tr_rng_below(&rng, (uint64_t)i + 1);
+			t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+	}
+	for (i = 0; i < p; i++)
+		if (order[i] == rank)
+			q = i;
+	d = 1 << (int)(k % rounds);
+	*to = order[(q + d) % p];
+	*from = order[((q - d) % p + p) % p];
 }
 
 void tr_fit_line(const double *x, const double *y, int n, double *a, double *b)

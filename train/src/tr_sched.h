@@ -16,6 +16,7 @@
 #define TR_SCHED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define TR_PLAN_MAX 16
 
@@ -52,6 +53,18 @@ double tr_plan_brute(const struct tr_plan_in *in, int *cut);
  * bucket values (and at the last layer). */
 void tr_plan_wfbp(int L, int *cut);
 void tr_plan_bucket(const struct tr_plan_in *in, double bucket, int *cut);
+
+/*
+ * GossipGraD's partners (its Section 4.4-4.5): rounds = ceil(log2 p) steps
+ * of the dissemination pattern over a virtual order of the ranks — at step
+ * k, j = k mod rounds, the rank at position q sends to position
+ * (q + 2^j) mod p and receives from (q - 2^j) mod p — and the virtual order
+ * rotated after every `rounds` steps: epoch e = k / rounds uses a seeded
+ * shuffle of 0..p-1 (epoch 0: the identity), the same on every rank. Any
+ * p >= 2. p = 1: to = from = 0.
+ */
+int tr_gossip_rounds(int p);
+void tr_gossip_partners(int p, long k, uint64_t seed, int rank, int *to, int *from);
 
 /* Least-squares line y = a + b*x through n points. */
 void tr_fit_line(const double *x, const double *y, int n, double *a, double *b);

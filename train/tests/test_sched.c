@@ -146,6 +146,74 @@ int main(void)
 		for (k = 0; k < 5; k++)
 			CHECK(c[k] == 1, "wfbp cuts after every layer");
 	}
+	/* GossipGraD partners, p = 2..9: within an epoch of ceil(log2 p)
+	 * steps the dissemination pattern over one virtual order (the same
+	 * order for every step of the epoch: positions differ by 2^j), every
+	 * step a permutation without fixed points whose inverse is `from`,
+	 * after an epoch every rank has heard (transitively) from every rank,
+	 * and the order changes between epochs (p >= 3). */
+	{
+		int p;
+
+		for (p = 2; p <= 9; p++) {
+			int rounds = tr_gossip_rounds(p), e, j, i, ok_perm = 1, ok_inv = 1, ok_diss = 1;
+			int ok_heard = 1, rotated = 0, first_order[9], to[9], from[9];
+
+			CHECK((1 << rounds) >= p && (1 << (rounds - 1)) < p, "p=%d rounds %d", p, rounds);
+			for (e = 0; e < 6; e++) {
+				int heard[9][9] = { { 0 } }, order[9], pos[9], x;
+
+				for (j = 0; j < rounds; j++) {
+					long k = (long)e * rounds + j;
+					int seen[9] = { 0 };
+
+					for (i = 0; i < p; i++) {
+						tr_gossip_partners(p, k, 77, i, &to[i], &from[i]);
+						ok_perm &= to[i] != i && !seen[to[i]]++;
+					}
+					for (i = 0; i < p; i++)
+						ok_inv &= from[to[i]] == i;
+					/* Reconstruct the virtual order from step 0's
+					 * +1 pattern, then check +2^j within it. */
+					if (j == 0) {
+						x = 0;
+						for (i = 0; i < p; i++) {
+							order[i] = x;
+							pos[x] = i;
+							x = to[x];
+						}
+						if (e == 0)
+							memcpy(first_order, order, sizeof(order));
+						else
+							rotated |= memcmp(first_order, order, sizeof(order)) != 0;
+					}
+					for (i = 0; i < p; i++)
+						ok_diss &= to[i] == order[(pos[i] + (1 << j)) % p];
+					/* heard[i][s]: i has s's information */
+					for (i = 0; i < p; i++)
+						heard[i][i] = 1;
+					{
+						int nh[9][9], a, s;
+
+						memcpy(nh, heard, sizeof(nh));
+						for (a = 0; a < p; a++)
+							for (s = 0; s < p; s++)
+								nh[a][s] |= heard[from[a]][s];
+						memcpy(heard, nh, sizeof(nh));
+					}
+				}
+				for (i = 0; i < p; i++)
+					for (x = 0; x < p; x++)
+						ok_heard &= heard[i][x];
+			}
+			CHECK(ok_perm, "p=%d: a step is not a permutation without fixed points", p);
+			CHECK(ok_inv, "p=%d: from is not the inverse of to", p);
+			CHECK(ok_diss, "p=%d: not the dissemination pattern over one order per epoch", p);
+			CHECK(ok_heard, "p=%d: some rank did not hear from all after an epoch", p);
+			CHECK(p < 3 || rotated, "p=%d: the order never rotated in 6 epochs", p);
+		}
+		printf("gossip partners p = 2..9: dissemination, rotation, diffusion in ceil(log2 p) steps\n");
+	}
 	/* Line fit: exact on a line, least squares on noise-free pairs. */
 	{
 		double x[] = { 1, 2, 4, 8 }, y[] = { 3.5, 4, 5, 7 }, a, b;

@@ -145,54 +145,77 @@ int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
 	return 0;
 }
 
-/* One checked call on this thread: an all-reduce (update NULL) or a
- * worker-aggregator update step. */
-int inc_call_run(struct inc_comm *c, float *buf, size_t count,
-		 const struct inc_allreduce_opts *o, inc_wa_update_fn update,
-		 void *arg)
+/* One checked call on this thread. */
+int inc_call_run(struct inc_comm *c, const struct inc_call *k)
 {
+	const struct inc_allreduce_opts *o = &k->o;
 	int rc = 0;
 
 	if (c->broken)
 		return INC_E_BROKEN;
 	c->seq++;     /* every call, so a rank that skips one is caught */
-	if (update && c->size == 1) {
-		if (count)
-			update(arg, buf, 0, count);
-	} else if (c->size > 1 && count > 0) {
-		rc = update || o->algo == INC_ALGO_WA ?
-		     inc_wa_allreduce(c, buf, count, o, update, arg) :
-		     inc_ring_allreduce(c, buf, count, o);
+	if (k->kind == INC_CALL_SENDRECV) {
+		/* Connecting the peer links is collective: also a rank that
+		 * keeps its own values this step takes part. */
+		if (c->size > 1 && (rc = inc_comm_connect_peers(c, inc_now_ms() + o->timeout_ms)))
+			return inc_fail(c, rc);
+		if (k->to == c->rank || c->size == 1)
+			memmove(k->buf, k->sbuf, k->count * sizeof(float));
+		else if (k->count > 0)
+			rc = inc_peer_exchange(c, k->sbuf, k->to, k->buf, k->from, k->count, o);
+	} else if (k->kind == INC_CALL_WA_UPDATE && c->size == 1) {
+		if (k->count)
+			k->update(k->arg, k->buf, 0, k->count);
+	} else if (c->size > 1 && k->count > 0) {
+		rc = k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
+		     inc_wa_allreduce(c, k->buf, k->count, o, k->update, k->arg) :
+		     inc_ring_allreduce(c, k->buf, k->count, o);
 	}
 	if (rc == 0)
 		c->st.calls++;
 	return rc;
 }
 
-static int call(struct inc_comm *c, float *buf, size_t count,
-		const struct inc_allreduce_opts *opts, inc_wa_update_fn update,
-		void *arg)
+/* A blocking call: behind the queued requests if there are any. */
+static int call(struct inc_comm *c, struct inc_call *k, const struct inc_allreduce_opts *opts)
 {
-	struct inc_allreduce_opts o;
-	int rc = inc_call_check(c, buf, count, opts, &o), queued;
+	int rc = inc_call_check(c, k->kind == INC_CALL_SENDRECV ? k->sbuf : k->buf, k->count,
+				opts, &k->o), queued;
 
 	if (rc)
 		return rc;
-	rc = inc_progress_blocking(c, buf, count, &o, update, arg, &queued);
-	return queued ? rc : inc_call_run(c, buf, count, &o, update, arg);
+	rc = inc_progress_blocking(c, k, &queued);
+	return queued ? rc : inc_call_run(c, k);
 }
 
 int inc_allreduce_f32(struct inc_comm *c, float *buf, size_t count,
 		      const struct inc_allreduce_opts *opts)
 {
-	return call(c, buf, count, opts, NULL, NULL);
+	struct inc_call k = { .kind = INC_CALL_ALLREDUCE, .buf = buf, .count = count };
+
+	return call(c, &k, opts);
 }
 
 int inc_wa_update_f32(struct inc_comm *c, float *buf, size_t count,
 		      const struct inc_allreduce_opts *opts,
 		      inc_wa_update_fn update, void *arg)
 {
+	struct inc_call k = { .kind = INC_CALL_WA_UPDATE, .buf = buf, .count = count,
+			      .update = update, .arg = arg };
+
 	if (!update)
 		return INC_E_ARG;
-	return call(c, buf, count, opts, update, arg);
+	return call(c, &k, opts);
+}
+
+int inc_sendrecv_f32(struct inc_comm *c, const float *sendbuf, int to, float *recvbuf,
+		     int from, size_t count, const struct inc_allreduce_opts *opts)
+{
+	struct inc_call k = { .kind = INC_CALL_SENDRECV, .buf = recvbuf, .count = count,
+			      .sbuf = sendbuf, .to = to, .from = from };
+
+	if (!c || (!recvbuf && count) || to < 0 || to >= c->size || from < 0 ||
+	    from >= c->size || (to == c->rank) != (from == c->rank))
+		return INC_E_ARG;
+	return call(c, &k, opts);
 }

@@ -37,6 +37,7 @@
 #define DATA_MAGIC  1234567.0f
 #define LINK_RING   0
 #define LINK_WA     1
+#define LINK_PEER   2
 #define ENTRY_BYTES 24
 
 static const char *env2(const char *a, const char *b)
@@ -106,6 +107,7 @@ int inc_comm_alloc(struct inc_comm **out, int rank, int size)
 	c->rank = rank;
 	c->size = size;
 	c->ctrl_fd = -1;
+	c->data_lfd = -1;
 	link_init(&c->ring_send);
 	link_init(&c->ring_recv);
 	link_init(&c->wa_up);
@@ -142,6 +144,16 @@ void inc_comm_destroy(struct inc_comm *c)
 		return;
 	inc_progress_stop(c);   /* runs what is queued, joins the thread */
 	close_fd(&c->ctrl_fd);
+	close_fd(&c->data_lfd);
+	if (c->peer_send)
+		for (i = 0; i < c->size; i++) {
+			close_fd(&c->peer_send[i].fd);
+			close_fd(&c->peer_recv[i].fd);
+		}
+	free(c->peer_send);
+	free(c->peer_recv);
+	free(c->addrs);
+	free(c->alens);
 	close_fd(&c->ring_send.fd);
 	close_fd(&c->ring_recv.fd);
 	close_fd(&c->wa_up.fd);
@@ -343,6 +355,71 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 }
 
 /*
+ * Peer links for point-to-point exchanges: every rank connects to every
+ * other rank's data listener (the connects complete in the listeners'
+ * backlogs, so the order does not matter) and then accepts one link from
+ * each. Collective: the first inc_sendrecv_f32 of a communicator does it
+ * on every rank. Links start untagged; calls retag them.
+ */
+int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline)
+{
+	int n = c->size, r = c->rank, j, got = 0, fd, rc;
+	float h[3];
+
+	if (c->peer_send)
+		return 0;
+	if (c->data_lfd < 0 || !c->addrs)
+		return INC_E_BROKEN;
+	c->peer_send = malloc(sizeof(*c->peer_send) * (size_t)n);
+	c->peer_recv = malloc(sizeof(*c->peer_recv) * (size_t)n);
+	if (!c->peer_send || !c->peer_recv)
+		return INC_E_NOMEM;
+	for (j = 0; j < n; j++) {
+		link_init(&c->peer_send[j]);
+		link_init(&c->peer_recv[j]);
+	}
+	for (j = 0; j < n; j++) {
+		if (j == r)
+			continue;
+		rc = inc_sock_connect((const struct sockaddr *)&c->addrs[j], c->alens[j], 0, 1,
+				      deadline, &c->peer_send[j].fd);
+		if (rc)
+			return rc;
+		c->peer_send[j].family = c->addrs[j].ss_family;
+		c->peer_send[j].tos_now = -1;    /* unknown: the first call sets it */
+		rc = send_hello(c->peer_send[j].fd, r, LINK_PEER, deadline);
+		if (rc)
+			return rc;
+	}
+	while (got < n - 1) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int from;
+
+		rc = inc_sock_accept(c->data_lfd, deadline, &fd);
+		if (rc)
+			return rc;
+		rc = inc_sock_read_all(fd, h, sizeof(h), deadline);
+		if (rc == INC_E_CLOSED) {     /* a reconnect for the MSS */
+			close(fd);
+			continue;
+		}
+		from = rc ? -1 : (int)h[1] - 1;
+		if (rc || h[0] != DATA_MAGIC || (int)h[2] - 1 != LINK_PEER || from < 0 ||
+		    from >= n || from == r || c->peer_recv[from].fd >= 0 ||
+		    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+			close(fd);
+			return rc ? rc : INC_E_PROTOCOL;
+		}
+		c->peer_recv[from].fd = fd;
+		c->peer_recv[from].family = ss.ss_family;
+		c->peer_recv[from].tos_now = -1;
+		got++;
+	}
+	return 0;
+}
+
+/*
  * The rendezvous tables, one row per rank: data-socket addresses, their
  * lengths, and the ENTRY_BYTES entries exchanged. Whatever was allocated
  * is freed by init_done, also on failure.
@@ -356,21 +433,26 @@ static int tables_alloc(int size, struct sockaddr_storage **addrs,
 	return *addrs && *alens && *table ? 0 : INC_E_NOMEM;
 }
 
-/* End of a bootstrap: close the data listener, free the tables, and hand
- * out c on success or destroy it on failure (rc). */
+/* End of a bootstrap: hand out c on success — it keeps the data listener
+ * and the address table for the peer links (inc_comm_connect_peers) — or
+ * close and free them and destroy c on failure (rc). */
 static int init_done(struct inc_comm *c, int rc, int lfd,
 		     struct sockaddr_storage *addrs, socklen_t *alens,
 		     uint8_t *table, struct inc_comm **out)
 {
-	if (lfd >= 0)
-		close(lfd);
-	free(addrs);
-	free(alens);
 	free(table);
-	if (rc) {
-		inc_comm_destroy(c);
+	if (rc || !c) {
+		if (lfd >= 0)
+			close(lfd);
+		free(addrs);
+		free(alens);
+		if (c)
+			inc_comm_destroy(c);
 		return rc;
 	}
+	c->data_lfd = lfd;
+	c->addrs = addrs;
+	c->alens = alens;
 	*out = c;
 	return 0;
 }

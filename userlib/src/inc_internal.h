@@ -70,20 +70,40 @@ struct inc_comm {
 	size_t scratch_cap;
 	/* Progress thread of the non-blocking calls (progress.c). */
 	struct inc_progress *prog;
+	/* Point-to-point (peer.c): the data listener and address table kept
+	 * from the bootstrap, and the peer links once connected. */
+	int data_lfd;
+	struct sockaddr_storage *addrs;
+	socklen_t *alens;
+	struct inc_link *peer_send, *peer_recv;   /* [size], own rank unused */
 };
+
+/* comm.c: connect the peer links (collective; no-op when connected). */
+int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline);
+/* peer.c: the exchange of inc_sendrecv_f32 (checked arguments). */
+int inc_peer_exchange(struct inc_comm *c, const float *sbuf, int to, float *rbuf,
+		      int from, size_t count, const struct inc_allreduce_opts *o);
 
 /* progress.c: stop and join the progress thread after it has run every
  * queued request (inc_comm_destroy). */
 void inc_progress_stop(struct inc_comm *c);
+/* One collective call, as queued or run. */
+enum inc_call_kind { INC_CALL_ALLREDUCE, INC_CALL_WA_UPDATE, INC_CALL_SENDRECV };
+struct inc_call {
+	enum inc_call_kind kind;
+	float *buf;               /* all-reduce / WA: in place; sendrecv: receive */
+	size_t count;
+	const float *sbuf;        /* sendrecv: what is sent */
+	int to, from;             /* sendrecv: peers */
+	inc_wa_update_fn update;  /* WA update step */
+	void *arg;
+	struct inc_allreduce_opts o;   /* checked options */
+};
 /* A blocking call while the progress thread exists: queue it behind the
  * pending requests and wait. *queued 0: no thread, run inline. */
-int inc_progress_blocking(struct inc_comm *c, float *buf, size_t count,
-			  const struct inc_allreduce_opts *o,
-			  inc_wa_update_fn update, void *arg, int *queued);
+int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued);
 /* allreduce.c: run one checked call on the calling thread. */
-int inc_call_run(struct inc_comm *c, float *buf, size_t count,
-		 const struct inc_allreduce_opts *o, inc_wa_update_fn update,
-		 void *arg);
+int inc_call_run(struct inc_comm *c, const struct inc_call *k);
 /* allreduce.c: argument and option checks; opts NULL: environment. */
 int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
 		   const struct inc_allreduce_opts *opts,

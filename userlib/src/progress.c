@@ -14,11 +14,7 @@
 #include "inc_internal.h"
 
 struct inc_request {
-	float *buf;
-	size_t count;
-	struct inc_allreduce_opts o;
-	inc_wa_update_fn update;
-	void *arg;
+	struct inc_call call;
 	struct inc_request *next;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -52,7 +48,7 @@ static void *progress_main(void *p)
 		pthread_mutex_unlock(&g->mu);
 		if (!r)
 			return NULL;          /* stopping, queue empty */
-		r->rc = inc_call_run(c, r->buf, r->count, &r->o, r->update, r->arg);
+		r->rc = inc_call_run(c, &r->call);
 		pthread_mutex_lock(&r->mu);
 		r->done = 1;
 		pthread_cond_signal(&r->cv);
@@ -82,19 +78,13 @@ static int progress_start(struct inc_comm *c)
 	return 0;
 }
 
-static struct inc_request *request_new(float *buf, size_t count,
-				       const struct inc_allreduce_opts *o,
-				       inc_wa_update_fn update, void *arg)
+static struct inc_request *request_new(const struct inc_call *k)
 {
 	struct inc_request *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	r->buf = buf;
-	r->count = count;
-	r->o = *o;
-	r->update = update;
-	r->arg = arg;
+	r->call = *k;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	return r;
@@ -116,20 +106,20 @@ int inc_iallreduce_f32(struct inc_comm *c, float *buf, size_t count,
 		       const struct inc_allreduce_opts *opts,
 		       struct inc_request **req)
 {
-	struct inc_allreduce_opts o;
+	struct inc_call k = { .kind = INC_CALL_ALLREDUCE, .buf = buf, .count = count };
 	struct inc_request *r;
 	int rc;
 
 	if (!req)
 		return INC_E_ARG;
 	*req = NULL;
-	rc = inc_call_check(c, buf, count, opts, &o);
+	rc = inc_call_check(c, buf, count, opts, &k.o);
 	if (rc)
 		return rc;
 	rc = progress_start(c);
 	if (rc)
 		return rc;
-	r = request_new(buf, count, &o, NULL, NULL);
+	r = request_new(&k);
 	if (!r)
 		return INC_E_NOMEM;
 	enqueue(c->prog, r);
@@ -164,16 +154,14 @@ int inc_wait(struct inc_request *r)
 	return rc;
 }
 
-int inc_progress_blocking(struct inc_comm *c, float *buf, size_t count,
-			  const struct inc_allreduce_opts *o,
-			  inc_wa_update_fn update, void *arg, int *queued)
+int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued)
 {
 	struct inc_request *r;
 
 	*queued = c->prog != NULL;
 	if (!c->prog)
 		return 0;
-	r = request_new(buf, count, o, update, arg);
+	r = request_new(k);
 	if (!r)
 		return INC_E_NOMEM;
 	enqueue(c->prog, r);

@@ -54,6 +54,11 @@ int inc_fail(struct inc_comm *c, int rc)
 	if (c->wa)
 		for (i = 0; i < c->size; i++)
 			abort_fd(&c->wa[i].fd);
+	if (c->peer_send)
+		for (i = 0; i < c->size; i++) {
+			abort_fd(&c->peer_send[i].fd);
+			abort_fd(&c->peer_recv[i].fd);
+		}
 	if (c->ctrl)
 		for (i = 0; i < c->size; i++)
 			abort_fd(&c->ctrl[i]);

@@ -10,7 +10,12 @@
  *     on copies of the inputs;
  *   - every rank holds the same bytes (a hash summed over ranks);
  *   - the sum itself within the codec's tolerance of a serial double sum
- *     (a wrong buffer or a lost request cannot pass).
+ *     (a wrong buffer or a lost request cannot pass);
+ * and the point-to-point exchange inc_sendrecv_f32 for every mode: shifts
+ * by +1 and +2 around the ranks and a swap of pairs, odd sizes, once with
+ * a non-blocking all-reduce still queued in front of it: what arrives is
+ * the sender's data exactly (none; nic without a NIC on the path) or its
+ * codec round trip (software).
  *
  *   iar-check [-m none,nic,software] [-a ring,wa] [-r ROUNDS] [-q]
  * Last line: "rank R: N passed, N failed".
@@ -177,6 +182,70 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 		       algo == INC_ALGO_WA ? "wa" : "ring", round, NREQ);
 }
 
+/* Exchanges: rank r sends to (r + shift) mod N and receives from
+ * (r - shift) mod N; shift 0 means pairs (0,1), (2,3), ... swap (an odd
+ * last rank keeps its own). */
+static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
+{
+	static const char *mn[] = { "none", "nic", "software" };
+	static const size_t n_list[] = { 1, 1000, 65541, 300007 };
+	struct inc_allreduce_opts o;
+	unsigned shift, k;
+
+	inc_allreduce_opts_init(&o);
+	o.compression = mode;
+	for (shift = 0; shift < 3; shift++)
+		for (k = 0; k < sizeof(n_list) / sizeof(n_list[0]); k++) {
+			size_t n = n_list[k], i, bad = 0;
+			float *s = malloc(n * sizeof(float)), *r = malloc(n * sizeof(float));
+			float *want = malloc(n * sizeof(float)), *ar = malloc(64 * sizeof(float));
+			uint8_t *tmp = malloc(inc_codec_max_size(n));
+			struct inc_request *q = NULL;
+			int to, from, rc, src;
+
+			if (shift) {
+				to = (rk + (int)shift) % nr;
+				from = ((rk - (int)shift) % nr + nr) % nr;
+			} else {
+				to = from = (rk ^ 1) < nr ? rk ^ 1 : rk;
+			}
+			src = from;
+			for (i = 0; i < n; i++) {
+				s[i] = value(rk, 900 + k, i);
+				want[i] = value(src, 900 + k, i);
+				r[i] = -1.0f;
+			}
+			for (i = 0; i < 64; i++)
+				ar[i] = 1.0f;
+			if (mode == INC_COMP_SOFTWARE && src != rk) {
+				long len = inc_codec_compress(want, n, o.error_bound, tmp,
+							      inc_codec_max_size(n));
+
+				CHECK(len > 0 && inc_codec_decompress(tmp, (size_t)len, n, want, n * sizeof(float)) == len,
+				      "codec round trip of the expected values");
+			}
+			if (k == 1)   /* a queued all-reduce in front of the exchange */
+				CHECK(inc_iallreduce_f32(c, ar, 64, &o, &q) == 0, "issue");
+			rc = inc_sendrecv_f32(c, s, to, r, from, n, &o);
+			CHECK(rc == 0, "%s sendrecv shift %u n %zu: %s", mn[mode], shift, n,
+			      inc_strerror(rc));
+			if (q) {
+				rc = inc_wait(q);
+				CHECK(rc == 0 && ar[0] == (float)nr, "%s: all-reduce before the exchange: %s",
+				      mn[mode], inc_strerror(rc));
+			}
+			for (i = 0; i < n; i++)
+				bad += memcmp(&r[i], &want[i], 4) != 0;
+			CHECK(bad == 0, "%s sendrecv shift %u n %zu from rank %d: %zu values differ",
+			      mn[mode], shift, n, from, bad);
+			free(s);
+			free(r);
+			free(want);
+			free(ar);
+			free(tmp);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const char *modes = "none,nic,software", *algos = "ring,wa";
@@ -214,6 +283,12 @@ int main(int argc, char **argv)
 					continue;
 				run(c, (enum inc_compression)m, al ? INC_ALGO_WA : INC_ALGO_RING, r);
 			}
+	for (m = 0; m < 3; m++) {
+		static const char *mn[] = { "none", "nic", "software" };
+
+		if (strstr(modes, mn[m]))
+			run_sendrecv(c, (enum inc_compression)m);
+	}
 	inc_comm_destroy(c);
 	printf("rank %d: ", rk);
 	return inc_test_done();

@@ -172,6 +172,21 @@ int inc_wa_update_f32(struct inc_comm *comm, float *buf, size_t count,
  * communicator, fails) every queued request and joins the thread; a
  * request must still be passed to inc_wait to be freed.
  */
+/*
+ * Point-to-point exchange: send count values of sendbuf to rank `to` and
+ * receive count values from rank `from` into recvbuf (no overlap with
+ * sendbuf), compressed or tagged as opts->compression says (values arrive
+ * as the mode delivers them; opts->algo is ignored). Collective: every
+ * rank calls it in the same step with the same count, each with its own
+ * partners, and every `to` must be some rank's `from` in that step (e.g. a
+ * permutation, as GossipGraD's partner schedule). to == from == own rank
+ * copies. The first call connects one link per ordered pair of ranks.
+ * Failures as inc_allreduce_f32.
+ */
+int inc_sendrecv_f32(struct inc_comm *comm, const float *sendbuf, int to,
+		     float *recvbuf, int from, size_t count,
+		     const struct inc_allreduce_opts *opts);
+
 struct inc_request;
 int inc_iallreduce_f32(struct inc_comm *comm, float *buf, size_t count,
 		       const struct inc_allreduce_opts *opts,
