@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # train-schedules.sh - the communication schedules side by side (make
 # schedules): for each model, link setting and compression, inc-train
-# --scheme inc with --schedule sync, wfbp, bucket and mgwfbp on the emulated
-# cluster (scripts/train-cluster.sh), then `inc-train report` (iteration
-# time split into computation and the communication left after backward,
-# the MG-WFBP prediction next to the measurement) under build/schedules/.
+# --scheme inc with --schedule sync, wfbp, bucket, mgwfbp and gossip on the
+# emulated cluster (scripts/train-cluster.sh), evaluating every 10
+# iterations, then `inc-train report` (iteration time split into
+# computation and the communication left after backward, the MG-WFBP
+# prediction next to the measurement, accuracy vs time of every schedule)
+# under build/schedules/.
 #
 #   train-schedules.sh [-i ITERATIONS] [-w WORKERS] [-m MODELS] [-l LINKS] [-c COMPS]
 #
@@ -14,7 +16,7 @@
 # iteration time. Needs root.
 set -u
 cd "$(dirname "$0")/.."
-iters=40 workers=4 models="hdc lenet" links="1000 10000/100us" comps="none nic"
+iters=60 workers=4 models="hdc lenet" links="1000 10000/100us" comps="none nic"
 while getopts "i:w:m:l:c:" o; do
 	case $o in
 	i) iters=$OPTARG ;;
@@ -33,7 +35,8 @@ fi
 out=build/schedules
 mkdir -p "$out"
 total=0
-for _ in $models; do for _ in $links; do for _ in $comps; do total=$((total + 4)); done; done; done
+scheds="sync wfbp bucket mgwfbp gossip"
+for _ in $models; do for _ in $links; do for _ in $comps; do total=$((total + 5)); done; done; done
 done_n=0 start=$(date +%s) rc=0
 for model in $models; do
 	for link in $links; do
@@ -41,12 +44,13 @@ for model in $models; do
 		[ "$link" != "$rate" ] && delay=${link#*/}
 		logs=()
 		for comp in $comps; do
-			for sch in sync wfbp bucket mgwfbp; do
+			for sch in $scheds; do
 				name=$model-$rate${delay:+-$delay}-$comp-$sch
 				extra=(); [ "$sch" = bucket ] && [ "$model" = lenet ] && extra=(--bucket-kb 64)
 				timeout 900 scripts/train-cluster.sh -q -w "$workers" -r "$rate" ${delay:+-d "$delay"} \
 					-P $((29800 + done_n % 50)) -- --model "$model" --iterations "$iters" \
 					--lr 0.05 --seed 1 --scheme inc --compression "$comp" --schedule "$sch" \
+					--eval-every 10 --eval-samples 2000 \
 					"${extra[@]}" --log "$out/$name.json" >"$out/$name.out" 2>&1 ||
 					{ echo "schedules: $name failed: $(tail -n 2 "$out/$name.out")" >&2; rc=1; }
 				done_n=$((done_n + 1))

@@ -8,7 +8,7 @@
 #                                through the emulated NIC, bad input, killed rank
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
 #   make reproduce               the paper's experiments at full length (long)
-#   make schedules               sync / wfbp / bucket / mgwfbp on the emulated cluster (long)
+#   make schedules               sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)
 
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
