@@ -22,7 +22,8 @@
 # let it keep up with the links; -m 1500 for standard frames).
 # WORKERS (default 4) computing ranks; --scheme wa in the arguments adds the
 # aggregator (rank 0), so WORKERS + 1 namespaces. RATE default 1000 (1 Gbit/s),
-# DELAY an optional netem delay per namespace link (e.g. 50us). When the
+# DELAY an optional one-way latency added by the switch to every frame
+# (e.g. 50us or 1ms; nic-switch -l, no netem needed). When the
 # arguments contain --log FILE, the switch's counters are appended to FILE
 # as a {"type":"wire",...} record (bytes the emulated wire carried). Rank
 # outputs go to stdout (final lines) and to the log directory below.
@@ -85,11 +86,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$cl" up -p "$prefix" -n "$n" -x -r 40gbit -m "$mtu" ${delay:+-d "$delay"} >/dev/null ||
+lat_us=
+if [ -n "$delay" ]; then
+	lat_us=$(awk -v d="$delay" 'BEGIN { v = d + 0; u = d; sub(/^[0-9.]+/, "", u)
+		if (u == "us" || u == "") print v; else if (u == "ms") print v * 1000;
+		else if (u == "s") print v * 1e6; else print "bad" }')
+	[ "$lat_us" = bad ] && { echo "train-cluster: -d '$delay': want a time like 100us or 1ms" >&2; exit 2; }
+fi
+"$cl" up -p "$prefix" -n "$n" -x -r 40gbit -m "$mtu" >/dev/null ||
 	{ echo "train-cluster: could not create the namespaces" >&2; exit 1; }
 ports=()
 for ((i = 0; i < n; i++)); do ports+=("v$i"); done
-"$cl" br -p "$prefix" "$sw" "${swargs[@]}" -e "$eb" -r "$rate" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
+"$cl" br -p "$prefix" "$sw" "${swargs[@]}" -e "$eb" -r "$rate" ${lat_us:+-l "$lat_us"} "${ports[@]}" >"$tmp/switch.log" 2>&1 &
 swpid=$!
 for _ in $(seq 100); do grep -q "nic-switch:" "$tmp/switch.log" && break; sleep 0.05; done
 grep -q "nic-switch:" "$tmp/switch.log" ||

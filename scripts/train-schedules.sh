@@ -10,8 +10,8 @@
 #
 #   train-schedules.sh [-i ITERATIONS] [-w WORKERS] [-m MODELS] [-l LINKS] [-c COMPS]
 #
-# MODELS default "hdc lenet"; LINKS a list of RATE[/DELAY] (Mbit/s, netem
-# delay per link), default "1000 10000/100us"; COMPS default "none nic"
+# MODELS default "hdc lenet"; LINKS a list of RATE[/DELAY] (Mbit/s, one-way
+# latency the switch adds to every frame), default "1000 10000/100us"; COMPS default "none nic"
 # (nic: the emulated NICs at 2^-10). Progress: one line per run with its
 # iteration time. Needs root.
 set -u
@@ -56,7 +56,8 @@ for model in $models; do
 				done_n=$((done_n + 1))
 				el=$(( $(date +%s) - start ))
 				it=$(sed -nE 's/.*"iter_ms":([0-9.]+).*/\1/p' "$out/$name.json" 2>/dev/null)
-				pr=$(sed -nE 's/.*"predicted_iter_ms":([0-9.]+).*/\1/p' "$out/$name.json" 2>/dev/null)
+				pr=$(grep '"type":"summary"' "$out/$name.json" 2>/dev/null |
+					sed -nE 's/.*"predicted_iter_ms":([0-9.]+).*/\1/p')
 				printf 'schedules: %2d/%d %-36s %8s ms/iter%s  (%ds elapsed, eta %ds)\n' \
 					"$done_n" "$total" "$name" "${it:-?}" \
 					"$([ "$sch" = mgwfbp ] && echo " (predicted ${pr:-?})")" "$el" \

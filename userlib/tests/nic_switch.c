@@ -16,6 +16,8 @@
  * (tail drop). With -r the emulated links carry what the NICs put on the
  * wire, so compression shortens transfers as it would on real links (run the
  * namespace links themselves much faster, e.g. netns-cluster.sh -r 40gbit).
+ * -l USEC (with -r) delivers every frame USEC microseconds later: a link
+ * latency (propagation and switching) that needs no netem in the kernel.
  *
  *   nic-switch [-e EB] [-r MBIT] PORT...   runs until SIGTERM/SIGINT, then
  *   prints "frames F compressed C bypassed B malformed M bytes_in I
@@ -87,6 +89,7 @@ struct port_q {
 
 static struct port_q q[MAXPORTS];
 static double ns_per_byte;  /* 0: no pacing */
+static uint64_t lat_ns;     /* -l: propagation delay added to every frame */
 static unsigned long dropped;
 
 static uint64_t now_ns(void)
@@ -111,7 +114,7 @@ static void enqueue(int j, const uint8_t *f, long len, long wire, uint64_t t)
 	start = t > pq->tx_free_ns ? t : pq->tx_free_ns;
 	pq->tx_free_ns = start + (uint64_t)((double)wire * ns_per_byte);
 	x = &pq->f[(pq->head + pq->count++) % QMAX];
-	x->due_ns = pq->tx_free_ns;
+	x->due_ns = pq->tx_free_ns + lat_ns;
 	x->len = (uint16_t)len;
 	memcpy(x->data, f, (size_t)len);
 }
@@ -388,7 +391,7 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
-#define USAGE "usage: nic-switch [-e EB] [-r MBIT] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
 int rtl_nic_main(int argc, char **argv)
@@ -407,13 +410,15 @@ int main(int argc, char **argv)
 #endif
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:b:xX:t:T:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:l:b:xX:t:T:d:")) != -1) {
 		if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
 		} else if (opt == 'r') {
 			double mbit = atof(optarg);
 
 			ns_per_byte = mbit > 0 ? 8e3 / mbit : 0;
+		} else if (opt == 'l') {
+			lat_ns = (uint64_t)(atof(optarg) * 1e3);
 		} else if (opt == 'b') {
 			backend = optarg;
 			if (strcmp(backend, "model") && strcmp(backend, "rtl")) {
@@ -486,8 +491,9 @@ int main(int argc, char **argv)
 				return 1;
 		}
 	}
-	if (np < 2) {
-		fprintf(stderr, USAGE);
+	if (np < 2 || (lat_ns && ns_per_byte <= 0)) {
+		fprintf(stderr, lat_ns ? "nic-switch: -l needs -r (frames are queued only when paced)\n"
+				       : USAGE);
 		return 2;
 	}
 #ifdef INC_NIC_RTL
@@ -501,8 +507,8 @@ int main(int argc, char **argv)
 #endif
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
-	printf("nic-switch: %d ports, eb %u, %s, %s NICs%s\n", np, cfg.eb,
-	       ns_per_byte > 0 ? "paced by wire bytes" : "unpaced", backend,
+	printf("nic-switch: %d ports, eb %u, %s, latency %.0f us, %s NICs%s\n", np, cfg.eb,
+	       ns_per_byte > 0 ? "paced by wire bytes" : "unpaced", (double)lat_ns * 1e-3, backend,
 #ifdef INC_NIC_RTL
 	       xcheck ? " (cross-checked with the model)" : ""
 #else
