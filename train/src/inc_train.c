@@ -957,11 +957,13 @@ static int cmp_u64(const void *a, const void *b)
 #define CAL_PASSES 6
 #define CAL_SIZES  7
 #define CAL_REPS   3
+static double cal_x[CAL_SIZES], cal_y[CAL_SIZES];   /* the measured T_ar points */
+
 static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 {
 	struct tr_model *m = &r->m;
 	uint64_t v[2 + TR_PLAN_MAX + 1 + CAL_SIZES], lay[TR_PLAN_MAX], reps[CAL_REPS];
-	double x[CAL_SIZES], y[CAL_SIZES], scale;
+	double x[CAL_SIZES], y[CAL_SIZES], wt[CAL_SIZES], scale;
 	size_t sz[CAL_SIZES];
 	float *tmp = NULL, *p2 = NULL, *m2 = NULL;
 	int pass, k, j, q, rc = 0, nv = 2 + r->nl + 1 + CAL_SIZES;
@@ -1034,8 +1036,11 @@ static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 	for (j = 0; j < CAL_SIZES; j++) {
 		x[j] = (double)sz[j];
 		y[j] = (double)v[3 + r->nl + j] * 1e-6 / r->size;
+		wt[j] = y[j] > 0 ? 1 / (y[j] * y[j]) : 1;
 	}
-	tr_fit_line(x, y, CAL_SIZES, &in->a, &in->b);
+	tr_fit_line(x, y, wt, CAL_SIZES, &in->a, &in->b);
+	memcpy(cal_x, x, sizeof(x));
+	memcpy(cal_y, y, sizeof(y));
 	if (in->a < 0)
 		in->a = 0;
 	if (in->b < 0)
@@ -1099,6 +1104,9 @@ static int plan_setup(struct run *r)
 				t_paper, t_wfbp, t_sync, r->predicted_ms);
 			for (k = 0; k < r->nl; k++)
 				fprintf(r->log, "%s%.4f", k ? "," : "", in.tb[k]);
+			fprintf(r->log, "],\"ar_points\":[");
+			for (k = 0; k < CAL_SIZES; k++)
+				fprintf(r->log, "%s[%.0f,%.4f]", k ? "," : "", cal_x[k], cal_y[k]);
 			fprintf(r->log, "]}\n");
 		}
 	}

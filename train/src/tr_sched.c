@@ -186,18 +186,21 @@ void tr_gossip_partners(int p, long k, uint64_t seed, int rank, int *to, int *fr
 	*from = order[((q - d) % p + p) % p];
 }
 
-void tr_fit_line(const double *x, const double *y, int n, double *a, double *b)
+void tr_fit_line(const double *x, const double *y, const double *w, int n, double *a,
+		 double *b)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d, wi;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		sx += x[i];
-		sy += y[i];
-		sxx += x[i] * x[i];
-		sxy += x[i] * y[i];
+		wi = w ? w[i] : 1.0;
+		sw += wi;
+		sx += wi * x[i];
+		sy += wi * y[i];
+		sxx += wi * x[i] * x[i];
+		sxy += wi * x[i] * y[i];
 	}
-	d = n * sxx - sx * sx;
-	*b = d != 0 ? (n * sxy - sx * sy) / d : 0;
-	*a = n ? (sy - *b * sx) / n : 0;
+	d = sw * sxx - sx * sx;
+	*b = d != 0 ? (sw * sxy - sx * sy) / d : 0;
+	*a = sw > 0 ? (sy - *b * sx) / sw : 0;
 }

@@ -66,7 +66,10 @@ void tr_plan_bucket(const struct tr_plan_in *in, double bucket, int *cut);
 int tr_gossip_rounds(int p);
 void tr_gossip_partners(int p, long k, uint64_t seed, int rank, int *to, int *from);
 
-/* Least-squares line y = a + b*x through n points. */
-void tr_fit_line(const double *x, const double *y, int n, double *a, double *b);
+/* Least-squares line y = a + b*x through n points; w: weights (NULL: all
+ * 1; 1/y^2 makes it a fit of relative errors, so that small messages,
+ * which set the start-up cost a, count as much as large ones). */
+void tr_fit_line(const double *x, const double *y, const double *w, int n, double *a,
+		 double *b);
 
 #endif

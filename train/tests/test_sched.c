@@ -216,10 +216,27 @@ int main(void)
 	}
 	/* Line fit: exact on a line, least squares on noise-free pairs. */
 	{
-		double x[] = { 1, 2, 4, 8 }, y[] = { 3.5, 4, 5, 7 }, a, b;
+		double x[] = { 1, 2, 4, 8 }, y[] = { 3.5, 4, 5, 7 }, w[4], a, b;
+		double y2[] = { 1.1, 1.9, 4.2, 7.8 };
+		int i;
 
-		tr_fit_line(x, y, 4, &a, &b);
+		tr_fit_line(x, y, NULL, 4, &a, &b);
 		CHECK(fabs(a - 3) < 1e-12 && fabs(b - 0.5) < 1e-12, "fit a %g b %g, want 3 0.5", a, b);
+		for (i = 0; i < 4; i++)
+			w[i] = 1 / (y[i] * y[i]);
+		tr_fit_line(x, y, w, 4, &a, &b);
+		CHECK(fabs(a - 3) < 1e-12 && fabs(b - 0.5) < 1e-12, "weighted fit a %g b %g", a, b);
+		/* Off the line, weights move the line towards the heavy points:
+		 * unweighted, means 3.75 and 3.75, Sxx = 28.75, Sxy = 27.85, so
+		 * b = 27.85 / 28.75 and a = 3.75 (1 - b); weighting the first
+		 * point only gives a line through it (a + b = 1.1). */
+		tr_fit_line(x, y2, NULL, 4, &a, &b);
+		CHECK(fabs(b - 27.85 / 28.75) < 1e-9 && fabs(a - 3.75 * (1 - 27.85 / 28.75)) < 1e-9,
+		      "fit a %g b %g", a, b);
+		w[0] = 1e9;
+		w[1] = w[2] = w[3] = 1;
+		tr_fit_line(x, y2, w, 4, &a, &b);
+		CHECK(fabs(a + b - 1.1) < 1e-6, "heavy first point: a + b = %g, want 1.1", a + b);
 	}
 	return inc_test_done();
 }
