@@ -45,7 +45,7 @@ for model in $models; do
 		logs=()
 		for comp in $comps; do
 			for sch in $scheds; do
-				name=$model-$rate${delay:+-$delay}-$comp-$sch
+				name=$model-w$workers-$rate${delay:+-$delay}-$comp-$sch
 				extra=(); [ "$sch" = bucket ] && [ "$model" = lenet ] && extra=(--bucket-kb 64)
 				timeout 900 scripts/train-cluster.sh -q -w "$workers" -r "$rate" ${delay:+-d "$delay"} \
 					-P $((29800 + done_n % 50)) -- --model "$model" --iterations "$iters" \
@@ -65,7 +65,7 @@ for model in $models; do
 				logs+=("$out/$name.json")
 			done
 		done
-		build/bin/inc-train report "${logs[@]}" --out "$out/$model-$rate${delay:+-$delay}" >/dev/null ||
+		build/bin/inc-train report "${logs[@]}" --out "$out/$model-w$workers-$rate${delay:+-$delay}" >/dev/null ||
 			rc=1
 	done
 done
