@@ -47,6 +47,8 @@ $T report $out/f15-*.json --out "$out/fig15" >/dev/null || exit 1
 cp "$out/fig12/fig12-breakdown.png" "$out/fig12/fig13-accuracy.png" "$out/fig14/fig14-compression.png" \
 	"$out/fig15/fig15-scaling.png" "$res/"
 secs=$(( $(date +%s) - start ))
+# The schedules section (make schedules) is kept as it is.
+keep=$(sed -n '/^## Communication schedules/,$p' docs/results.md 2>/dev/null)
 {
 	echo "# Results: training on the emulated cluster"
 	echo
@@ -105,5 +107,6 @@ SETTING
 	echo "Logs: \`$out/*.json\`; each row's command: \`scripts/train-cluster.sh -w W -r $rate --"
 	echo "--model hdc --scheme S [--compression nic] [--error-bound E] [--truncate T]"
 	echo "--iterations N --log FILE\`."
+	[ -n "$keep" ] && printf '\n%s\n' "$keep"
 } >docs/results.md
 echo "reproduce: docs/results.md written in ${secs} s"

@@ -69,5 +69,7 @@ for model in $models; do
 			rc=1
 	done
 done
-echo "schedules: reports under $out/*/report.md"
+scripts/schedules-table.sh "$out" >"$out/summary.md"
+cat "$out/summary.md"
+echo "schedules: reports under $out/*/report.md, the table above in $out/summary.md"
 exit $rc

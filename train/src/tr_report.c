@@ -199,7 +199,7 @@ static int compressed(const struct run_log *r)
 
 /* The paper's names: WA, INC, WA+C, INC+C; other bounds and truncation
  * are spelled out. */
-static void make_label(struct run_log *r, int models_differ)
+static void make_label(struct run_log *r, int models_differ, int show_sched)
 {
 	char *p = r->label;
 	size_t n = sizeof(r->label);
@@ -213,7 +213,7 @@ static void make_label(struct run_log *r, int models_differ)
 		k += snprintf(p + k, n - (size_t)k, " 2^-%d", r->eb);
 	if (r->trunc)
 		k += snprintf(p + k, n - (size_t)k, " %db-T", r->trunc);
-	if (strcmp(r->sched, "sync"))
+	if (show_sched)
 		snprintf(p + k, n - (size_t)k, " %s", r->sched);
 }
 
@@ -318,8 +318,9 @@ static int plot_accuracy(const char *dir, struct run_log *r, int n)
 		"set xlabel 'training time (s, evaluation excluded)'\n"
 		"set ylabel 'test accuracy (%%)'\nset grid\nset key bottom right\nplot ", dir);
 	for (i = 0; i < n; i++)
-		fprintf(g, "%s'%s/fig13-run%d.dat' using 1:2 with linespoints lw 2 pt %d title '%s'",
-			i ? ", \\\n     " : "", dir, i, 5 + i % 8, r[i].label);
+		fprintf(g, "%s'%s/fig13-run%d.dat' using 1:2 with linespoints lw 2 pt %d dt %d "
+			"title '%s'", i ? ", \\\n     " : "", dir, i, 5 + i % 8,
+			compressed(&r[i]) ? 2 : 1, r[i].label);
 	fprintf(g, "\n");
 	fclose(g);
 	return gnuplot(gp);
@@ -383,8 +384,8 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 		"set title 'Iteration time per schedule: computation and non-overlapped communication'\n"
 		"set ylabel 'ms per iteration'\nset style data histograms\n"
 		"set style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-		"set boxwidth 0.6\nset key top right\nset grid ytics\nset yrange [0:*]\n"
-		"set datafile missing 'NaN'\nset xtics rotate by -25\n"
+		"set boxwidth 0.6\nset key outside bottom center horizontal\nset grid ytics\n"
+		"set yrange [0:*]\nset datafile missing 'NaN'\nset xtics rotate by -25\n"
 		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
 		"     '' using 3 title 'communication left after backward (t_c^{no})' lc rgb '#ee6677', \\\n"
 		"     '' using 0:4 with points pt 9 ps 2.5 lc rgb '#222222' title 'MG-WFBP predicted iteration'\n",
@@ -555,7 +556,7 @@ int tr_report_main(int argc, char **argv)
 {
 	static struct run_log runs[MAX_RUNS];
 	const char *out = NULL;
-	int n = 0, i, models_differ = 0, scaling = 0, scheds = 0, rc = 0;
+	int n = 0, i, models_differ = 0, scaling = 0, scheds = 0, show_sched = 0, rc = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -582,7 +583,9 @@ int tr_report_main(int argc, char **argv)
 		if (strcmp(runs[i].model, runs[0].model))
 			models_differ = 1;
 	for (i = 0; i < n; i++)
-		make_label(&runs[i], models_differ);
+		show_sched |= strcmp(runs[i].sched, "sync") != 0;
+	for (i = 0; i < n; i++)
+		make_label(&runs[i], models_differ, show_sched);
 	if (plot_breakdown(out, runs, n) || plot_accuracy(out, runs, n) ||
 	    plot_compression(out, runs, n) || plot_scaling(out, runs, n, &scaling) ||
 	    plot_schedules(out, runs, n, &scheds))
