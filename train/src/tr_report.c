@@ -70,6 +70,7 @@ struct run_log {
 	char label[64];
 	char model[16], scheme[8], comp[16], sched[16];
 	double predicted;         /* mgwfbp: predicted iteration ms (0: none) */
+	double acc_rank0, spread; /* gossip: rank 0's model's accuracy, replica spread */
 	int eb, trunc, workers;
 	long iterations;
 	double row[TR_ROW_N];
@@ -161,6 +162,8 @@ static int read_log(struct run_log *r, const char *path)
 			r->acc = jnum(line, "accuracy", 0);
 			r->loss = jnum(line, "loss", 0);
 			r->predicted = jnum(line, "predicted_iter_ms", 0);
+			r->acc_rank0 = jnum(line, "accuracy_rank0", 0);
+			r->spread = jnum(line, "spread", 0);
 			r->bytes_iter = jnum(line, "bytes_per_iter", 0);
 			r->train_s = jnum(line, "train_s", 0);
 			r->iterations = (long)jnum(line, "iterations", (double)r->iterations);
@@ -532,19 +535,26 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling, i
 		fprintf(f, "\n![scaling](fig15-scaling.png)\n");
 	if (scheds) {
 		fprintf(f, "\nSchedules: computation, the communication left after backward\n"
-			"(t_c^no, the exchange row of a layer-wise schedule) and, for mgwfbp, the\n"
-			"planner's predicted iteration time.\n\n"
-			"| run | schedule | iter ms | computation | t_c^no | predicted | predicted/measured |\n"
-			"|---|---|---|---|---|---|---|\n");
+			"(t_c^no, the exchange row of a layer-wise schedule; gossip: the exchange),\n"
+			"for mgwfbp the planner's predicted iteration time, and the final accuracy\n"
+			"(gossip: of the averaged model, of rank 0's own model, and the replicas'\n"
+			"spread max|w_i - mean w|).\n\n"
+			"| run | schedule | iter ms | computation | t_c^no | predicted | predicted/measured | "
+			"accuracy %% | rank 0 %% | spread |\n"
+			"|---|---|---|---|---|---|---|---|---|---|\n");
 		for (i = 0; i < n; i++) {
 			double it = r[i].row[TR_ROW_ITER];
 
 			fprintf(f, "| %s | %s | %.2f | %.2f | %.2f |", r[i].label, r[i].sched, it,
 				comp_ms(&r[i]), comm_ms(&r[i]));
 			if (r[i].predicted > 0 && it > 0)
-				fprintf(f, " %.2f | %.2f |\n", r[i].predicted, r[i].predicted / it);
+				fprintf(f, " %.2f | %.2f |", r[i].predicted, r[i].predicted / it);
 			else
-				fprintf(f, " - | - |\n");
+				fprintf(f, " - | - |");
+			if (!strcmp(r[i].sched, "gossip"))
+				fprintf(f, " %.2f | %.2f | %.3g |\n", r[i].acc, r[i].acc_rank0, r[i].spread);
+			else
+				fprintf(f, " %.2f | - | - |\n", r[i].acc);
 		}
 		fprintf(f, "\n![schedules](schedules.png)\n");
 	}
