@@ -67,7 +67,7 @@ void tr_summary_compute(struct tr_summary *s, const uint64_t *v, int workers,
 
 struct run_log {
 	const char *path;
-	char label[64];
+	char label[128];
 	char model[16], scheme[8], comp[16], sched[16];
 	double predicted;         /* mgwfbp: predicted iteration ms (0: none) */
 	double acc_rank0, spread; /* gossip: rank 0's model's accuracy, replica spread */
@@ -204,20 +204,21 @@ static int compressed(const struct run_log *r)
  * are spelled out. */
 static void make_label(struct run_log *r, int models_differ, int show_sched)
 {
-	char *p = r->label;
-	size_t n = sizeof(r->label);
-	int k;
+	char model[sizeof(r->model)], sched[sizeof(r->sched)], eb[16] = "", tr[16] = "";
+	int c = compressed(r);
 
-	k = snprintf(p, n, "%s%s%s", models_differ ? r->model : "",
-		     models_differ ? " " : "", !strcmp(r->scheme, "wa") ? "WA" : "INC");
-	if (compressed(r))
-		k += snprintf(p + k, n - (size_t)k, "+C%s", strcmp(r->comp, "nic") ? "(sw)" : "");
-	if (compressed(r) && r->eb != 10)
-		k += snprintf(p + k, n - (size_t)k, " 2^-%d", r->eb);
+	/* copies: the label lives in the same struct as its sources */
+	memcpy(model, r->model, sizeof(model));
+	memcpy(sched, r->sched, sizeof(sched));
+	if (c && r->eb != 10)
+		snprintf(eb, sizeof(eb), " 2^-%d", r->eb);
 	if (r->trunc)
-		k += snprintf(p + k, n - (size_t)k, " %db-T", r->trunc);
-	if (show_sched)
-		snprintf(p + k, n - (size_t)k, " %s", r->sched);
+		snprintf(tr, sizeof(tr), " %db-T", r->trunc);
+	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s%s%s%s%s",
+		 models_differ ? model : "", models_differ ? " " : "",
+		 !strcmp(r->scheme, "wa") ? "WA" : "INC", c ? "+C" : "",
+		 c && strcmp(r->comp, "nic") ? "(sw)" : "", eb, tr, show_sched ? " " : "",
+		 show_sched ? sched : "");
 }
 
 static int layerwise(const struct run_log *r)
