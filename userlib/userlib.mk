@@ -102,11 +102,18 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-.PHONY: test-userlib-codec test-userlib-allreduce test-userlib-fail \
+.PHONY: test-userlib-codec test-userlib-cnat test-userlib-allreduce test-userlib-fail \
 	test-userlib-capture test-userlib-nicemu test-userlib-install install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
 	$(UL_TEST)/test-codec
+
+$(UL_TEST)/test-cnat: userlib/tests/test_cnat.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+
+test-userlib-cnat: $(UL_TEST)/test-cnat
+	$(UL_TEST)/test-cnat
 
 test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(BIN)/inc-run
 	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check
@@ -123,7 +130,7 @@ test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
 
-TEST_SUITES += userlib-codec userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+TEST_SUITES += userlib-codec userlib-cnat userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-install
 
 # ---------------------------------------------------------------- install

@@ -97,6 +97,11 @@ static const struct codec_ops *ops(void)
 	return atomic_load(&ops_cur);
 }
 
+int inc_codec_is_avx2(void)
+{
+	return ops() == &ops_avx2;
+}
+
 const char *inc_codec_name(void)
 {
 	return ops()->name;

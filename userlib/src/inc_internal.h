@@ -31,6 +31,15 @@ struct inc_part {
  * INC_EMALFORMED for a part whose stream ends before its length. */
 long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k);
 
+/* codec_dispatch.c: is the AVX2 implementation selected? */
+int inc_codec_is_avx2(void);
+/* codec_cnat.c: the two implementations behind inc_cnat_encode/decode. */
+void inc_cnat_encode_portable(const float *in, size_t n, uint8_t *out, int stoch,
+			      uint64_t key);
+void inc_cnat_encode_avx2(const float *in, size_t n, uint8_t *out, int stoch, uint64_t key);
+int inc_cnat_decode_portable(const uint8_t *in, size_t n, float *out);
+int inc_cnat_decode_avx2(const uint8_t *in, size_t n, float *out);
+
 /* sock.c */
 int64_t inc_now_ms(void);
 int inc_sock_set_tos(int fd, int family, uint8_t tos);

@@ -155,6 +155,23 @@ int inc_wa_update_f32(struct inc_comm *comm, float *buf, size_t count,
 		      inc_wa_update_fn update, void *arg);
 
 /* ------------------------------------------------------------------------ */
+/* Natural compression C_nat (docs/userlib.md, "C_nat")                      */
+/* ------------------------------------------------------------------------ */
+#define INC_CNAT_EMIN (-50)      /* smallest exponent: 2^-50 */
+#define INC_CNAT_EMAX 10         /* largest: 2^10 (larger values saturate) */
+/*
+ * One byte per value: bit 7 sign, bit 6 zero flag, bits 5..0 exponent + 50.
+ * stochastic 1: unbiased randomized rounding to a neighbouring power of
+ * two, value i drawing from a counter-based generator keyed by key (same
+ * key and data, same bytes); 0: nearest power of two. |x| >= 2^10 and
+ * +-Inf saturate to +-2^10, NaN becomes +0. Decode returns INC_E_PROTOCOL
+ * if a byte has an exponent above the range. AVX2 when selected
+ * (inc_codec_select), byte-identical to the portable code.
+ */
+void inc_cnat_encode(const float *in, size_t n, uint8_t *out, int stochastic, uint64_t key);
+int inc_cnat_decode(const uint8_t *in, size_t n, float *out);
+
+/* ------------------------------------------------------------------------ */
 /* Non-blocking all-reduce                                                   */
 /* ------------------------------------------------------------------------ */
 /*
