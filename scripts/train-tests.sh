@@ -13,6 +13,9 @@
 #    iterations (the groups change the ring's block split, so the sums are
 #    re-associated, as with a different batch split); mgwfbp with software
 #    compression keeps replicas bit-identical;
+#  - C_nat (cnat, cnat-det) on 3 ranks: replicas bit-identical, ratio 4,
+#    accuracy within 6 points of the uncompressed run, cnat's random draws
+#    reproducible (the same command twice, the same weights);
 #  - gossip (GossipGraD) on 3 ranks, none and software compression: the
 #    replicas' spread max|w_i - mean w| at the end below a third of the
 #    spread after 25 iterations, accuracy of the averaged model and of rank
@@ -105,6 +108,23 @@ for s in inc wa; do
 	r=$(grep -o '"codec_ratio":[0-9.]*' "$tmp/sw-$s.json" | cut -d: -f2)
 	awk -v r="${r:-0}" 'BEGIN { exit !(r > 4) }' && ok "software $s: gradients compress ${r}x" \
 		|| ko "software $s: codec ratio ${r:-none}"
+done
+for c in cnat cnat-det cnat; do
+	timeout 300 "$run" -n 3 "$train" "${long[@]}" --scheme inc --compression $c \
+		--log "$tmp/$c.json" >"$tmp/$c.out" 2>&1 || ko "$c: a rank failed: $(tail -n 3 "$tmp/$c.out")"
+	if [ -f "$tmp/cnat.first" ] && [ $c = cnat ]; then
+		[ "$(acc_of "$tmp/cnat.out") $(grep -E '^inc-train: rank 0 ' "$tmp/cnat.out" | awk '{print $NF}')" = \
+		  "$(cat "$tmp/cnat.first")" ] && ok "cnat: the same command twice, the same weights" \
+			|| ko "cnat: a second run differs: $(grep -E '^inc-train: rank 0 ' "$tmp/cnat.out")"
+		continue
+	fi
+	[ $c = cnat ] && echo "$(acc_of "$tmp/cnat.out") $(grep -E '^inc-train: rank 0 ' "$tmp/cnat.out" | awk '{print $NF}')" \
+		>"$tmp/cnat.first"
+	same_digest "$tmp/$c.out" 3 && ok "$c: replicas bit-identical" || ko "$c: replicas differ"
+	r=$(grep -o '"codec_ratio":[0-9.]*' "$tmp/$c.json" | cut -d: -f2)
+	within "$(acc_of "$tmp/$c.out")" "$base" 6 && [ "$r" = 4.0000 ] \
+		&& ok "$c: accuracy $(acc_of "$tmp/$c.out")% within 6 points of $base%, ratio ${r}x" \
+		|| ko "$c: accuracy $(acc_of "$tmp/$c.out")% vs $base%, ratio ${r:-?}"
 done
 for c in none software; do
 	timeout 300 "$run" -n 3 "$train" "${long[@]}" --scheme inc --schedule gossip --compression $c \

@@ -75,13 +75,15 @@ struct opts {
 	struct tr_sgd sgd;
 };
 
-static const char *const comp_names[] = { "none", "nic", "software" };
+static const char *const comp_names[] = { "none", "nic", "software", "cnat", "cnat-det" };
+#define N_COMP 5
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: inc-train [--model hdc|lenet] [--data DIR] [--iterations N] [--batch B]\n"
-"                 [--lr X] [--seed S] [--scheme wa|inc] [--compression none|nic|software]\n"
+"                 [--lr X] [--seed S] [--scheme wa|inc]\n"
+"                 [--compression none|nic|software|cnat|cnat-det]\n"
 "                 [--error-bound N] [--truncate BITS] [--eval-every N] [--log FILE]\n"
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
@@ -201,10 +203,11 @@ static int parse(struct opts *o, int argc, char **argv)
 				return bad("--scheme: '%s' is not wa or inc", optarg);
 			break;
 		case 'c':
-			for (i = 0; i < 3 && strcmp(optarg, comp_names[i]); i++)
+			for (i = 0; i < N_COMP && strcmp(optarg, comp_names[i]); i++)
 				;
-			if (i == 3)
-				return bad("--compression: '%s' is not none, nic or software", optarg);
+			if (i == N_COMP)
+				return bad("--compression: '%s' is not none, nic, software, cnat or cnat-det",
+					   optarg);
 			o->compression = (enum inc_compression)i;
 			break;
 		case 'e':
@@ -479,6 +482,11 @@ static void codec_stats(struct run *r, size_t off, size_t n)
 	for (i = 0; i < n; i++) {
 		memcpy(&u, &g[i], 4);
 		r->acc[TR_ACC_TAG0 + inc_compress_value(u, r->o.error_bound, &pl)]++;
+	}
+	if (r->o.compression == INC_COMP_CNAT || r->o.compression == INC_COMP_CNAT_DET) {
+		r->acc[TR_ACC_CBYTES] += (uint64_t)n;      /* one byte per value */
+		r->acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+		return;
 	}
 	len = inc_codec_compress(g, n, r->o.error_bound, r->cstream, inc_codec_max_size(n));
 	if (len > 0) {
@@ -1164,6 +1172,7 @@ static int setup(struct run *r)
 	r->ar.compression = r->o.compression;
 	r->ar.algo = r->o.scheme == SCHEME_WA ? INC_ALGO_WA : INC_ALGO_RING;
 	r->ar.error_bound = r->o.error_bound;
+	r->ar.seed = r->o.seed;
 
 	cap = r->o.batch > 256 ? r->o.batch : 256;
 	rc = tr_model_init(&r->m, r->o.model, cap);

@@ -8,6 +8,7 @@
  * each mode is a segment codec entry (segc_raw.c, segc_inc.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,10 @@ int inc_allreduce_opts_init(struct inc_allreduce_opts *o)
 			o->compression = INC_COMP_NIC;
 		else if (!strcmp(v, "software"))
 			o->compression = INC_COMP_SOFTWARE;
+		else if (!strcmp(v, "cnat"))
+			o->compression = INC_COMP_CNAT;
+		else if (!strcmp(v, "cnat-det"))
+			o->compression = INC_COMP_CNAT_DET;
 		else
 			return INC_E_ENV;
 	}
@@ -95,6 +100,11 @@ int inc_allreduce_opts_init(struct inc_allreduce_opts *o)
 		return rc;
 	if (rc == 0)
 		o->tos = (uint8_t)x;
+	rc = env_long("INC_SEED", 0, LONG_MAX, &x);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		o->seed = (uint64_t)x;
 	return 0;
 }
 
@@ -105,6 +115,8 @@ static const struct inc_seg_codec *const seg_codecs[] = {
 	[INC_COMP_NONE] = &inc_segc_none,
 	[INC_COMP_NIC] = &inc_segc_nic,
 	[INC_COMP_SOFTWARE] = &inc_segc_software,
+	[INC_COMP_CNAT] = &inc_segc_cnat,
+	[INC_COMP_CNAT_DET] = &inc_segc_cnat_det,
 };
 
 const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode)
@@ -154,6 +166,7 @@ int inc_call_run(struct inc_comm *c, const struct inc_call *k)
 	if (c->broken)
 		return INC_E_BROKEN;
 	c->seq++;     /* every call, so a rank that skips one is caught */
+	c->call_seed = o->seed;
 	if (k->kind == INC_CALL_SENDRECV) {
 		/* Connecting the peer links is collective: also a rank that
 		 * keeps its own values this step takes part. */

@@ -74,6 +74,8 @@ struct inc_comm {
 	struct inc_link wa_up;       /* rank > 0: to rank 0 */
 	struct inc_link *wa;         /* rank 0: from ranks 1..N-1 (index = rank) */
 	struct inc_comm_stats st;
+	uint64_t call_seed;     /* the running call's opts->seed */
+	uint64_t encodes;       /* segment encodings by this rank so far */
 	/* Scratch buffers reused across calls. */
 	uint8_t *scratch;
 	size_t scratch_cap;
@@ -140,22 +142,24 @@ struct inc_seg_codec {
 	/* framed: bounds of a valid encoding of n values */
 	size_t (*max_bytes)(size_t n);
 	size_t (*min_bytes)(size_t n);
-	/* framed: encode n values into out (max_bytes(n)); size or < 0 */
-	long (*encode)(const float *v, size_t n, unsigned eb, uint8_t *out);
+	/* framed: encode n values into out (max_bytes(n)); size or < 0. key:
+	 * this encoding's random stream (codecs that draw; others ignore it) */
+	long (*encode)(const float *v, size_t n, unsigned eb, uint8_t *out, uint64_t key);
 	/* framed: decode exactly len bytes into n values; 0 or < 0 */
 	int (*decode)(const uint8_t *in, size_t len, size_t n, float *out);
 	/* The owner step: replace v by what every receiver will hold, leaving
 	 * the encoding in tmp (INC_SEG_STAGE_MAX bytes); its size or < 0.
 	 * NULL: values arrive exact. */
-	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp);
+	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
 };
 
-extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software;
+extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,
+	inc_segc_cnat, inc_segc_cnat_det;
 
 /* The entry of a compression mode (allreduce.c); NULL if unknown. */
 const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
 /* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
-long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp);
+long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
 
 /* Staging bytes of one segment of n values: length word + the largest
  * encoding of any entry + up to 3 bytes padding it to whole 32-bit words,
@@ -173,6 +177,8 @@ long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp);
 /* Transport (transport.c)                                                   */
 /* ------------------------------------------------------------------------ */
 uint64_t inc_now_ns(void);
+/* A 64-bit mixing function (splitmix64's finalizer). */
+uint64_t inc_mix64(uint64_t x);
 /* Mark the communicator broken with rc, reset every link; returns rc. */
 int inc_fail(struct inc_comm *c, int rc);
 /* Give a link the ToS of a call's mode: waits until everything written

@@ -27,8 +27,9 @@ static size_t min_bytes(size_t n)
 	return inc_codec_parts_hdr_size(1) + 2 * ((n + 7) / 8);
 }
 
-static long encode(const float *v, size_t n, unsigned eb, uint8_t *out)
+static long encode(const float *v, size_t n, unsigned eb, uint8_t *out, uint64_t key)
 {
+	(void)key;
 	return inc_codec_compress_parts(v, n, eb, parts(n), out, max_bytes(n));
 }
 
@@ -39,9 +40,9 @@ static int decode(const uint8_t *in, size_t len, size_t n, float *out)
 	return d == (long)len ? 0 : INC_E_PROTOCOL;
 }
 
-long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp)
+long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key)
 {
-	long len = encode(v, n, eb, tmp);
+	long len = encode(v, n, eb, tmp, key);
 	long r;
 
 	if (len < 0)

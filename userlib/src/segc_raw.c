@@ -9,9 +9,9 @@
  */
 #include "inc_internal.h"
 
-static long nic_round_trip(float *v, size_t n, unsigned eb, uint8_t *tmp)
+static long nic_round_trip(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key)
 {
-	return inc_seg_round_trip_inc(v, n, eb, tmp);
+	return inc_seg_round_trip_inc(v, n, eb, tmp, key);
 }
 
 const struct inc_seg_codec inc_segc_none = {

@@ -18,6 +18,15 @@
 
 #include "inc_internal.h"
 
+uint64_t inc_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 uint64_t inc_now_ns(void)
 {
 	struct timespec ts;
@@ -189,11 +198,14 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 		  unsigned eb, int owner, uint8_t *stage)
 {
 	uint64_t t0 = inc_now_ns();
+	/* A random stream per encoding: (seed, rank, encoding number); the
+	 * ranks' encodings happen in the same order on every run. */
+	uint64_t key = inc_mix64(c->call_seed ^ inc_mix64((uint64_t)c->rank << 40 ^ c->encodes++));
 	long len;
 
 	if (sc->framed) {
-		len = owner ? sc->round_trip(v, n, eb, stage + 4)
-			    : sc->encode(v, n, eb, stage + 4);
+		len = owner ? sc->round_trip(v, n, eb, stage + 4, key)
+			    : sc->encode(v, n, eb, stage + 4, key);
 		if (len < 0)
 			return INC_E_PROTOCOL;
 		stage[0] = (uint8_t)len;
@@ -205,7 +217,7 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 		m->left = 4 + (size_t)len + INC_SEG_PAD(len);
 	} else {
 		if (owner && sc->round_trip) {
-			len = sc->round_trip(v, n, eb, stage);
+			len = sc->round_trip(v, n, eb, stage, key);
 			if (len < 0)
 				return INC_E_PROTOCOL;
 		}

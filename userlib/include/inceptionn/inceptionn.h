@@ -101,6 +101,8 @@ enum inc_compression {
 	INC_COMP_NONE = 0,       /* raw float32, untagged sockets */
 	INC_COMP_NIC,            /* raw float32 on sockets tagged with the ToS: the NIC compresses */
 	INC_COMP_SOFTWARE,       /* the library compresses each segment; untagged sockets */
+	INC_COMP_CNAT,           /* natural compression, unbiased stochastic rounding; untagged */
+	INC_COMP_CNAT_DET,       /* natural compression, nearest power of two; untagged */
 };
 
 enum inc_algo {
@@ -115,12 +117,14 @@ struct inc_allreduce_opts {
 	int timeout_ms;          /* no progress for this long -> INC_E_TIMEOUT (default 30000) */
 	size_t segment_bytes;    /* pipeline segment, multiple of 32; 0 = default (64 KiB) */
 	uint8_t tos;             /* ToS of tagged sockets (default 0x28) */
+	uint64_t seed;           /* cnat: seed of the random draws (default 0) */
 };
 
 /*
  * Fill opts with the defaults overridden by the environment:
- * INC_COMPRESSION=none|nic|software, INC_ERROR_BOUND=<eb> (exponent, or
- * "2^-eb"), INC_ALGO=ring|wa, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS.
+ * INC_COMPRESSION=none|nic|software|cnat|cnat-det, INC_ERROR_BOUND=<eb> (exponent, or
+ * "2^-eb"), INC_ALGO=ring|wa, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS,
+ * INC_SEED.
  * Returns INC_E_ENV when a variable is present but invalid.
  */
 int inc_allreduce_opts_init(struct inc_allreduce_opts *opts);
