@@ -210,14 +210,15 @@ static void make_label(struct run_log *r, int models_differ, int show_sched)
 	/* copies: the label lives in the same struct as its sources */
 	memcpy(model, r->model, sizeof(model));
 	memcpy(sched, r->sched, sizeof(sched));
-	if (c && r->eb != 10)
+	if (c && r->eb != 10 && strncmp(r->comp, "cnat", 4))
 		snprintf(eb, sizeof(eb), " 2^-%d", r->eb);
 	if (r->trunc)
 		snprintf(tr, sizeof(tr), " %db-T", r->trunc);
 	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s%s%s%s%s",
 		 models_differ ? model : "", models_differ ? " " : "",
 		 !strcmp(r->scheme, "wa") ? "WA" : "INC", c ? "+C" : "",
-		 c && strcmp(r->comp, "nic") ? "(sw)" : "", eb, tr, show_sched ? " " : "",
+		 !c || !strcmp(r->comp, "nic") ? "" : !strcmp(r->comp, "cnat") ? "(Cnat)" :
+		 !strcmp(r->comp, "cnat-det") ? "(Cnat det)" : "(sw)", eb, tr, show_sched ? " " : "",
 		 show_sched ? sched : "");
 }
 
@@ -365,11 +366,13 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 {
 	char dat[4096], gp[4096];
 	FILE *f, *g;
-	int i, any = 0;
+	int i, any = 0, predicted = 0;
 
 	*made = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		any |= layerwise(&r[i]);
+		predicted |= r[i].predicted > 0;
+	}
 	if (!any)
 		return 0;
 	f = open_out(dir, "schedules.dat", dat, sizeof(dat));
@@ -391,9 +394,9 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 		"set boxwidth 0.6\nset key outside bottom center horizontal\nset grid ytics\n"
 		"set yrange [0:*]\nset datafile missing 'NaN'\nset xtics rotate by -25\n"
 		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
-		"     '' using 3 title 'communication left after backward (t_c^{no})' lc rgb '#ee6677', \\\n"
-		"     '' using 0:4 with points pt 9 ps 2.5 lc rgb '#222222' title 'MG-WFBP predicted iteration'\n",
-		dir, dat);
+		"     '' using 3 title 'communication left after backward (t_c^{no})' lc rgb '#ee6677'%s\n",
+		dir, dat, predicted ? ", \\\n     '' using 0:4 with points pt 9 ps 2.5 lc rgb '#222222' "
+				      "title 'MG-WFBP predicted iteration'" : "");
 	fclose(g);
 	*made = 1;
 	return gnuplot(gp);
