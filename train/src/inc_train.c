@@ -511,6 +511,24 @@ static void wa_update(void *arg, float *seg, size_t off, size_t n)
 	r->acc[TR_ACC_AGG_UPDATE] += tr_now_ns() - t0;
 }
 
+/* A worker's computation: this iteration's batch, forward, backward (with
+ * the layer-wise schedules' hook, which truncates per group, or else the
+ * truncation of all gradients). t[0..2]: when forward, backward and what
+ * follows began (t0, the start, is the caller's). */
+static void compute(struct run *r, long it, void (*hook)(void *, int), uint64_t t[3])
+{
+	struct tr_model *m = &r->m;
+
+	load_batch(r, it);
+	t[0] = tr_now_ns();
+	r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
+	t[1] = tr_now_ns();
+	tr_model_backward_hook(m, r->y, r->o.batch, hook, r);
+	if (!hook && r->o.truncate)
+		truncate_values(m->grads, m->nparams, r->o.truncate);
+	t[2] = tr_now_ns();
+}
+
 /* inc: the summed gradients (truncated again, as the all-gather carried
  * them) into SGD. Returns when the update started. */
 static uint64_t sgd_step(struct run *r)
@@ -560,20 +578,17 @@ static void grad_ready(void *arg, int layer)
  * communication (the MG-WFBP paper's t_c^no), counted as the exchange. */
 static int iteration_layerwise(struct run *r, long it)
 {
-	struct tr_model *m = &r->m;
-	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5;
+	uint64_t t0 = tr_now_ns(), t[3], t1, t2, t3, t4, t5;
 	int rc = 0, g, w;
 
 	r->rate = tr_sgd_rate(&r->o.sgd, it);
-	load_batch(r, it);
-	t1 = tr_now_ns();
-	r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
-	t2 = tr_now_ns();
 	r->issue_rc = 0;
 	r->hook_stats_ns = 0;
 	r->stats_now = r->o.stats_every && it % r->o.stats_every == 0;
-	tr_model_backward_hook(m, r->y, r->o.batch, grad_ready, r);
-	t3 = tr_now_ns();
+	compute(r, it, grad_ready, t);
+	t1 = t[0];
+	t2 = t[1];
+	t3 = t[2];
 	for (g = 0; g < r->ngroups; g++) {
 		if (!r->req[g])
 			continue;
@@ -604,19 +619,15 @@ static int iteration_layerwise(struct run *r, long it)
 static int iteration_gossip(struct run *r, long it)
 {
 	struct tr_model *m = &r->m;
-	uint64_t t0 = tr_now_ns(), t1, t2, t3, t4, t5;
+	uint64_t t0 = tr_now_ns(), t[3], t1, t2, t3, t4, t5;
 	int to, from, rc;
 	size_t i;
 
 	r->rate = tr_sgd_rate(&r->o.sgd, it);
-	load_batch(r, it);
-	t1 = tr_now_ns();
-	r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
-	t2 = tr_now_ns();
-	tr_model_backward(m, r->y, r->o.batch);
-	if (r->o.truncate)
-		truncate_values(m->grads, m->nparams, r->o.truncate);
-	t3 = tr_now_ns();
+	compute(r, it, NULL, t);
+	t1 = t[0];
+	t2 = t[1];
+	t3 = t[2];
 	tr_sgd_update(&r->o.sgd, r->rate, m->params, r->mom, m->grads, 1.0f, m->nparams);
 	t4 = tr_now_ns();
 	if (r->comm) {
@@ -649,14 +660,12 @@ static int iteration(struct run *r, long it)
 		return iteration_layerwise(r, it);
 	r->rate = tr_sgd_rate(&r->o.sgd, it);
 	if (r->worker >= 0) {
-		load_batch(r, it);
-		t1 = tr_now_ns();
-		r->last_loss = tr_model_forward(m, r->x, r->y, r->o.batch, NULL);
-		t2 = tr_now_ns();
-		tr_model_backward(m, r->y, r->o.batch);
-		if (r->o.truncate)
-			truncate_values(m->grads, m->nparams, r->o.truncate);
-		t3 = tr_now_ns();
+		uint64_t t[3];
+
+		compute(r, it, NULL, t);
+		t1 = t[0];
+		t2 = t[1];
+		t3 = t[2];
 		r->acc[TR_ACC_DATA] += t1 - t0;
 		r->acc[TR_ACC_FORWARD] += t2 - t1;
 		r->acc[TR_ACC_BACKWARD] += t3 - t2;

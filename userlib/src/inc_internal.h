@@ -191,6 +191,13 @@ void inc_flush_cork(int fd);
 /* poll() until something happens or the no-progress timeout since *last
  * runs out (INC_E_TIMEOUT). */
 int inc_wait_io(struct pollfd *p, int np, int64_t *last, int timeout_ms);
+/* A send/receive pair where nothing moved (ring, exchange): flush a corked
+ * tail when the sender is idle, then poll — send side for POLLOUT while a
+ * message is active and for a reset while anything is left to send,
+ * receive side while anything is left to receive. INC_E_CLOSED on a reset
+ * or hang-up, INC_E_TIMEOUT from inc_wait_io. */
+int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int send_left,
+		  int recv_left, int64_t *last, int timeout_ms);
 
 /*
  * Call header: the first 32 bytes each side sends on every data link in a

@@ -10,7 +10,6 @@
  * exact (none), quantised by the NICs on the path (nic), or quantised by
  * the software codec (software). GossipGraD's partner exchange is this.
  */
-#include <poll.h>
 #include <string.h>
 
 #include "inc_internal.h"
@@ -102,26 +101,9 @@ static int done(const struct xchg *x)
 
 static int xchg_wait(struct xchg *x, int64_t *last, int timeout_ms)
 {
-	struct pollfd p[2];
-	int rc;
-
-	if (x->tagged && x->dirty && !x->mo.active) {
-		inc_flush_cork(x->sfd);
-		x->dirty = 0;
-	}
-	p[0].fd = x->sfd;
-	p[0].events = (short)(x->mo.active ? POLLOUT : 0);
-	p[0].events |= (short)(x->s_hdr || x->s_seg < x->nseg ? POLLRDHUP : 0);
-	p[1].fd = x->rfd;
-	p[1].events = (short)(x->r_hdr || x->r_seg < x->nseg ? POLLIN : 0);
-	p[0].revents = p[1].revents = 0;
-	rc = inc_wait_io(p, 2, last, timeout_ms);
-	if (rc)
-		return rc;
-	if ((p[0].revents & (POLLERR | POLLHUP | POLLRDHUP)) ||
-	    (p[1].revents & (POLLERR | POLLHUP) && !(p[1].revents & POLLIN)))
-		return INC_E_CLOSED;
-	return 0;
+	return inc_pair_wait(x->sfd, x->rfd, x->tagged, &x->dirty, x->mo.active,
+			     x->s_hdr || x->s_seg < x->nseg, x->r_hdr || x->r_seg < x->nseg,
+			     last, timeout_ms);
 }
 
 int inc_peer_exchange(struct inc_comm *c, const float *sbuf, int to, float *rbuf,

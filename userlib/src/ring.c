@@ -16,7 +16,6 @@
  * all-gather forwards it, so all ranks end bit-identical (docs/userlib.md,
  * "Identical replicas").
  */
-#include <poll.h>
 
 #include "inc_internal.h"
 
@@ -187,29 +186,9 @@ static int recv_some(struct ring *g, int *progress)
 /* Nothing moved: flush a corked tail, then wait for the sockets. */
 static int ring_wait(struct ring *g, int64_t *last, int timeout_ms)
 {
-	struct pollfd p[2];
-	int rc;
-
-	/* Idle: nothing to send right now ends on a float boundary. */
-	if (g->tagged && g->dirty && !g->mo.active) {
-		inc_flush_cork(g->sfd);
-		g->dirty = 0;
-	}
-	/* POLLERR/POLLHUP are reported even with no events asked: a reset on
-	 * the idle direction fails the call at once. */
-	p[0].fd = g->sfd;
-	p[0].events = (short)(g->mo.active ? POLLOUT : 0);
-	p[0].events |= (short)(g->s_hdr || g->s_step < g->steps ? POLLRDHUP : 0);
-	p[1].fd = g->rfd;
-	p[1].events = (short)(g->r_hdr || g->r_step < g->steps ? POLLIN : 0);
-	p[0].revents = p[1].revents = 0;
-	rc = inc_wait_io(p, 2, last, timeout_ms);
-	if (rc)
-		return rc;
-	if ((p[0].revents & (POLLERR | POLLHUP | POLLRDHUP)) ||
-	    (p[1].revents & (POLLERR | POLLHUP) && !(p[1].revents & POLLIN)))
-		return INC_E_CLOSED;
-	return 0;
+	return inc_pair_wait(g->sfd, g->rfd, g->tagged, &g->dirty, g->mo.active,
+			     g->s_hdr || g->s_step < g->steps, g->r_hdr || g->r_step < g->steps,
+			     last, timeout_ms);
 }
 
 int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,

@@ -138,6 +138,33 @@ int inc_wait_io(struct pollfd *p, int np, int64_t *last, int timeout_ms)
 	return 0;
 }
 
+int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int send_left,
+		  int recv_left, int64_t *last, int timeout_ms)
+{
+	struct pollfd p[2];
+	int rc;
+
+	/* Idle: nothing to send right now ends on a float boundary. */
+	if (tagged && *dirty && !out_active) {
+		inc_flush_cork(sfd);
+		*dirty = 0;
+	}
+	/* POLLERR/POLLHUP are reported even with no events asked: a reset on
+	 * the idle direction fails the call at once. */
+	p[0].fd = sfd;
+	p[0].events = (short)((out_active ? POLLOUT : 0) | (send_left ? POLLRDHUP : 0));
+	p[1].fd = rfd;
+	p[1].events = (short)(recv_left ? POLLIN : 0);
+	p[0].revents = p[1].revents = 0;
+	rc = inc_wait_io(p, 2, last, timeout_ms);
+	if (rc)
+		return rc;
+	if ((p[0].revents & (POLLERR | POLLHUP | POLLRDHUP)) ||
+	    (p[1].revents & (POLLERR | POLLHUP) && !(p[1].revents & POLLIN)))
+		return INC_E_CLOSED;
+	return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Call header                                                               */
 /* ------------------------------------------------------------------------ */
