@@ -8,7 +8,9 @@
  * Stochastic (unbiased) rounding: x = s * 2^e * (1 + m / 2^23) goes to
  * 2^(e+1) with probability m / 2^23, else to 2^e, so E[C(x)] = x; the
  * draw for value i is the top 23 bits of a counter-based hash of (key, i),
- * so a result depends only on the key and the data. Below the range
+ * so a result depends only on the key and the data (the 64-bit key is
+ * folded into a 32-bit one per call; the draw is the murmur3 finalizer of
+ * index * golden ratio ^ key). Below the range
  * (|x| < 2^-50, denormals included) x goes to 2^-50 with probability
  * |x| / 2^-50, else to zero: still unbiased. Deterministic variant: the
  * nearest power of two (ties, 1.5 * 2^e, up); below the range 2^-50 from
@@ -26,7 +28,7 @@
 #define EMAX   INC_CNAT_EMAX
 #define ZFLAG  0x40u
 
-/* Counter-based generator: two rounds of the murmur3 finalizer. */
+/* Counter-based generator: the murmur3 finalizer. */
 static inline uint32_t fmix(uint32_t h)
 {
 	h ^= h >> 16;
@@ -36,9 +38,15 @@ static inline uint32_t fmix(uint32_t h)
 	return h ^ (h >> 16);
 }
 
-static inline uint32_t draw(uint32_t k0, uint32_t k1, uint32_t i)
+/* The 64-bit key folded once per call into the 32-bit key of the draws. */
+static inline uint32_t fold(uint64_t key)
 {
-	return fmix(fmix(i * 0x9e3779b1u ^ k0) ^ k1) >> 9;   /* 23 bits */
+	return fmix((uint32_t)key ^ fmix((uint32_t)(key >> 32) + 0x85ebca6bu));
+}
+
+static inline uint32_t draw(uint32_t k, uint32_t i)
+{
+	return fmix(i * 0x9e3779b1u ^ k) >> 9;   /* 23 bits */
 }
 
 static inline uint8_t encode1(uint32_t bits, uint32_t r, int stoch)
@@ -70,12 +78,12 @@ static inline uint8_t encode1(uint32_t bits, uint32_t r, int stoch)
 void inc_cnat_encode_portable(const float *in, size_t n, uint8_t *out, int stoch,
 			      uint64_t key)
 {
-	uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32), bits;
+	uint32_t k = fold(key), bits;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		memcpy(&bits, &in[i], 4);
-		out[i] = encode1(bits, stoch ? draw(k0, k1, (uint32_t)i) : 0, stoch);
+		out[i] = encode1(bits, stoch ? draw(k, (uint32_t)i) : 0, stoch);
 	}
 }
 
@@ -118,8 +126,7 @@ static inline __m256i fmix8(__m256i h)
 #define LT(a, b) _mm256_cmpgt_epi32((b), (a))
 
 __attribute__((target("avx2")))
-static void encode8(const float *in, uint32_t i0, uint8_t *out, int stoch, __m256i k0,
-		    __m256i k1)
+static void encode8(const float *in, uint32_t i0, uint8_t *out, int stoch, __m256i k)
 {
 	__m256i bits = _mm256_loadu_si256((const __m256i *)(const void *)in);
 	__m256i sign = _mm256_slli_epi32(_mm256_srli_epi32(bits, 31), 7);
@@ -131,12 +138,11 @@ static void encode8(const float *in, uint32_t i0, uint8_t *out, int stoch, __m25
 	__m256i zero_code = _mm256_or_si256(sign, _mm256_set1_epi32(ZFLAG));
 	__m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)i0),
 				       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-	int32_t res[8];
-	int j;
+	uint32_t lo, hi;
 
 	if (stoch) {
-		r = _mm256_xor_si256(_mm256_mullo_epi32(idx, _mm256_set1_epi32((int)0x9e3779b1u)), k0);
-		r = _mm256_srli_epi32(fmix8(_mm256_xor_si256(fmix8(r), k1)), 9);
+		r = _mm256_xor_si256(_mm256_mullo_epi32(idx, _mm256_set1_epi32((int)0x9e3779b1u)), k);
+		r = _mm256_srli_epi32(fmix8(r), 9);
 		up = LT(r, m);
 	} else {
 		up = _mm256_cmpgt_epi32(m, _mm256_set1_epi32(0x3fffff));
@@ -161,26 +167,29 @@ static void encode8(const float *in, uint32_t i0, uint8_t *out, int stoch, __m25
 	code = _mm256_blendv_epi8(code, zero_code, _mm256_cmpeq_epi32(a, _mm256_setzero_si256()));
 	code = _mm256_blendv_epi8(code, _mm256_set1_epi32(ZFLAG),
 				  _mm256_cmpgt_epi32(a, _mm256_set1_epi32(0x7f800000)));
-	_mm256_storeu_si256((__m256i *)(void *)res, code);
-	for (j = 0; j < 8; j++)
-		out[j] = (uint8_t)res[j];
+	/* eight codes (0..255 in 32-bit lanes) to eight bytes */
+	code = _mm256_packus_epi32(code, code);
+	code = _mm256_packus_epi16(code, code);
+	lo = (uint32_t)_mm256_extract_epi32(code, 0);
+	hi = (uint32_t)_mm256_extract_epi32(code, 4);
+	memcpy(out, &lo, 4);
+	memcpy(out + 4, &hi, 4);
 }
 
 __attribute__((target("avx2")))
 void inc_cnat_encode_avx2(const float *in, size_t n, uint8_t *out, int stoch, uint64_t key)
 {
-	__m256i k0 = _mm256_set1_epi32((int)(uint32_t)key);
-	__m256i k1 = _mm256_set1_epi32((int)(uint32_t)(key >> 32));
+	uint32_t k32 = fold(key);
+	__m256i k = _mm256_set1_epi32((int)k32);
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8)
-		encode8(in + i, (uint32_t)i, out + i, stoch, k0, k1);
+		encode8(in + i, (uint32_t)i, out + i, stoch, k);
 	for (; i < n; i++) {
 		uint32_t bits;
 
 		memcpy(&bits, &in[i], 4);
-		out[i] = encode1(bits, stoch ? draw((uint32_t)key, (uint32_t)(key >> 32),
-						    (uint32_t)i) : 0, stoch);
+		out[i] = encode1(bits, stoch ? draw(k32, (uint32_t)i) : 0, stoch);
 	}
 }
 
