@@ -197,6 +197,36 @@ check "tx_enable 0: nothing compressed" eq "$(st A inc0 tx_compressed_frames)" "
 check "tx_enable 0: counted as disabled" gt "$(st A inc0 tx_bypass_disabled)" 0
 $A sh -c 'echo 1 >/sys/class/net/inc0/inceptionn/tx_enable'
 
+# --- configuration changed during tagged transfers -----------------------
+# One change per transfer of 6000000 floats A -> B, made while it flows;
+# every value must arrive as a codec round trip or unchanged, and the
+# kernel log stay clean. midxfer ID PORT EB[,EB2] WHAT CMD...: CMD after
+# 0.4 s, WHAT names it.
+midxfer() {
+	_id=$1 _port=$2 _eb=$3 _what=$4
+	shift 4
+	xfer "$_id" "$_port" 0x28 floats 24000000 "$_id$_id" "$_eb" >/tmp/x$_id 2>&1 &
+	_xp=$!
+	sleep 0.4
+	sh -c "$*"
+	wait $_xp
+	_rc=$?
+	cat /tmp/x$_id
+	check "during a transfer, $_what: every value a round trip or unchanged" [ $_rc -eq 0 ]
+}
+byp0=$(st A inc0 tx_bypass_tos)
+midxfer 11 5011 10,8 "A's eb 10 -> 8 -> 10" \
+	"$A sh -c 'echo 8 >/sys/class/net/inc0/inceptionn/eb'; sleep 0.4; $A sh -c 'echo 10 >/sys/class/net/inc0/inceptionn/eb'"
+midxfer 12 5012 10 "A's tos_value 0x28 -> 0x30 -> 0x28 (frames pass uncompressed)" \
+	"$A sh -c 'echo 0x30 >/sys/class/net/inc0/inceptionn/tos_value'; sleep 0.4; $A sh -c 'echo 0x28 >/sys/class/net/inc0/inceptionn/tos_value'"
+check "the other tos_value bypassed frames" gt "$(st A inc0 tx_bypass_tos)" "$byp0"
+midxfer 13 5013 10 "B's rx_enable 1 -> 0 -> 1 (compressed frames dropped, retransmitted)" \
+	"$B sh -c 'echo 0 >/sys/class/net/inc0/inceptionn/rx_enable'; sleep 0.4; $B sh -c 'echo 1 >/sys/class/net/inc0/inceptionn/rx_enable'"
+midxfer 14 5014 10 "A's MTU 1500 -> 1400 -> 1500" \
+	"/opt/bin/ip -n A link set dev vA mtu 1400; /opt/bin/ip -n A link set dev inc0 mtu 1400; sleep 0.4; /opt/bin/ip -n A link set dev vA mtu 1500; /opt/bin/ip -n A link set dev inc0 mtu 1500"
+check "MTU back at 1500" sh -c "/opt/bin/ip -n A link show dev inc0 | grep -q 'mtu 1500'"
+check "changes during transfers: kernel log clean" klog_clean
+
 # --- malformed marked frames through AF_PACKET ---------------------------
 macB=$($B cat /sys/class/net/vB/address)
 inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters

@@ -2,14 +2,15 @@
 /*
  * inc_vm_tcp.c - TCP transfer checker for the driver test in QEMU.
  *
- *   inc-vm-tcp recv PORT TOS MODE NBYTES SEED EB
+ *   inc-vm-tcp recv PORT TOS MODE NBYTES SEED EB[,EB2]
  *   inc-vm-tcp send ADDR PORT TOS MODE NBYTES SEED
  *
  * Both sides generate the same data from SEED: MODE "bytes" is random bytes
  * (any length) and must arrive bit-exact; MODE "floats" is gradient-like
  * float32 data (inc_fg_payload) and every value must arrive as its codec
  * round trip at error bound 2^-EB, inc_decompress_value(inc_compress_value(x)),
- * or unchanged when its segment was sent uncompressed (a frame the codec
+ * (or at 2^-EB2 when given: a sender whose error bound changed during the
+ * transfer), or unchanged when its segment was sent uncompressed (a frame the codec
  * would not shrink; the driver counts those as tx_bypass_not_smaller).
  * The receiver prints one line with the counts and exits 0 only if every
  * byte/value is as expected. IP_TOS is set before connect() and on the
@@ -27,6 +28,15 @@
 
 #define PROG "inc-vm-tcp"
 #define CHUNK 65536u
+
+/* x through the codec at error bound 2^-eb. */
+static uint32_t round_trip(uint32_t x, unsigned eb)
+{
+	uint32_t p;
+	unsigned tag = inc_compress_value(x, eb, &p);
+
+	return inc_decompress_value(tag, p);
+}
 
 /* Chunk k of the data (CHUNK bytes, the last one may be shorter). */
 static void gen_chunk(uint8_t *buf, size_t len, int floats, uint64_t seed,
@@ -108,20 +118,25 @@ static int do_recv(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	static uint8_t exp[CHUNK], got[CHUNK];
-	unsigned long port, tos, nbytes, seed, eb, total = 0, k;
+	unsigned long port, tos, nbytes, seed, eb, eb2, total = 0, k;
+	char *comma;
 	unsigned long exact = 0, rt = 0, raw = 0, bad = 0, lossy = 0;
 	long first_bad = -1;
 	int floats, lfd, fd, one = 1;
 	double t0, secs;
 
 	if (argc != 8)
-		inc_vm_die(PROG, "usage: recv PORT TOS MODE NBYTES SEED EB");
+		inc_vm_die(PROG, "usage: recv PORT TOS MODE NBYTES SEED EB[,EB2]");
 	port = inc_vm_num(PROG, argv[2]);
 	tos = inc_vm_num(PROG, argv[3]);
 	floats = strcmp(argv[4], "floats") == 0;
 	nbytes = inc_vm_num(PROG, argv[5]);
 	seed = inc_vm_num(PROG, argv[6]);
+	comma = strchr(argv[7], ',');
+	if (comma)
+		*comma = 0;
 	eb = inc_vm_num(PROG, argv[7]);
+	eb2 = comma ? inc_vm_num(PROG, comma + 1) : eb;
 	if (floats && nbytes % 4)
 		inc_vm_die(PROG, "floats: NBYTES must be a multiple of 4");
 	sa.sin_port = htons((uint16_t)port);
@@ -184,6 +199,8 @@ static int do_recv(int argc, char **argv)
 				if (r32 != x)
 					lossy++;
 				if (y == r32) {
+					rt++;
+				} else if (eb2 != eb && round_trip(x, (unsigned)eb2) == y) {
 					rt++;
 				} else if (y == x) {
 					raw++;
