@@ -80,23 +80,13 @@ neg() {  # ATTEMPT
 	"$cl" br -p "$prefix" tcpdump -i br0 -n -U --immediate-mode -B 32768 -s 0 -w "$pcap" tcp 2>"$err" &
 	dump=$!
 	wait_dump "$err" || return 1
-	"$cl" exec -p "$prefix" 1 python3 -c '
-import socket
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", 29499 + '"$1"')); s.listen(1); c, _ = s.accept()
-while c.recv(65536): pass' &
+	"$cl" exec -p "$prefix" 1 scripts/odd-writes.py serve $((29499 + $1)) &
 	srv=$!
 	for i in $(seq 100); do
 		"$cl" exec -p "$prefix" 1 ss -ltn | grep -q ":$((29499 + $1)) " && break
 		sleep 0.1
 	done
-	"$cl" exec -p "$prefix" 0 python3 -c '
-import socket, time
-s = socket.socket(); s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x28)
-s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-s.connect(("10.99.0.2", 29499 + '"$1"'))
-for i in range(50): s.sendall(b"x" * 1001); time.sleep(0.002)
-s.close()'
+	"$cl" exec -p "$prefix" 0 scripts/odd-writes.py send 10.99.0.2 $((29499 + $1)) 50
 	wait "$srv"
 	sleep 0.3
 	kill "$dump"; wait "$dump" 2>/dev/null; dump=

@@ -74,23 +74,13 @@ run untagged 29502 -m none,software -a ring,wa -s 1000,65541
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.
-"$cl" exec -p "$prefix" 1 timeout 30 python3 -c '
-import socket
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("0.0.0.0", 29503)); s.listen(1); c, _ = s.accept()
-while c.recv(65536): pass' &
+"$cl" exec -p "$prefix" 1 timeout 30 scripts/odd-writes.py serve 29503 &
 srv=$!
 for i in $(seq 100); do
 	"$cl" exec -p "$prefix" 1 ss -ltn | grep -q ":29503 " && break
 	sleep 0.1
 done
-"$cl" exec -p "$prefix" 0 timeout 30 python3 -c '
-import socket, time
-s = socket.socket(); s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x28)
-s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-s.connect(("10.99.0.2", 29503))
-for i in range(20): s.sendall(b"x" * 1001); time.sleep(0.002)
-s.close()'
+"$cl" exec -p "$prefix" 0 timeout 30 scripts/odd-writes.py send 10.99.0.2 29503 20
 wait "$srv"
 
 kill "$swpid"; wait "$swpid" 2>/dev/null; swrc=$?; swpid=

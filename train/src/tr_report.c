@@ -379,10 +379,13 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 	if (!f)
 		return -1;
 	fprintf(f, "# label computation_ms tcno_ms predicted_ms(NaN: none)\n");
-	for (i = 0; i < n; i++)
-		fprintf(f, "\"%s\" %.4f %.4f %s%.4f\n", r[i].label,
-			comp_ms(&r[i]), comm_ms(&r[i]), r[i].predicted > 0 ? "" : "NaN ",
-			r[i].predicted > 0 ? r[i].predicted : 0.0);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "\"%s\" %.4f %.4f ", r[i].label, comp_ms(&r[i]), comm_ms(&r[i]));
+		if (r[i].predicted > 0)
+			fprintf(f, "%.4f\n", r[i].predicted);
+		else
+			fprintf(f, "NaN\n");
+	}
 	fclose(f);
 	g = open_out(dir, "schedules.gp", gp, sizeof(gp));
 	if (!g)

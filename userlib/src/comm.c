@@ -264,6 +264,61 @@ static int send_hello(int fd, int rank, int kind, int64_t deadline)
 	return inc_sock_write_all(fd, h, sizeof(h), deadline);
 }
 
+/* Connect data link l to addr and say who we are (hello of kind). */
+static int link_connect(struct inc_link *l, const struct sockaddr_storage *addr,
+			socklen_t alen, uint8_t tos, int rank, int kind, int64_t deadline)
+{
+	int rc = inc_sock_connect((const struct sockaddr *)addr, alen, tos, 1, deadline, &l->fd);
+
+	if (rc)
+		return rc;
+	l->family = addr->ss_family;
+	l->tos_now = tos;
+	return send_hello(l->fd, rank, kind, deadline);
+}
+
+/*
+ * Accept the next data link on lfd and read its hello: *from (a rank below
+ * n) and *kind, the socket's address family in *family. Connections closed
+ * before their hello (a connect retried for the MSS) are skipped. On error
+ * nothing stays open.
+ */
+static int accept_hello(int lfd, int n, int64_t deadline, int *fd_out, int *from, int *kind,
+			int *family)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	float h[3];
+	int fd, rc;
+
+	for (;;) {
+		rc = inc_sock_accept(lfd, deadline, &fd);
+		if (rc)
+			return rc;
+		rc = inc_sock_read_all(fd, h, sizeof(h), deadline);
+		if (rc != INC_E_CLOSED)
+			break;
+		close(fd);
+	}
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	*from = (int)h[1] - 1;
+	*kind = (int)h[2] - 1;
+	if (h[0] != DATA_MAGIC || *from < 0 || *from >= n) {
+		close(fd);
+		return INC_E_PROTOCOL;
+	}
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		close(fd);
+		return INC_E_SOCKET;
+	}
+	*family = ss.ss_family;
+	*fd_out = fd;
+	return 0;
+}
+
 int inc_comm_connect_data(struct inc_comm *c, int lfd,
 			  const struct sockaddr_storage *addrs,
 			  const socklen_t *alens, uint8_t tos,
@@ -271,71 +326,35 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 {
 	int n = c->size, r = c->rank, next = (r + 1) % n, prev = (r + n - 1) % n;
 	int want, got = 0, fd, rc;
-	float h[3];
 
 	if (n == 1)
 		return 0;
-	rc = inc_sock_connect((const struct sockaddr *)&addrs[next], alens[next],
-			      tos, 1, deadline, &c->ring_send.fd);
-	if (rc)
-		return rc;
-	c->ring_send.family = addrs[next].ss_family;
-	c->ring_send.tos_now = tos;
-	rc = send_hello(c->ring_send.fd, r, LINK_RING, deadline);
+	rc = link_connect(&c->ring_send, &addrs[next], alens[next], tos, r, LINK_RING, deadline);
 	if (rc)
 		return rc;
 	if (r > 0) {
-		rc = inc_sock_connect((const struct sockaddr *)&addrs[0], alens[0],
-				      tos, 1, deadline, &c->wa_up.fd);
-		if (rc)
-			return rc;
-		c->wa_up.family = addrs[0].ss_family;
-		c->wa_up.tos_now = tos;
-		rc = send_hello(c->wa_up.fd, r, LINK_WA, deadline);
+		rc = link_connect(&c->wa_up, &addrs[0], alens[0], tos, r, LINK_WA, deadline);
 		if (rc)
 			return rc;
 	}
 	want = r == 0 ? n : 1;   /* ring link from prev (+ N-1 WA links) */
 	while (got < want) {
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		int from, kind;
-		struct inc_link *l;
+		int from, kind, family;
+		struct inc_link *l = NULL;
 
-		rc = inc_sock_accept(lfd, deadline, &fd);
+		rc = accept_hello(lfd, n, deadline, &fd, &from, &kind, &family);
 		if (rc)
 			return rc;
-		rc = inc_sock_read_all(fd, h, sizeof(h), deadline);
-		if (rc == INC_E_CLOSED) {     /* a reconnect for the MSS */
-			close(fd);
-			continue;
-		}
-		if (rc) {
-			close(fd);
-			return rc;
-		}
-		from = (int)h[1] - 1;
-		kind = (int)h[2] - 1;
-		if (h[0] != DATA_MAGIC || from < 0 || from >= n ||
-		    (kind != LINK_RING && kind != LINK_WA)) {
-			close(fd);
-			return INC_E_PROTOCOL;
-		}
-		if (kind == LINK_RING) {
+		if (kind == LINK_RING)
 			l = from == prev ? &c->ring_recv : NULL;
-		} else {
+		else if (kind == LINK_WA)
 			l = r == 0 && from > 0 ? &c->wa[from] : NULL;
-		}
 		if (!l || l->fd >= 0) {
 			close(fd);
 			return INC_E_PROTOCOL;
 		}
-		if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
-			close(fd);
-			return INC_E_SOCKET;
-		}
 		l->fd = fd;
-		l->family = ss.ss_family;
+		l->family = family;
 		/* Inherited from the listener; set again to verify it. */
 		rc = inc_sock_set_tos(fd, l->family, tos);
 		if (rc)
@@ -364,7 +383,6 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline)
 {
 	int n = c->size, r = c->rank, j, got = 0, fd, rc;
-	float h[3];
 
 	if (c->peer_send)
 		return 0;
@@ -381,38 +399,23 @@ int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline)
 	for (j = 0; j < n; j++) {
 		if (j == r)
 			continue;
-		rc = inc_sock_connect((const struct sockaddr *)&c->addrs[j], c->alens[j], 0, 1,
-				      deadline, &c->peer_send[j].fd);
-		if (rc)
-			return rc;
-		c->peer_send[j].family = c->addrs[j].ss_family;
-		c->peer_send[j].tos_now = -1;    /* unknown: the first call sets it */
-		rc = send_hello(c->peer_send[j].fd, r, LINK_PEER, deadline);
+		rc = link_connect(&c->peer_send[j], &c->addrs[j], c->alens[j], 0, r, LINK_PEER,
+				  deadline);
 		if (rc)
 			return rc;
 	}
 	while (got < n - 1) {
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		int from;
+		int from, kind, family;
 
-		rc = inc_sock_accept(c->data_lfd, deadline, &fd);
+		rc = accept_hello(c->data_lfd, n, deadline, &fd, &from, &kind, &family);
 		if (rc)
 			return rc;
-		rc = inc_sock_read_all(fd, h, sizeof(h), deadline);
-		if (rc == INC_E_CLOSED) {     /* a reconnect for the MSS */
+		if (kind != LINK_PEER || from == r || c->peer_recv[from].fd >= 0) {
 			close(fd);
-			continue;
-		}
-		from = rc ? -1 : (int)h[1] - 1;
-		if (rc || h[0] != DATA_MAGIC || (int)h[2] - 1 != LINK_PEER || from < 0 ||
-		    from >= n || from == r || c->peer_recv[from].fd >= 0 ||
-		    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
-			close(fd);
-			return rc ? rc : INC_E_PROTOCOL;
+			return INC_E_PROTOCOL;
 		}
 		c->peer_recv[from].fd = fd;
-		c->peer_recv[from].family = ss.ss_family;
+		c->peer_recv[from].family = family;
 		c->peer_recv[from].tos_now = -1;
 		got++;
 	}

@@ -61,6 +61,22 @@ static float det_ref(float x)
 	return (float)(signbit(x) ? -r : r);
 }
 
+/* The two powers of two a stochastic encoding of a (> 0, in or below
+ * the range) may give. */
+static void neighbours(double a, double *lo, double *hi)
+{
+	int e;
+
+	if (a < ldexp(1, INC_CNAT_EMIN)) {
+		*lo = 0;
+		*hi = ldexp(1, INC_CNAT_EMIN);
+		return;
+	}
+	(void)frexp(a, &e);
+	*lo = ldexp(1, e - 1);
+	*hi = 2 * *lo;
+}
+
 static float round_trip(float x, int stoch, uint64_t key)
 {
 	uint8_t b;
@@ -84,7 +100,6 @@ static void test_map(void)
 			for (k = 0; k < sizeof(ms) / sizeof(ms[0]); k++) {
 				float x = from_bits(s << 31 | E << 23 | ms[k]), y, want = det_ref(x);
 				double a = fabs((double)x), lo, hi;
-				int e;
 
 				y = round_trip(x, 0, 0);
 				if (to_bits(y) != to_bits(want)) {
@@ -97,14 +112,7 @@ static void test_map(void)
 					bad_sto += to_bits(y) != to_bits(want);
 					continue;
 				}
-				if (a < ldexp(1, INC_CNAT_EMIN)) {
-					lo = 0;
-					hi = ldexp(1, INC_CNAT_EMIN);
-				} else {
-					(void)frexp(a, &e);
-					lo = ldexp(1, e - 1);
-					hi = 2 * lo;
-				}
+				neighbours(a, &lo, &hi);
 				if (!(fabs((double)y) == lo || fabs((double)y) == hi) ||
 				    (y != 0 && signbit(y) != signbit(x)))
 					if (bad_sto++ < 5)
@@ -227,16 +235,9 @@ static void test_unbiased(void)
 
 	for (k = 0; k < sizeof(xs) / sizeof(xs[0]); k++) {
 		double v = xs[k], a = fabs(v), lo, hi, mean = 0, se;
-		int e, impl;
+		int impl;
 
-		if (a < ldexp(1, INC_CNAT_EMIN)) {
-			lo = 0;
-			hi = ldexp(1, INC_CNAT_EMIN);
-		} else {
-			(void)frexp(a, &e);
-			lo = ldexp(1, e - 1);
-			hi = 2 * lo;
-		}
+		neighbours(a, &lo, &hi);
 		se = sqrt((hi - a) * (a - lo) / N);
 		for (impl = 0; impl < 2; impl++) {
 			inc_codec_select(impl ? INC_CODEC_PORTABLE : INC_CODEC_AUTO);
