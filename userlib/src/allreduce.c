@@ -61,8 +61,32 @@ int inc_allreduce_opts_init(struct inc_allreduce_opts *o)
 			o->compression = INC_COMP_CNAT;
 		else if (!strcmp(v, "cnat-det"))
 			o->compression = INC_COMP_CNAT_DET;
+		else if (!strcmp(v, "sketch"))
+			o->compression = INC_COMP_SKETCH;
+		else if (!strcmp(v, "inc+sketch"))
+			o->compression = INC_COMP_INC_SKETCH;
 		else
 			return INC_E_ENV;
+	}
+	v = getenv("INC_SKETCH_INDEX");
+	if (v && *v) {
+		if (!strcmp(v, "bitmap"))
+			o->sketch_index = INC_SKETCH_BITMAP;
+		else if (!strcmp(v, "bloom"))
+			o->sketch_index = INC_SKETCH_BLOOM;
+		else
+			return INC_E_ENV;
+	}
+	v = getenv("INC_SKETCH_GAMMA");
+	if (v && *v) {
+		char *end;
+		double d;
+
+		errno = 0;
+		d = strtod(v, &end);
+		if (errno || end == v || *end || !(d >= INC_SKETCH_GAMMA_MIN && d <= INC_SKETCH_GAMMA_MAX))
+			return INC_E_ENV;
+		o->sketch_gamma = d;
 	}
 	v = getenv("INC_ALGO");
 	if (v && *v) {
@@ -117,6 +141,9 @@ static const struct inc_seg_codec *const seg_codecs[] = {
 	[INC_COMP_SOFTWARE] = &inc_segc_software,
 	[INC_COMP_CNAT] = &inc_segc_cnat,
 	[INC_COMP_CNAT_DET] = &inc_segc_cnat_det,
+	/* The sketch modes' phases travel raw (sketch_ar.c). */
+	[INC_COMP_SKETCH] = &inc_segc_none,
+	[INC_COMP_INC_SKETCH] = &inc_segc_none,
 };
 
 const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode)
@@ -152,7 +179,12 @@ int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
 	    o->error_bound < INC_EB_MIN || o->error_bound > INC_EB_MAX ||
 	    o->timeout_ms <= 0 || o->segment_bytes % 32 ||
 	    o->segment_bytes > INC_SEG_MAX ||
-	    (o->compression == INC_COMP_NIC && !o->tos))
+	    (o->compression == INC_COMP_NIC && !o->tos) ||
+	    o->sketch_index > INC_SKETCH_BLOOM ||
+	    (o->sketch_gamma != 0 && !(o->sketch_gamma >= INC_SKETCH_GAMMA_MIN &&
+				      o->sketch_gamma <= INC_SKETCH_GAMMA_MAX)))
+		return INC_E_ARG;
+	if (inc_is_sketch(o->compression) && count > INC_SKETCH_N_MAX)
 		return INC_E_ARG;
 	return 0;
 }
@@ -180,7 +212,8 @@ int inc_call_run(struct inc_comm *c, const struct inc_call *k)
 		if (k->count)
 			k->update(k->arg, k->buf, 0, k->count);
 	} else if (c->size > 1 && k->count > 0) {
-		rc = k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
+		rc = inc_is_sketch(o->compression) ? inc_sketch_allreduce(c, k->buf, k->count, o) :
+		     k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
 		     inc_wa_allreduce(c, k->buf, k->count, o, k->update, k->arg) :
 		     inc_ring_allreduce(c, k->buf, k->count, o);
 	}
@@ -197,6 +230,10 @@ static int call(struct inc_comm *c, struct inc_call *k, const struct inc_allredu
 
 	if (rc)
 		return rc;
+	/* Sketches are summed; an exchange or an aggregator's update is not a
+	 * sum (docs/userlib.md, "Sketch"). */
+	if (inc_is_sketch(k->o.compression) && k->kind != INC_CALL_ALLREDUCE)
+		return INC_E_NOSUPPORT;
 	rc = inc_progress_blocking(c, k, &queued);
 	return queued ? rc : inc_call_run(c, k);
 }

@@ -156,6 +156,12 @@ struct inc_seg_codec {
 extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,
 	inc_segc_cnat, inc_segc_cnat_det;
 
+/* A sketch mode (sketch_ar.c runs the call)? */
+static inline int inc_is_sketch(enum inc_compression m)
+{
+	return m == INC_COMP_SKETCH || m == INC_COMP_INC_SKETCH;
+}
+
 /* The entry of a compression mode (allreduce.c); NULL if unknown. */
 const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
 /* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
@@ -211,6 +217,7 @@ int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int 
 /* Algorithm field of the worker-aggregator step with an update at the
  * aggregator (inc_wa_update_f32). */
 #define INC_HDR_ALGO_WA_UPDATE 2u
+#define INC_HDR_ALGO_SKETCH    3u   /* the sketch modes' index and count phases */
 
 struct inc_msg_out {
 	const uint8_t *p;
@@ -238,6 +245,14 @@ int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
 /* dst += src, timed into the communicator's sum_ns. */
 void inc_add_f32(struct inc_comm *c, float *restrict dst,
 		 const float *restrict src, size_t n);
+/* Combine n received 32-bit words into dst (timed in sum_ns). */
+enum inc_red {
+	INC_RED_SUM_F32 = 0,     /* float sum (every mode's values) */
+	INC_RED_OR_U32,          /* bitwise OR (sketch index) */
+	INC_RED_SUM_U32,         /* saturating unsigned sum (non-zero counts) */
+};
+void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
+		const float *restrict src, size_t n);
 /* Start sending n values at v through codec sc (owner: the owner step
  * first); framed encodings are staged in stage. Codec time into codec_ns. */
 int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
@@ -266,5 +281,16 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
 		     const struct inc_allreduce_opts *o,
 		     inc_wa_update_fn update, void *arg);
+/* The same with another combination of the received words (the sketch
+ * modes' index OR and count sum) and the call header's algorithm value. */
+int inc_ring_reduce(struct inc_comm *c, float *buf, size_t count,
+		    const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo);
+int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
+		  const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo,
+		  inc_wa_update_fn update, void *arg);
+/* sketch_ar.c: the sketch and inc+sketch modes (index all-reduce, then the
+ * sketch's, then one peeling on every rank). */
+int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
+			 const struct inc_allreduce_opts *o);
 
 #endif

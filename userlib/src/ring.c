@@ -41,6 +41,7 @@ struct ring {
 	struct inc_msg_in mi;
 	uint8_t *r_stage;
 	float *tmp;            /* a received segment before it is added */
+	enum inc_red op;       /* how it is added */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -174,7 +175,7 @@ static int recv_some(struct ring *g, int *progress)
 		if (rc)
 			return rc;
 		if (reduce)
-			inc_add_f32(g->c, dst, g->tmp, n);
+			inc_reduce(g->c, g->op, dst, g->tmp, n);
 		if (++g->r_seg == nseg(g, b)) {
 			g->r_seg = 0;
 			g->r_step = next_recv_step(g, g->r_step + 1);
@@ -191,11 +192,11 @@ static int ring_wait(struct ring *g, int64_t *last, int timeout_ms)
 			     last, timeout_ms);
 }
 
-int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
-		       const struct inc_allreduce_opts *o)
+int inc_ring_reduce(struct inc_comm *c, float *buf, size_t count,
+		    const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo)
 {
 	struct ring g = {
-		.c = c, .sc = inc_seg_codec(o->compression), .eb = o->error_bound,
+		.c = c, .sc = inc_seg_codec(o->compression), .eb = o->error_bound, .op = op,
 		.buf = buf, .count = count, .n = c->size, .r = c->rank,
 		.steps = 2 * (c->size - 1), .sfd = c->ring_send.fd, .rfd = c->ring_recv.fd,
 		.s_hdr = 1, .r_hdr = 1,
@@ -213,7 +214,7 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	g.s_stage = c->scratch;
 	g.r_stage = c->scratch + smax;
 	g.tmp = (float *)(void *)(c->scratch + 2 * smax);
-	inc_hdr_make(g.hdr, c, count, o, g.seg, (unsigned)o->algo);
+	inc_hdr_make(g.hdr, c, count, o, g.seg, hdr_algo);
 
 	tos = g.sc->tagged ? o->tos : 0;
 	if ((rc = inc_link_retag(&c->ring_send, tos, o->timeout_ms)) ||
@@ -242,4 +243,10 @@ int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 	if (g.tagged)
 		(void)inc_sock_set_cork(g.sfd, 0);
 	return 0;
+}
+
+int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
+		       const struct inc_allreduce_opts *o)
+{
+	return inc_ring_reduce(c, buf, count, o, INC_RED_SUM_F32, (unsigned)o->algo);
 }

@@ -212,11 +212,31 @@ int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
 void inc_add_f32(struct inc_comm *c, float *restrict dst,
 		 const float *restrict src, size_t n)
 {
+	inc_reduce(c, INC_RED_SUM_F32, dst, src, n);
+}
+
+void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
+		const float *restrict src, size_t n)
+{
 	uint64_t t0 = inc_now_ns();
+	uint32_t *restrict du = (uint32_t *)(void *)dst;
+	const uint32_t *restrict su = (const uint32_t *)(const void *)src;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		dst[i] += src[i];
+	switch (op) {
+	case INC_RED_SUM_F32:
+		for (i = 0; i < n; i++)
+			dst[i] += src[i];
+		break;
+	case INC_RED_OR_U32:
+		for (i = 0; i < n; i++)
+			du[i] |= su[i];
+		break;
+	case INC_RED_SUM_U32:     /* saturating */
+		for (i = 0; i < n; i++)
+			du[i] = du[i] + su[i] < du[i] ? UINT32_MAX : du[i] + su[i];
+		break;
+	}
 	c->st.sum_ns += inc_now_ns() - t0;
 }
 

@@ -137,7 +137,7 @@ struct wa_peer {
 
 static int wa_root(struct inc_comm *c, float *buf, size_t count,
 		   const struct inc_allreduce_opts *o, size_t seg, unsigned algo,
-		   inc_wa_update_fn update, void *arg)
+		   enum inc_red op, inc_wa_update_fn update, void *arg)
 {
 	const struct inc_seg_codec *sc = inc_seg_codec(o->compression);
 	const struct inc_seg_codec *raw = inc_seg_codec(INC_COMP_NONE);
@@ -233,7 +233,7 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			if (i < n)
 				break;
 			for (i = 1; i < n; i++) {
-				inc_add_f32(c, buf + reduced * seg, w[i].vals, len);
+				inc_reduce(c, op, buf + reduced * seg, w[i].vals, len);
 				w[i].staged = 0;
 				w[i].r_seg++;
 			}
@@ -268,13 +268,20 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 	return 0;
 }
 
+int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
+		  const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo,
+		  inc_wa_update_fn update, void *arg)
+{
+	size_t seg = (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
+
+	return c->rank == 0 ? wa_root(c, buf, count, o, seg, hdr_algo, op, update, arg)
+			    : wa_worker(c, buf, count, o, seg, hdr_algo);
+}
+
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
 		     const struct inc_allreduce_opts *o,
 		     inc_wa_update_fn update, void *arg)
 {
-	size_t seg = (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
-	unsigned algo = update ? INC_HDR_ALGO_WA_UPDATE : (unsigned)o->algo;
-
-	return c->rank == 0 ? wa_root(c, buf, count, o, seg, algo, update, arg)
-			    : wa_worker(c, buf, count, o, seg, algo);
+	return inc_wa_reduce(c, buf, count, o, INC_RED_SUM_F32,
+			     update ? INC_HDR_ALGO_WA_UPDATE : (unsigned)o->algo, update, arg);
 }

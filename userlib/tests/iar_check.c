@@ -90,7 +90,7 @@ static int same_everywhere(struct inc_comm *c, uint64_t h)
 static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo algo,
 		unsigned round)
 {
-	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det" };
+	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 	struct inc_allreduce_opts o;
 	struct inc_request *req[NREQ] = { 0 };
 	float *a[NREQ], *b[NREQ];
@@ -158,7 +158,7 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 		      mn[mode], algo == INC_ALGO_WA ? "wa" : "ring", nr, k, sizes[k]);
 		CHECK(same_everywhere(c, hash(a[k], sizes[k])), "%s call %zu: ranks differ",
 		      mn[mode], k);
-		if (mode >= INC_COMP_CNAT) {
+		if (mode == INC_COMP_CNAT || mode == INC_COMP_CNAT_DET) {
 			/* ring: the owner's round trip leaves powers of two */
 			size_t nonfix = 0;
 
@@ -186,7 +186,10 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 			if (d > worst)
 				worst = d;
 		}
-		tol = (mode == INC_COMP_NONE ? 0 : 2.0 * nr * bound) + 1e-5 * nr;
+		/* sketch: the sum up to float re-association (the peeling's
+		 * subtractions); inc+sketch: one quantization per rank. */
+		tol = (mode == INC_COMP_NONE || mode == INC_COMP_SKETCH ? 0 : 2.0 * nr * bound) +
+		      1e-5 * nr;
 		CHECK(worst <= tol, "%s call %zu: off by %g (tolerance %g)", mn[mode], k, worst, tol);
 	}
 	for (k = 0; k < NREQ; k++) {
@@ -205,7 +208,18 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 {
 	if (mode == INC_COMP_CNAT)   /* random draws: no fixed expectation */
 		return;
-	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det" };
+	if (mode == INC_COMP_SKETCH || mode == INC_COMP_INC_SKETCH) {
+		/* a sketch is summed, not exchanged: refused before anything moves */
+		struct inc_allreduce_opts so;
+		float s1 = 1.0f, r1 = 0.0f;
+
+		inc_allreduce_opts_init(&so);
+		so.compression = mode;
+		CHECK(inc_sendrecv_f32(c, &s1, (rk + 1) % nr, &r1, (rk + nr - 1) % nr, 1, &so) ==
+		      INC_E_NOSUPPORT, "sendrecv in a sketch mode: INC_E_NOSUPPORT");
+		return;
+	}
+	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 	static const size_t n_list[] = { 1, 1000, 65541, 300007 };
 	struct inc_allreduce_opts o;
 	unsigned shift, k;
@@ -271,9 +285,21 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 		}
 }
 
+/* Is name one of the comma-separated entries of list? */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p++)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *modes = "none,nic,software,cnat,cnat-det", *algos = "ring,wa";
+	const char *modes = "none,nic,software,cnat,cnat-det,sketch,inc+sketch", *algos = "ring,wa";
 	unsigned rounds = 2, r;
 	struct inc_comm *c;
 	int opt, rc, m, al;
@@ -300,18 +326,18 @@ int main(int argc, char **argv)
 	nr = inc_comm_size(c);
 	rk = inc_comm_rank(c);
 	for (r = 0; r < rounds; r++)
-		for (m = 0; m < 5; m++)
+		for (m = 0; m < 7; m++)
 			for (al = 0; al < 2; al++) {
-				static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det" };
+				static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 
-				if (!strstr(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
+				if (!listed(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
 					continue;
 				run(c, (enum inc_compression)m, al ? INC_ALGO_WA : INC_ALGO_RING, r);
 			}
-	for (m = 0; m < 5; m++) {
-		static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det" };
+	for (m = 0; m < 7; m++) {
+		static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 
-		if (strstr(modes, mn[m]))
+		if (listed(modes, mn[m]))
 			run_sendrecv(c, (enum inc_compression)m);
 	}
 	inc_comm_destroy(c);

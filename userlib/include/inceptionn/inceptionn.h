@@ -90,7 +90,14 @@ struct inc_comm_stats {
 	unsigned send_mss;       /* TCP MSS of the ring send socket (0: none) */
 	uint64_t sum_ns;         /* time spent adding received values */
 	uint64_t codec_ns;       /* time spent in the software codec (compress,
-				    decompress, owner round trips) */
+				    decompress, owner round trips; sketch
+				    quantize, index, encode, peel) */
+	/* sketch modes, summed over calls (docs/userlib.md, "Sketch") */
+	uint64_t sketch_values;      /* values all-reduced */
+	uint64_t sketch_candidates;  /* values the summed index marked */
+	uint64_t sketch_peeled;      /* recovered exactly by peeling */
+	uint64_t sketch_estimated;   /* left to the median estimate */
+	uint64_t sketch_retries;     /* sketch rounds repeated with 1.5x cells */
 };
 int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
 
@@ -103,6 +110,8 @@ enum inc_compression {
 	INC_COMP_SOFTWARE,       /* the library compresses each segment; untagged sockets */
 	INC_COMP_CNAT,           /* natural compression, unbiased stochastic rounding; untagged */
 	INC_COMP_CNAT_DET,       /* natural compression, nearest power of two; untagged */
+	INC_COMP_SKETCH,         /* lossless homomorphic: index + count sketch; untagged */
+	INC_COMP_INC_SKETCH,     /* INCEPTIONN quantization at the error bound, then sketch */
 };
 
 enum inc_algo {
@@ -117,14 +126,18 @@ struct inc_allreduce_opts {
 	int timeout_ms;          /* no progress for this long -> INC_E_TIMEOUT (default 30000) */
 	size_t segment_bytes;    /* pipeline segment, multiple of 32; 0 = default (64 KiB) */
 	uint8_t tos;             /* ToS of tagged sockets (default 0x28) */
-	uint64_t seed;           /* cnat: seed of the random draws (default 0) */
+	uint64_t seed;           /* cnat: seed of the random draws; sketch: of the
+				    hashes (default 0) */
+	unsigned sketch_index;   /* sketch: enum inc_sketch_index (default bitmap) */
+	double sketch_gamma;     /* sketch: cells per candidate; 0 = INC_SKETCH_GAMMA */
 };
 
 /*
  * Fill opts with the defaults overridden by the environment:
- * INC_COMPRESSION=none|nic|software|cnat|cnat-det, INC_ERROR_BOUND=<eb> (exponent, or
- * "2^-eb"), INC_ALGO=ring|wa, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS,
- * INC_SEED.
+ * INC_COMPRESSION=none|nic|software|cnat|cnat-det|sketch|inc+sketch,
+ * INC_ERROR_BOUND=<eb> (exponent, or "2^-eb"), INC_ALGO=ring|wa,
+ * INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, INC_SEED,
+ * INC_SKETCH_INDEX=bitmap|bloom, INC_SKETCH_GAMMA=<cells per candidate>.
  * Returns INC_E_ENV when a variable is present but invalid.
  */
 int inc_allreduce_opts_init(struct inc_allreduce_opts *opts);
@@ -174,6 +187,91 @@ int inc_wa_update_f32(struct inc_comm *comm, float *buf, size_t count,
  */
 void inc_cnat_encode(const float *in, size_t n, uint8_t *out, int stochastic, uint64_t key);
 int inc_cnat_decode(const uint8_t *in, size_t n, float *out);
+
+/* ------------------------------------------------------------------------ */
+/* Lossless homomorphic compression (docs/userlib.md, "Sketch")              */
+/* ------------------------------------------------------------------------ */
+/*
+ * A count sketch of the values (three hashes with signs, batches of up to
+ * INC_SKETCH_BATCH values sharing their hashes, rotated inside the batch)
+ * plus an index of the non-zero values (a bitmap, or a Bloom filter when
+ * that is smaller). Sketches of several gradients with the same geometry
+ * add cell by cell and their indices OR word by word, giving the sketch
+ * and index of the summed gradient; decoding peels it (exact recovery when
+ * the sketch has at least ~1.23 cells per candidate) and estimates what
+ * cannot be peeled by the median of its three cells (counted in the
+ * stats). Recovered values equal the sums up to float re-association.
+ */
+#define INC_SKETCH_BATCH     1024u          /* c: values per batch (max) */
+#define INC_SKETCH_GAMMA     1.23           /* cells per candidate (default) */
+#define INC_SKETCH_GAMMA_MIN 0.25
+#define INC_SKETCH_GAMMA_MAX 64.0
+#define INC_SKETCH_N_MAX     0xffffffffull  /* values per sketch */
+
+enum inc_sketch_index {
+	INC_SKETCH_BITMAP = 0,   /* one bit per value */
+	INC_SKETCH_BLOOM,        /* Bloom filter (used only when smaller) */
+};
+
+/* Everything that decides where a value goes; equal on every rank. */
+struct inc_sketch_geom {
+	uint64_t n;              /* values */
+	uint64_t key;            /* hash key */
+	uint32_t index;          /* enum inc_sketch_index actually used */
+	uint32_t bloom_w;        /* Bloom: bits per row (power of two, 32..1024) */
+	uint32_t bloom_rows;     /* Bloom: rows */
+	uint32_t bloom_k;        /* Bloom: bits per non-zero value */
+	uint32_t w;              /* sketch: batch width (power of two <= 1024) */
+	uint32_t rows;           /* sketch: rows per hash (3 * rows * w cells) */
+};
+
+struct inc_sketch_stats {
+	uint64_t values;         /* n */
+	uint64_t candidates;     /* values the index marks (non-zeros + false positives) */
+	uint64_t peeled;         /* candidates recovered by peeling */
+	uint64_t estimated;      /* candidates left to the median estimate */
+	uint32_t rounds;         /* peeling rounds */
+	uint64_t index_bytes, sketch_bytes;
+};
+
+/* Step 1: the index geometry for n values of which at most nnz_bound are
+ * non-zero (sizes the Bloom filter; the bitmap ignores it). */
+int inc_sketch_geom_index(struct inc_sketch_geom *g, uint64_t n,
+			  enum inc_sketch_index index, uint64_t nnz_bound, uint64_t key);
+/* 32-bit words of the index (zeroed by the caller before index_add). */
+size_t inc_sketch_index_words(const struct inc_sketch_geom *g);
+/* OR the non-zero values of x[0..n) into the index. */
+void inc_sketch_index_add(const struct inc_sketch_geom *g, const float *x, uint32_t *index);
+/* Values the (summed) index marks. */
+uint64_t inc_sketch_candidates(const struct inc_sketch_geom *g, const uint32_t *index);
+/* Step 2: size the sketch for that many candidates: at least gamma cells
+ * per candidate (INC_SKETCH_GAMMA_MIN..MAX). */
+int inc_sketch_geom_cells(struct inc_sketch_geom *g, uint64_t candidates, double gamma);
+/* Float cells of the sketch (zeroed by the caller before encode). */
+size_t inc_sketch_cells(const struct inc_sketch_geom *g);
+/* Add x[0..n) into the cells. */
+void inc_sketch_encode(const struct inc_sketch_geom *g, const float *x, float *cells);
+/* Recover x[0..n) from a (summed) index and sketch; the cells are used as
+ * scratch. 0, INC_E_NOMEM, or INC_E_ARG for a geometry it cannot hold. */
+int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
+		      float *x, struct inc_sketch_stats *st);
+
+/*
+ * Self-contained message (one gradient, sized by its own non-zeros):
+ * a 40-byte header (magic "INS1", index kind, n, key, w, rows, Bloom
+ * width, Bloom rows | k << 24; 32-bit little-endian words), the index
+ * words, the cells (docs/userlib.md, "Sketch message"). compress returns
+ * the size or INC_ENOSPC/INC_E_ARG/INC_E_NOMEM; inc_sketch_msg_max(n, ...)
+ * bounds it. decompress checks the header and the length against the
+ * geometry before touching anything: INC_ETRUNC (short), INC_EMALFORMED
+ * (bad field, trailing bytes, index bits past n), INC_E_ARG (n differs).
+ */
+size_t inc_sketch_msg_max(size_t n, enum inc_sketch_index index, double gamma);
+long inc_sketch_compress(const float *x, size_t n, enum inc_sketch_index index, double gamma,
+			 uint64_t key, void *out, size_t cap, struct inc_sketch_stats *st);
+int inc_sketch_msg_geom(const void *msg, size_t len, struct inc_sketch_geom *g);
+int inc_sketch_decompress(const void *msg, size_t len, float *x, size_t n,
+			  struct inc_sketch_stats *st);
 
 /* ------------------------------------------------------------------------ */
 /* Non-blocking all-reduce                                                   */
