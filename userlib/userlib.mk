@@ -102,7 +102,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-.PHONY: test-userlib-codec test-userlib-cnat test-userlib-allreduce test-userlib-fail \
+.PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-capture test-userlib-nicemu test-userlib-install install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
@@ -114,6 +114,13 @@ $(UL_TEST)/test-cnat: userlib/tests/test_cnat.c $(LIB)/libinceptionn-san.a
 
 test-userlib-cnat: $(UL_TEST)/test-cnat
 	$(UL_TEST)/test-cnat
+
+$(UL_TEST)/test-sketch: userlib/tests/test_sketch.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+
+test-userlib-sketch: $(UL_TEST)/test-sketch
+	$(UL_TEST)/test-sketch
 
 test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(BIN)/inc-run
 	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check
@@ -130,7 +137,7 @@ test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
 
-TEST_SUITES += userlib-codec userlib-cnat userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-install
 
 # ---------------------------------------------------------------- install

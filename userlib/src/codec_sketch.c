@@ -42,6 +42,7 @@
 
 #define SK_MAGIC   0x31534e49u     /* "INS1" little-endian */
 #define BLOOM_WMIN 32u
+#define MIN_BATCHES 8192.0    /* see inc_sketch_geom_cells */
 
 /* ------------------------------------------------------------------------ */
 /* Hashes                                                                    */
@@ -118,6 +119,24 @@ static double log2_ge1(double x)
 	return r;
 }
 
+/* x^(1/3) for x >= 0 (Newton). */
+static double cbrt_pos(double x)
+{
+	double r = x > 1.0 ? x / 3.0 : 1.0;
+	int i;
+
+	if (x <= 0.0)
+		return 0.0;
+	for (i = 0; i < 200; i++) {
+		double nr = r - (r * r * r - x) / (3.0 * r * r);
+
+		if (nr == r)
+			break;
+		r = nr;
+	}
+	return r;
+}
+
 static uint32_t pow2_ceil(uint64_t x)
 {
 	uint32_t p = 1;
@@ -178,7 +197,7 @@ size_t inc_sketch_index_words(const struct inc_sketch_geom *g)
 
 int inc_sketch_geom_cells(struct inc_sketch_geom *g, uint64_t candidates, double gamma)
 {
-	double need;
+	double per, small;
 	uint32_t w;
 
 	if (!g || !(gamma >= INC_SKETCH_GAMMA_MIN && gamma <= INC_SKETCH_GAMMA_MAX) ||
@@ -189,20 +208,21 @@ int inc_sketch_geom_cells(struct inc_sketch_geom *g, uint64_t candidates, double
 		g->rows = 0;
 		return 0;
 	}
-	/* The widest batch (32..1024, or less for a tiny sketch) whose whole
-	 * rows waste the fewest cells. */
-	need = ceil_pos(gamma * (double)candidates / 3.0);
-	g->w = 0;
-	for (w = pow2_ceil((uint64_t)need); w >= 1; w /= 2) {
-		uint64_t rows = (uint64_t)ceil_pos(need / w);
-
-		if (!g->w || rows * w < (uint64_t)g->rows * g->w) {
-			g->w = w;
-			g->rows = (uint32_t)rows;
-		}
-		if (w <= 32)
-			break;
-	}
+	/* Batch width: values of a dense batch share their three rows, so
+	 * the peeling graph has only candidates / w independent parts; keep
+	 * at least MIN_BATCHES of them (w a power of two, 1..1024).
+	 * Small graphs: two candidates sharing all three cells can never be
+	 * peeled, probability ~ n^2 / (2 R^3) for R cells per third; each
+	 * third gets at least 8 n^(2/3) cells (pairs stuck with probability
+	 * below 1e-3), which only matters below ~10^4 candidates. */
+	per = ceil_pos(gamma * (double)candidates / 3.0);
+	small = 8.0 * cbrt_pos((double)candidates * (double)candidates);
+	if (per < small)
+		per = ceil_pos(small);
+	for (w = INC_SKETCH_BATCH; w > 1 && (double)candidates / w < MIN_BATCHES; w /= 2)
+		;
+	g->w = w;
+	g->rows = (uint32_t)ceil_pos(per / w);
 	return 0;
 }
 
@@ -316,6 +336,10 @@ void inc_sketch_encode(const struct inc_sketch_geom *g, const float *x, float *c
 		const float *v = x + b * g->w;
 		uint32_t len = g->n - b * g->w < g->w ? (uint32_t)(g->n - b * g->w) : g->w;
 
+		for (k = 0; k < len && v[k] == 0.0f; k++)
+			;
+		if (k == len)
+			continue;     /* an all-zero batch adds nothing */
 		sketch_slots(g, b, s);
 		for (j = 0; j < 3; j++) {
 			float *row = cells + (size_t)s[j].row * g->w, sg = s[j].sign;

@@ -10,6 +10,17 @@
 #include "inc_model.h"
 #include "inceptionn/inceptionn.h"
 
+/* A 64-bit mixing function (splitmix64's finalizer); inline so that the
+ * codecs build alone (fuzz targets). */
+static inline uint64_t inc_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
 /* codec_avx2.c */
 long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
 		       void *out, size_t out_cap);
@@ -183,8 +194,6 @@ long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint6
 /* Transport (transport.c)                                                   */
 /* ------------------------------------------------------------------------ */
 uint64_t inc_now_ns(void);
-/* A 64-bit mixing function (splitmix64's finalizer). */
-uint64_t inc_mix64(uint64_t x);
 /* Mark the communicator broken with rc, reset every link; returns rc. */
 int inc_fail(struct inc_comm *c, int rc);
 /* Give a link the ToS of a call's mode: waits until everything written

@@ -18,15 +18,6 @@
 
 #include "inc_internal.h"
 
-uint64_t inc_mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 uint64_t inc_now_ns(void)
 {
 	struct timespec ts;

@@ -198,12 +198,14 @@ int inc_cnat_decode(const uint8_t *in, size_t n, float *out);
  * that is smaller). Sketches of several gradients with the same geometry
  * add cell by cell and their indices OR word by word, giving the sketch
  * and index of the summed gradient; decoding peels it (exact recovery when
- * the sketch has at least ~1.23 cells per candidate) and estimates what
+ * the sketch has enough cells per candidate) and estimates what
  * cannot be peeled by the median of its three cells (counted in the
  * stats). Recovered values equal the sums up to float re-association.
  */
 #define INC_SKETCH_BATCH     1024u          /* c: values per batch (max) */
-#define INC_SKETCH_GAMMA     1.23           /* cells per candidate (default) */
+#define INC_SKETCH_GAMMA     1.3            /* cells per candidate (default; the
+						paper's 1.23 is the asymptotic
+						threshold, docs/userlib.md) */
 #define INC_SKETCH_GAMMA_MIN 0.25
 #define INC_SKETCH_GAMMA_MAX 64.0
 #define INC_SKETCH_N_MAX     0xffffffffull  /* values per sketch */
