@@ -2,11 +2,13 @@
 # Suite userlib-allreduce: the all-reduce correctness check (ar-check,
 # built with ASan/UBSan) for N = 1..8 ranks on loopback, every mode
 # (none, nic, software) and both algorithms (ring, wa), many sizes and
-# segment sizes; the non-blocking calls (iar-check) for N = 2..5. Prints one line per run and "N passed, N failed" last.
+# segment sizes; the non-blocking calls (iar-check) for N = 2..5; the
+# sketch modes (sketch-check) for N = 1..5. Prints one line per run and "N passed, N failed" last.
 set -u
 cd "$(dirname "$0")/.."
 ar=${1:-build/userlib-test/ar-check}
 iar=${2:-build/userlib-test/iar-check}
+skc=${3:-build/userlib-test/sketch-check}
 run=build/bin/inc-run
 pass=0 fail=0
 log=$(mktemp)
@@ -46,6 +48,11 @@ INC_COMPRESSION=nic one 3 -s 777 -m none -a ring
 # call among them, every mode and algorithm, bit-identical to blocking.
 for n in 2 3 4 5; do
 	ar=$iar one "$n"
+done
+# The sketch modes on sparse and dense gradients (sketch-check): exact
+# integer sums, both indices and algorithms, bytes, retries; N = 1..5.
+for n in 1 2 3 4 5; do
+	ar=$skc one "$n"
 done
 # IPv6: IPV6_TCLASS tagging and v6 address tables
 if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then

@@ -26,8 +26,11 @@ FUZZ_CFLAGS = $(CFLAGS_COMMON) -O1 -Isw-model/include -Itests/common \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_QUICK_SECONDS ?= 20
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS := fuzz_frame_decompress fuzz_stream_decompress
+FUZZ_TARGETS := fuzz_frame_decompress fuzz_stream_decompress fuzz_sketch_decompress
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(TEST_BIN)/%)
+# The sketch codec of libinceptionn builds alone (codec_sketch.c).
+SKETCH_SRCS := userlib/src/codec_sketch.c
+SKETCH_HDRS := userlib/include/inceptionn/inceptionn.h userlib/src/inc_internal.h
 
 MODEL_TEST_SUITES := codec-exhaustive golden stream frame integrity fuzz-quick
 TEST_SUITES += $(MODEL_TEST_SUITES)
@@ -74,14 +77,17 @@ test-integrity: $(TEST_BIN)/test_integrity
 	$(TEST_BIN)/test_integrity tests/fixtures $(INTEGRITY_N)
 
 # --- libFuzzer targets ----------------------------------------------------
-$(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(MODEL_SRCS) $(MODEL_HDRS)
+$(FUZZ_BINS): $(TEST_BIN)/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(MODEL_SRCS) $(MODEL_HDRS) \
+		$(SKETCH_SRCS) $(SKETCH_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) $< $(MODEL_SRCS) -o $@
+	$(CLANG) $(FUZZ_CFLAGS) -Iuserlib/include -Iuserlib/src $< $(MODEL_SRCS) $(SKETCH_SRCS) -o $@
 
 # Seed corpora, generated from framegen and the model at build time.
-$(TEST_BIN)/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a
+$(TEST_BIN)/fuzz_seeds: tests/fuzz/fuzz_seeds.c $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a \
+		$(SKETCH_SRCS) $(SKETCH_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $< $(FRAMEGEN_SRCS) -o $@ $(LIB)/libincmodel.a
+	$(CC) $(TEST_CFLAGS) -Iuserlib/include -Iuserlib/src $< $(FRAMEGEN_SRCS) $(SKETCH_SRCS) \
+		-o $@ $(LIB)/libincmodel.a
 
 $(FUZZ_DIR)/seeds.stamp: $(TEST_BIN)/fuzz_seeds
 	@rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds

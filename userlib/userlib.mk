@@ -90,6 +90,10 @@ $(UL_TEST)/iar-check: userlib/tests/iar_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
 
+$(UL_TEST)/sketch-check: userlib/tests/sketch_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+
 $(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
@@ -122,8 +126,8 @@ $(UL_TEST)/test-sketch: userlib/tests/test_sketch.c $(LIB)/libinceptionn-san.a
 test-userlib-sketch: $(UL_TEST)/test-sketch
 	$(UL_TEST)/test-sketch
 
-test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(BIN)/inc-run
-	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check
+test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check $(BIN)/inc-run
+	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check
 
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 	scripts/userlib-fail.sh $(UL_TEST)/fail-check

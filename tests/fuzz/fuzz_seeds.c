@@ -9,6 +9,7 @@
  */
 #include "inc_model.h"
 #include "inc_framegen.h"
+#include "inceptionn/inceptionn.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,14 +34,14 @@ static int write_file(const char *dir, const char *sub, unsigned i,
 
 int main(int argc, char **argv)
 {
-	static uint8_t frame[16384], comp[16384], payload[9000], vals[4 * 600];
+	static _Alignas(16) uint8_t frame[16384], comp[16384], payload[9000], vals[4 * 600];
 	static uint8_t seed[2 + 34 * 80];
 	char path[4096];
 	uint64_t rng = 0x5eed5eed5eedull;
 	struct inc_fg_frame fr;
 	size_t len, n;
 	long r;
-	unsigned i, nf = 0, ns = 0;
+	unsigned i, nf = 0, ns = 0, nk = 0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: fuzz_seeds DIR\n");
@@ -50,6 +51,9 @@ int main(int argc, char **argv)
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return perror(path), 1;
 	snprintf(path, sizeof(path), "%s/fuzz_stream_decompress", argv[1]);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return perror(path), 1;
+	snprintf(path, sizeof(path), "%s/fuzz_sketch_decompress", argv[1]);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return perror(path), 1;
 
@@ -94,6 +98,26 @@ int main(int argc, char **argv)
 		if (write_file(argv[1], "fuzz_stream_decompress", ns++, seed, 2 + (size_t)r))
 			return 1;
 	}
-	printf("fuzz seeds: %u frames, %u streams in %s\n", nf, ns, argv[1]);
+	/* Sketch messages: n values (< 2000), sparse gradient-like values,
+	 * bitmap and Bloom indices, several gammas. */
+	for (i = 0; i < 80; i++) {
+		static uint8_t msg[2 + 9000];
+		float *fv = (float *)(void *)vals;
+		size_t k;
+
+		n = i < 20 ? i : (size_t)(inc_fg_rand(&rng) % 600);
+		inc_fg_payload(vals, 4 * n, INC_FG_GRADIENT, &rng);
+		for (k = 0; k < n; k++)
+			if (inc_fg_rand(&rng) % 8 < (uint64_t)(i % 8))
+				fv[k] = 0.0f;
+		msg[0] = (uint8_t)n;
+		msg[1] = (uint8_t)(n >> 8);
+		r = inc_sketch_compress(fv, n, i % 2 ? INC_SKETCH_BLOOM : INC_SKETCH_BITMAP,
+					1.0 + 0.1 * (i % 6), inc_fg_rand(&rng), msg + 2,
+					sizeof(msg) - 2, NULL);
+		if (r > 0 && write_file(argv[1], "fuzz_sketch_decompress", nk++, msg, 2 + (size_t)r))
+			return 1;
+	}
+	printf("fuzz seeds: %u frames, %u streams, %u sketches in %s\n", nf, ns, nk, argv[1]);
 	return 0;
 }
