@@ -13,6 +13,14 @@
  *   each row with its own memcpy figure (one copy timed before each
  *   repetition), which the row's ratios divide by.
  *
+ * inc-bench sketch [-n VALUES] [-r REPS] [-w WORKERS]
+ *   The lossless homomorphic codec against sparsity: for scattered and
+ *   clustered (layer-like runs) non-zeros at densities 0.1%..100% per
+ *   worker, WORKERS gradients summed through their sketches: candidates,
+ *   bytes of index + cells vs raw, recovery rate (share peeled) at gamma
+ *   1.23 and at the default, encode (index + sketch of one worker) and
+ *   decode (peeling of the sum) GB/s next to memcpy GB/s.
+ *
  * inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] [-n ITERS]
  *                     [-m none,software,nic] [-a ring,wa] [-g SEGBYTES]
  *   One rank; run it with inc-run -n N, in the namespace cluster, or under
@@ -246,6 +254,163 @@ static int bench_codec(int argc, char **argv)
 	return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Sketch: recovery, bytes and time against sparsity                         */
+/* ------------------------------------------------------------------------ */
+static uint64_t sk_rng = 0x5eed5eedabcdull;
+
+static double sk_unif(void)
+{
+	uint64_t x = (sk_rng += 0x9e3779b97f4a7c15ull);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (double)((x ^ (x >> 31)) >> 11) / 9007199254740992.0;
+}
+
+/* Worker k's gradient: non-zero with probability dens, either scattered
+ * at random or (clustered) in runs of ~4096 values, as whole layers. */
+static void sk_fill(float *x, size_t n, double dens, int clustered)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t run = clustered ? 1 + (size_t)(sk_unif() * 8192) : 1, k;
+		int on = sk_unif() < dens;
+
+		for (k = 0; k < run && i < n; k++, i++)
+			x[i] = on ? (float)(sk_unif() - 0.5) : 0.0f;
+	}
+}
+
+static int bench_sketch(int argc, char **argv)
+{
+	static const double dens[] = { 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0 };
+	size_t n = 4u << 20, i, di;
+	int reps = 3, workers = 4, opt, k, r, cl, ix;
+
+	while ((opt = getopt(argc, argv, "n:r:w:")) != -1) {
+		switch (opt) {
+		case 'n': n = parse_size(optarg); break;
+		case 'r': reps = atoi(optarg); break;
+		case 'w': workers = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: inc-bench sketch [-n VALUES] [-r REPS] [-w WORKERS]\n");
+			return 2;
+		}
+	}
+	if (n < 1 || n > INC_SKETCH_N_MAX || reps < 1 || workers < 1 || workers > 64) {
+		fprintf(stderr, "inc-bench: bad -n, -r or -w\n");
+		return 2;
+	}
+	printf("Sketch (inc_sketch_*): %zu values per worker, %d workers summed, best of %d;\n"
+	       "density = non-zeros per worker; cand = candidates of the summed index;\n"
+	       "bytes = index + cells of one all-reduced message vs 4n raw; rate = share of\n"
+	       "candidates peeled at gamma 1.23 (paper) and %.2f (default); encode = index +\n"
+	       "sketch of one worker, decode = peel of the sum, GB/s of raw bytes; memcpy of\n"
+	       "the same bytes timed in each row.\n", n, workers, reps, INC_SKETCH_GAMMA);
+	printf("%-9s %-7s %-6s %8s %9s %8s %7s %7s %11s %11s %8s %11s %8s\n", "layout", "density",
+	       "index", "cand", "bytes", "ratio", "r1.23", "r_def", "memcpy GB/s", "encode GB/s",
+	       "/memcpy", "decode GB/s", "/memcpy");
+	for (cl = 0; cl < 2; cl++)
+		for (di = 0; di < sizeof(dens) / sizeof(dens[0]); di++)
+			for (ix = 0; ix < 2; ix++) {
+				float **x = calloc((size_t)workers, sizeof(*x)), *out = malloc(n * 4);
+				float *dst = malloc(n * 4), *cells = NULL, *part = NULL;
+				struct inc_sketch_geom g;
+				struct inc_sketch_stats st;
+				uint32_t *idx, *mine;
+				uint64_t nnz = 0;
+				double rate[2] = { 0, 0 }, bm = 1e9, be = 1e9, bd = 1e9, t;
+				size_t iw, nc = 0;
+				int gi;
+
+				if (!x || !out || !dst)
+					return 1;
+				for (k = 0; k < workers; k++) {
+					x[k] = malloc(n * 4);
+					if (!x[k])
+						return 1;
+					sk_fill(x[k], n, dens[di], cl);
+					for (i = 0; i < n; i++)
+						nnz += x[k][i] != 0.0f;
+				}
+				if (inc_sketch_geom_index(&g, n, ix ? INC_SKETCH_BLOOM : INC_SKETCH_BITMAP,
+							  nnz, 42))
+					return 1;
+				iw = inc_sketch_index_words(&g);
+				idx = calloc(iw + 1, 4);
+				mine = calloc(iw + 1, 4);
+				for (k = 0; k < workers; k++) {
+					memset(mine, 0, (iw + 1) * 4);
+					inc_sketch_index_add(&g, x[k], mine);
+					for (i = 0; i < iw; i++)
+						idx[i] |= mine[i];
+				}
+				for (gi = 0; gi < 2; gi++) {
+					if (inc_sketch_geom_cells(&g, inc_sketch_candidates(&g, idx),
+								  gi ? INC_SKETCH_GAMMA : 1.23))
+						return 1;
+					nc = inc_sketch_cells(&g);
+					free(cells);
+					free(part);
+					cells = calloc(nc + 1, 4);
+					part = calloc(nc + 1, 4);
+					for (k = 0; k < workers; k++) {
+						memset(part, 0, (nc + 1) * 4);
+						inc_sketch_encode(&g, x[k], part);
+						for (i = 0; i < nc; i++)
+							cells[i] += part[i];
+					}
+					for (r = 0; r < reps; r++) {
+						memcpy(part, cells, nc * 4);
+						t = inc_bench_now();
+						if (inc_sketch_decode(&g, idx, part, out, &st))
+							return 1;
+						t = inc_bench_now() - t;
+						if (gi && t < bd)
+							bd = t;
+					}
+					rate[gi] = st.candidates ? (double)st.peeled /
+								   (double)st.candidates : 1.0;
+				}
+				for (r = 0; r < reps; r++) {
+					t = inc_bench_now();
+					memcpy(dst, x[0], n * 4);
+					t = inc_bench_now() - t;
+					inc_bench_sink = ((uint8_t *)dst)[n];
+					if (t < bm)
+						bm = t;
+					t = inc_bench_now();
+					memset(mine, 0, iw * 4);
+					memset(part, 0, nc * 4);
+					inc_sketch_index_add(&g, x[0], mine);
+					inc_sketch_encode(&g, x[0], part);
+					t = inc_bench_now() - t;
+					inc_bench_sink = ((uint8_t *)part)[nc];
+					if (t < be)
+						be = t;
+				}
+				printf("%-9s %-7g %-6s %8llu %9zu %7.2fx %7.4f %7.4f %11.2f %11.2f "
+				       "%7.2fx %11.2f %7.2fx\n", cl ? "clustered" : "scattered",
+				       dens[di], g.index == INC_SKETCH_BLOOM ? "bloom" : "bitmap",
+				       (unsigned long long)st.candidates, (iw + nc) * 4,
+				       (double)n * 4 / (double)((iw + nc) * 4), rate[0], rate[1],
+				       n * 4 / bm / 1e9, n * 4 / be / 1e9, bm / be, n * 4 / bd / 1e9,
+				       bm / bd);
+				for (k = 0; k < workers; k++)
+					free(x[k]);
+				free(x);
+				free(out);
+				free(dst);
+				free(cells);
+				free(part);
+				free(idx);
+				free(mine);
+			}
+	return 0;
+}
+
 /* Gather one 48-bit counter per rank, exactly, through the library: three
  * 16-bit pieces as floats in the rank's slots, summed with mode none. */
 static int gather_u48(struct inc_comm *c, uint64_t v, uint64_t *out)
@@ -469,6 +634,8 @@ int main(int argc, char **argv)
 		return bench_codec(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "allreduce"))
 		return bench_allreduce(argc - 1, argv + 1);
-	fprintf(stderr, "usage: inc-bench codec|allreduce [OPTIONS]  (see the source header)\n");
+	if (argc >= 2 && !strcmp(argv[1], "sketch"))
+		return bench_sketch(argc - 1, argv + 1);
+	fprintf(stderr, "usage: inc-bench codec|allreduce|sketch [OPTIONS]  (see the source header)\n");
 	return 2;
 }

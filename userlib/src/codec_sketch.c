@@ -250,9 +250,14 @@ void inc_sketch_index_add(const struct inc_sketch_geom *g, const float *x, uint3
 	uint32_t k, t, row, rot;
 
 	if (g->index == INC_SKETCH_BITMAP) {
-		for (i = 0; i < g->n; i++)
-			if (x[i] != 0.0f || x[i] != x[i])
-				bit_set(index, i);
+		/* whole words without branches; NaN counts as non-zero */
+		for (i = 0; i < g->n; i += 32) {
+			uint32_t wd = 0, k2, len = g->n - i < 32 ? (uint32_t)(g->n - i) : 32u;
+
+			for (k2 = 0; k2 < len; k2++)
+				wd |= (uint32_t)(x[i + k2] != 0.0f || x[i + k2] != x[i + k2]) << k2;
+			index[i / 32] |= wd;
+		}
 		return;
 	}
 	nb = (g->n + g->bloom_w - 1) / g->bloom_w;
@@ -365,21 +370,39 @@ struct peel {
 	uint32_t *cell;      /* candidate -> its three cells */
 	float *sign;         /* candidate -> its three signs */
 	uint64_t nc;
+	unsigned lw;         /* log2(w) */
+	uint64_t last_b;     /* the batch whose slots are in s */
+	struct slot s[3];
+};
+
+/* Per cell: how many candidates touch it, and the XOR of their numbers,
+ * which is the candidate itself once the count is one. */
+struct cellstate {
+	float v;             /* the cell's value (peeled values taken out) */
+	uint32_t cnt, who;
 };
 
 static void add_cand(void *arg, uint64_t i)
 {
 	struct peel *p = arg;
-	struct slot s[3];
-	uint64_t b = i / p->g->w;
-	uint32_t k = (uint32_t)(i % p->g->w), j;
+	uint64_t b = i >> p->lw;
+	uint32_t k = (uint32_t)i & (p->g->w - 1), j;
 
-	sketch_slots(p->g, b, s);
+	if (b != p->last_b) {     /* candidates come in order: once per batch */
+		sketch_slots(p->g, b, p->s);
+		p->last_b = b;
+	}
 	for (j = 0; j < 3; j++) {
-		p->cell[p->nc * 3 + j] = s[j].row * p->g->w + ((k + s[j].rot) & (p->g->w - 1));
-		p->sign[p->nc * 3 + j] = s[j].sign;
+		p->cell[p->nc * 3 + j] = p->s[j].row * p->g->w +
+					 ((k + p->s[j].rot) & (p->g->w - 1));
+		p->sign[p->nc * 3 + j] = p->s[j].sign;
 	}
 	p->id[p->nc++] = i;
+}
+
+static void set_bit(void *arg, uint64_t i)
+{
+	bit_set(arg, i);
 }
 
 static float median3(float a, float b, float c)
@@ -396,19 +419,54 @@ static float median3(float a, float b, float c)
 	return c < b ? c : b;
 }
 
-int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
-		      float *x, struct inc_sketch_stats *st)
+/* Carve n bytes (64-aligned) from an arena. */
+static void *carve(uint8_t **at, size_t n)
 {
-	uint64_t nc = inc_sketch_candidates(g, index), c;
+	void *p = *at;
+
+	*at += (n + 63u) & ~(size_t)63u;
+	return p;
+}
+
+int inc_sketch_decode_ws(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
+			 float *x, struct inc_sketch_stats *st, void **arena, size_t *cap)
+{
 	size_t ncell = inc_sketch_cells(g), nq = 0, nn, q;
-	struct peel p = { .g = g };
-	uint32_t *cnt = NULL, *who = NULL, *queue = NULL, *next = NULL, rounds = 0;
+	struct inc_sketch_geom bm = *g;
+	struct peel p = { .g = g, .last_b = UINT64_MAX,
+			  .lw = (unsigned)__builtin_ctz(g->w ? g->w : 1) };
+	struct cellstate *cs = NULL;
+	uint32_t *queue = NULL, *next = NULL, *cand = NULL, rounds = 0;
 	uint8_t *done = NULL;
 	float *val = NULL;
-	int rc = INC_E_NOMEM;
+	uint64_t nc, c;
+	size_t need, cw = (size_t)((g->n + 31) / 32 + 1) * sizeof(*cand);
+	uint8_t *at;
 
 	if (st)
 		memset(st, 0, sizeof(*st));
+	/* One arena, kept by the caller across calls (no page faults in the
+	 * steady state): the Bloom candidates' bitmap, then per candidate its
+	 * value index, cells, signs, value and flag, then per cell its state
+	 * and two queues. */
+	if (g->index == INC_SKETCH_BLOOM) {
+		/* A Bloom index is queried once, into a bitmap of the candidates. */
+		if (*cap < cw + 64) {
+			void *m = malloc(cw + 64);
+
+			if (!m)
+				return INC_E_NOMEM;
+			free(*arena);
+			*arena = m;
+			*cap = cw + 64;
+		}
+		cand = *arena;
+		memset(cand, 0, cw);
+		for_candidates(g, index, set_bit, cand);
+		bm.index = INC_SKETCH_BITMAP;
+		index = cand;
+	}
+	nc = inc_sketch_candidates(&bm, index);
 	if (nc > 0 && (ncell == 0 || ncell > UINT32_MAX || nc > UINT32_MAX))
 		return INC_E_ARG;
 	memset(x, 0, g->n * sizeof(float));
@@ -418,39 +476,54 @@ int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, fl
 	}
 	if (nc == 0)
 		return 0;
-	p.id = malloc(nc * sizeof(*p.id));
-	p.cell = malloc(nc * 3 * sizeof(*p.cell));
-	p.sign = malloc(nc * 3 * sizeof(*p.sign));
-	cnt = calloc(ncell, sizeof(*cnt));
-	who = calloc(ncell, sizeof(*who));
-	queue = malloc(ncell * sizeof(*queue));
-	next = malloc(ncell * sizeof(*next));
-	done = calloc(nc, 1);
-	val = malloc(nc * sizeof(*val));
-	if (!p.id || !p.cell || !p.sign || !cnt || !who || !queue || !next || !done || !val)
-		goto out;
-	for_candidates(g, index, add_cand, &p);
-	/* Per cell: how many candidates touch it, and the XOR of their
-	 * numbers, which is the candidate itself once the count is one. */
-	for (c = 0; c < nc * 3; c++) {
-		cnt[p.cell[c]]++;
-		who[p.cell[c]] ^= (uint32_t)(c / 3);
+	need = (cand ? cw : 0) + 64 * 9 + (size_t)nc * (8 + 12 + 12 + 4 + 1) +
+	       ncell * (sizeof(*cs) + 4 + 4);
+	if (*cap < need) {
+		uint8_t *m = malloc(need);
+
+		if (!m)
+			return INC_E_NOMEM;
+		if (cand) {
+			memcpy(m, cand, cw);
+			index = cand = (uint32_t *)(void *)m;
+		}
+		free(*arena);
+		*arena = m;
+		*cap = need;
 	}
-	for (q = 0; q < ncell; q++)
-		if (cnt[q] == 1)
+	at = (uint8_t *)*arena + (cand ? ((cw + 63u) & ~(size_t)63u) : 0);
+	p.id = carve(&at, nc * sizeof(*p.id));
+	p.cell = carve(&at, nc * 3 * sizeof(*p.cell));
+	p.sign = carve(&at, nc * 3 * sizeof(*p.sign));
+	val = carve(&at, nc * sizeof(*val));
+	done = carve(&at, nc);
+	cs = carve(&at, ncell * sizeof(*cs));
+	queue = carve(&at, ncell * sizeof(*queue));
+	next = carve(&at, ncell * sizeof(*next));
+	memset(done, 0, nc);
+	memset(cs, 0, ncell * sizeof(*cs));
+	for_candidates(&bm, index, add_cand, &p);
+	for (c = 0; c < nc * 3; c++) {
+		cs[p.cell[c]].cnt++;
+		cs[p.cell[c]].who ^= (uint32_t)(c / 3);
+	}
+	for (q = 0; q < ncell; q++) {
+		cs[q].v = cells[q];
+		if (cs[q].cnt == 1)
 			queue[nq++] = (uint32_t)q;
+	}
 	while (nq) {
 		rounds++;
 		/* Recover every candidate that sits alone in a cell... */
 		for (q = 0, nn = 0; q < nq; q++) {
-			uint32_t cl = queue[q], k = who[cl], j;
+			uint32_t cl = queue[q], k = cs[cl].who, j;
 
-			if (cnt[cl] != 1 || done[k])
+			if (cs[cl].cnt != 1 || done[k])
 				continue;
 			for (j = 0; j < 3; j++)
 				if (p.cell[k * 3 + j] == cl)
 					break;
-			val[k] = p.sign[k * 3 + j] * cells[cl];
+			val[k] = p.sign[k * 3 + j] * cs[cl].v;
 			done[k] = 1;
 			next[nn++] = k;
 		}
@@ -461,9 +534,9 @@ int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, fl
 			for (j = 0; j < 3; j++) {
 				uint32_t cl = p.cell[k * 3 + j];
 
-				cells[cl] -= p.sign[k * 3 + j] * val[k];
-				who[cl] ^= k;
-				if (--cnt[cl] == 1)
+				cs[cl].v -= p.sign[k * 3 + j] * val[k];
+				cs[cl].who ^= k;
+				if (--cs[cl].cnt == 1)
 					queue[nq++] = cl;
 			}
 		}
@@ -475,8 +548,8 @@ int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, fl
 			const uint32_t *cl = &p.cell[c * 3];
 			const float *sg = &p.sign[c * 3];
 
-			val[c] = median3(sg[0] * cells[cl[0]], sg[1] * cells[cl[1]],
-					 sg[2] * cells[cl[2]]);
+			val[c] = median3(sg[0] * cs[cl[0]].v, sg[1] * cs[cl[1]].v,
+					 sg[2] * cs[cl[2]].v);
 			if (st)
 				st->estimated++;
 		}
@@ -484,17 +557,17 @@ int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, fl
 	}
 	if (st)
 		st->rounds = rounds;
-	rc = 0;
-out:
-	free(p.id);
-	free(p.cell);
-	free(p.sign);
-	free(cnt);
-	free(who);
-	free(queue);
-	free(next);
-	free(done);
-	free(val);
+	return 0;
+}
+
+int inc_sketch_decode(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
+		      float *x, struct inc_sketch_stats *st)
+{
+	void *arena = NULL;
+	size_t cap = 0;
+	int rc = inc_sketch_decode_ws(g, index, cells, x, st, &arena, &cap);
+
+	free(arena);
 	return rc;
 }
 

@@ -175,6 +175,7 @@ void inc_comm_destroy(struct inc_comm *c)
 	free(c->ctrl);
 	free(c->wa);
 	free(c->scratch);
+	free(c->sk_arena);
 	free(c);
 }
 

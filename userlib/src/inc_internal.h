@@ -87,6 +87,8 @@ struct inc_comm {
 	struct inc_comm_stats st;
 	uint64_t call_seed;     /* the running call's opts->seed */
 	uint64_t encodes;       /* segment encodings by this rank so far */
+	void *sk_arena;         /* sketch modes: peeling scratch kept across calls */
+	size_t sk_cap;
 	/* Scratch buffers reused across calls. */
 	uint8_t *scratch;
 	size_t scratch_cap;
@@ -166,6 +168,11 @@ struct inc_seg_codec {
 
 extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,
 	inc_segc_cnat, inc_segc_cnat_det;
+
+/* codec_sketch.c: inc_sketch_decode with a scratch arena (*arena, *cap
+ * bytes; grown with malloc as needed, freed by the caller). */
+int inc_sketch_decode_ws(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
+			 float *x, struct inc_sketch_stats *st, void **arena, size_t *cap);
 
 /* A sketch mode (sketch_ar.c runs the call)? */
 static inline int inc_is_sketch(enum inc_compression m)

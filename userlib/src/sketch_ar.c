@@ -125,7 +125,7 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 		if (rc)
 			goto done;
 		t0 = inc_now_ns();
-		rc = inc_sketch_decode(&g, idx, cells, out, &st);
+		rc = inc_sketch_decode_ws(&g, idx, cells, out, &st, &c->sk_arena, &c->sk_cap);
 		c->st.codec_ns += inc_now_ns() - t0;
 		if (rc)
 			goto done;
