@@ -16,6 +16,11 @@
 #  - C_nat (cnat, cnat-det) on 3 ranks: replicas bit-identical, ratio 4,
 #    accuracy within 6 points of the uncompressed run, cnat's random draws
 #    reproducible (the same command twice, the same weights);
+#  - the lossless sketch on 4 ranks: replicas bit-identical, final weights
+#    within 0.1% relative RMS of the uncompressed sync run (sums exact up
+#    to float re-association), every candidate peeled; inc+sketch on 3
+#    ranks: replicas bit-identical, accuracy within 6 points, ratio > 1;
+#    sketch with --scheme wa or --schedule gossip refused;
 #  - gossip (GossipGraD) on 3 ranks, none and software compression: the
 #    replicas' spread max|w_i - mean w| at the end below a third of the
 #    spread after 25 iterations, accuracy of the averaged model and of rank
@@ -91,6 +96,26 @@ timeout 300 "$run" -n 3 "$train" "${common[@]}" --scheme inc --compression softw
 same_digest "$tmp/mg-sw.out" 3 && ok "schedule mgwfbp, software compression: replicas bit-identical" \
 	|| ko "schedule mgwfbp, software compression: replicas differ: $(cat "$tmp/mg-sw.out")"
 
+# --- the lossless sketch against the uncompressed 4-rank sync run
+timeout 300 "$run" -n 4 "$train" "${common[@]}" --scheme inc --batch 25 --compression sketch \
+	--save "$tmp/sketch.bin" --log "$tmp/sketch.json" >"$tmp/sketch.out" 2>&1 ||
+	ko "sketch: a rank failed: $(tail -n 3 "$tmp/sketch.out")"
+same_digest "$tmp/sketch.out" 4 && ok "sketch, 4 ranks: every rank ends with the same weights" \
+	|| ko "sketch: ranks differ: $(cat "$tmp/sketch.out")"
+d=$(rel_rms "$tmp/inc.bin" "$tmp/sketch.bin" 2>/dev/null)
+est=$(grep -o '"sketch_estimated":[0-9]*' "$tmp/sketch.json" | cut -d: -f2)
+pe=$(grep -o '"sketch_peeled":[0-9]*' "$tmp/sketch.json" | cut -d: -f2)
+awk -v d="${d:-1}" 'BEGIN { exit !(d < 0.001) }' && [ "${est:-1}" = 0 ] && [ "${pe:-0}" -gt 0 ] \
+	&& ok "sketch: weights within $d relative RMS of uncompressed sync (< 0.001), $pe values peeled, none estimated" \
+	|| ko "sketch: weights $d relative RMS from uncompressed sync, estimated ${est:-?}"
+for bad in "--scheme wa --compression sketch" "--schedule gossip --compression inc+sketch"; do
+	# shellcheck disable=SC2086
+	"$train" --quiet --iterations 1 $bad >"$tmp/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "sketch" "$tmp/bad.out" && ok "refused: $bad ($(head -n 1 "$tmp/bad.out"))" \
+		|| ko "not refused (exit $rc): $bad"
+done
+
 # --- compression: software on loopback, nic on the emulated cluster
 long=(--quiet --iterations 200 --lr 0.05 --lr-step 120 --lr-gamma 0.2 --seed 3 --check-every 25)
 "$train" "${long[@]}" --batch 75 >"$tmp/base.out" 2>&1 || ko "uncompressed 3-worker reference failed"
@@ -126,6 +151,14 @@ for c in cnat cnat-det cnat; do
 		&& ok "$c: accuracy $(acc_of "$tmp/$c.out")% within 6 points of $base%, ratio ${r}x" \
 		|| ko "$c: accuracy $(acc_of "$tmp/$c.out")% vs $base%, ratio ${r:-?}"
 done
+timeout 300 "$run" -n 3 "$train" "${long[@]}" --scheme inc --compression inc+sketch \
+	--log "$tmp/incsk.json" >"$tmp/incsk.out" 2>&1 || ko "inc+sketch: a rank failed: $(tail -n 3 "$tmp/incsk.out")"
+same_digest "$tmp/incsk.out" 3 && ok "inc+sketch: replicas bit-identical" || ko "inc+sketch: replicas differ"
+r=$(grep -o '"codec_ratio":[0-9.]*' "$tmp/incsk.json" | cut -d: -f2)
+est=$(grep -o '"sketch_estimated":[0-9]*' "$tmp/incsk.json" | cut -d: -f2)
+within "$(acc_of "$tmp/incsk.out")" "$base" 6 && awk -v r="${r:-0}" 'BEGIN { exit !(r > 1) }' && [ "${est:-1}" = 0 ] \
+	&& ok "inc+sketch: accuracy $(acc_of "$tmp/incsk.out")% within 6 points of $base%, ratio ${r}x, none estimated" \
+	|| ko "inc+sketch: accuracy $(acc_of "$tmp/incsk.out")% vs $base%, ratio ${r:-?}, estimated ${est:-?}"
 for c in none software; do
 	timeout 300 "$run" -n 3 "$train" "${long[@]}" --scheme inc --schedule gossip --compression $c \
 		--eval-every 25 --log "$tmp/gossip-$c.json" >"$tmp/gossip-$c.out" 2>&1 ||

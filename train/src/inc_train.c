@@ -75,15 +75,21 @@ struct opts {
 	struct tr_sgd sgd;
 };
 
-static const char *const comp_names[] = { "none", "nic", "software", "cnat", "cnat-det" };
-#define N_COMP 5
+static const char *const comp_names[] = { "none", "nic", "software", "cnat", "cnat-det",
+					   "sketch", "inc+sketch" };
+#define N_COMP 7
+
+static int is_sketch(enum inc_compression c)
+{
+	return c == INC_COMP_SKETCH || c == INC_COMP_INC_SKETCH;
+}
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: inc-train [--model hdc|lenet] [--data DIR] [--iterations N] [--batch B]\n"
 "                 [--lr X] [--seed S] [--scheme wa|inc]\n"
-"                 [--compression none|nic|software|cnat|cnat-det]\n"
+"                 [--compression none|nic|software|cnat|cnat-det|sketch|inc+sketch]\n"
 "                 [--error-bound N] [--truncate BITS] [--eval-every N] [--log FILE]\n"
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
@@ -206,8 +212,8 @@ static int parse(struct opts *o, int argc, char **argv)
 			for (i = 0; i < N_COMP && strcmp(optarg, comp_names[i]); i++)
 				;
 			if (i == N_COMP)
-				return bad("--compression: '%s' is not none, nic, software, cnat or cnat-det",
-					   optarg);
+				return bad("--compression: '%s' is not none, nic, software, cnat, "
+					   "cnat-det, sketch or inc+sketch", optarg);
 			o->compression = (enum inc_compression)i;
 			break;
 		case 'e':
@@ -287,6 +293,13 @@ static int parse(struct opts *o, int argc, char **argv)
 	if (o->schedule != SCHED_SYNC && o->scheme == SCHEME_WA)
 		return bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
 			   "pipelines its own segments)", sched_names[o->schedule]);
+	if (is_sketch(o->compression) && o->scheme == SCHEME_WA)
+		return bad("--compression %s needs --scheme inc (sketches are summed; the "
+			   "aggregator sends back weights, which are not sparse)",
+			   comp_names[o->compression]);
+	if (is_sketch(o->compression) && o->schedule == SCHED_GOSSIP)
+		return bad("--compression %s does not go with --schedule gossip (sketches are "
+			   "summed, gossip exchanges models)", comp_names[o->compression]);
 	return 0;
 }
 
@@ -475,13 +488,32 @@ static void truncate_values(float *v, size_t n, unsigned bits)
 static void codec_stats(struct run *r, size_t off, size_t n)
 {
 	const float *g = r->m.grads + off;
-	size_t i;
+	size_t i, nnz = 0, nnzq = 0;
 	uint32_t u, pl;
 	long len;
 
 	for (i = 0; i < n; i++) {
+		unsigned tag;
+
 		memcpy(&u, &g[i], 4);
-		r->acc[TR_ACC_TAG0 + inc_compress_value(u, r->o.error_bound, &pl)]++;
+		tag = inc_compress_value(u, r->o.error_bound, &pl);
+		r->acc[TR_ACC_TAG0 + tag]++;
+		nnzq += tag != 0;
+		nnz += g[i] != 0.0f;
+	}
+	if (is_sketch(r->o.compression)) {
+		/* this worker's gradient as a sketch message of its own (index +
+		 * cells for its non-zeros; quantized first in inc+sketch) */
+		struct inc_sketch_geom gm;
+		size_t k = r->o.compression == INC_COMP_INC_SKETCH ? nnzq : nnz;
+
+		if (!inc_sketch_geom_index(&gm, n, (enum inc_sketch_index)r->ar.sketch_index, k, 0) &&
+		    !inc_sketch_geom_cells(&gm, k, r->ar.sketch_gamma > 0 ? r->ar.sketch_gamma
+									 : INC_SKETCH_GAMMA)) {
+			r->acc[TR_ACC_CBYTES] += (inc_sketch_index_words(&gm) + inc_sketch_cells(&gm)) * 4;
+			r->acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+		}
+		return;
 	}
 	if (r->o.compression == INC_COMP_CNAT || r->o.compression == INC_COMP_CNAT_DET) {
 		r->acc[TR_ACC_CBYTES] += (uint64_t)n;      /* one byte per value */
@@ -910,11 +942,14 @@ static int summary(struct run *r, long iters, double acc, double tloss, double l
 		"\"codec_ratio\":%.4f,\"share2\":%.4f,\"share10\":%.4f,\"share18\":%.4f,"
 		"\"share34\":%.4f,\"accuracy\":%.2f,\"test_loss\":%.6f,\"loss\":%.6f,"
 		"\"weights\":\"%016" PRIx64 "\",\"schedule\":\"%s\",\"predicted_iter_ms\":%.4f,"
-		"\"accuracy_rank0\":%.2f,\"spread\":%.6g}\n",
+		"\"accuracy_rank0\":%.2f,\"spread\":%.6g,\"sketch_candidates\":%" PRIu64 ","
+		"\"sketch_peeled\":%" PRIu64 ",\"sketch_estimated\":%" PRIu64 ","
+		"\"sketch_retries\":%" PRIu64 "}\n",
 		v[TR_ACC_BYTES_SENT], iters ? (double)v[TR_ACC_BYTES_SENT] / iters : 0.0,
 		s.codec_ratio, s.share[0], s.share[1], s.share[2], s.share[3], acc, tloss,
 		loss, digest, sched_names[r->o.schedule], r->predicted_ms,
-		r->o.schedule == SCHED_GOSSIP ? r->acc_rank0 : acc, r->spread);
+		r->o.schedule == SCHED_GOSSIP ? r->acc_rank0 : acc, r->spread,
+		st.sketch_candidates, st.sketch_peeled, st.sketch_estimated, st.sketch_retries);
 	return 0;
 }
 

@@ -210,7 +210,7 @@ static void make_label(struct run_log *r, int models_differ, int show_sched)
 	/* copies: the label lives in the same struct as its sources */
 	memcpy(model, r->model, sizeof(model));
 	memcpy(sched, r->sched, sizeof(sched));
-	if (c && r->eb != 10 && strncmp(r->comp, "cnat", 4))
+	if (c && r->eb != 10 && strncmp(r->comp, "cnat", 4) && strcmp(r->comp, "sketch"))
 		snprintf(eb, sizeof(eb), " 2^-%d", r->eb);
 	if (r->trunc)
 		snprintf(tr, sizeof(tr), " %db-T", r->trunc);
@@ -218,7 +218,9 @@ static void make_label(struct run_log *r, int models_differ, int show_sched)
 		 models_differ ? model : "", models_differ ? " " : "",
 		 !strcmp(r->scheme, "wa") ? "WA" : "INC", c ? "+C" : "",
 		 !c || !strcmp(r->comp, "nic") ? "" : !strcmp(r->comp, "cnat") ? "(Cnat)" :
-		 !strcmp(r->comp, "cnat-det") ? "(Cnat det)" : "(sw)", eb, tr, show_sched ? " " : "",
+		 !strcmp(r->comp, "cnat-det") ? "(Cnat det)" : !strcmp(r->comp, "sketch") ? "(sketch)" :
+		 !strcmp(r->comp, "inc+sketch") ? "(inc+sketch)" : "(sw)", eb, tr,
+		 show_sched ? " " : "",
 		 show_sched ? sched : "");
 }
 

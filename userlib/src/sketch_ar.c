@@ -41,20 +41,24 @@ static int reduce(struct inc_comm *c, void *buf, size_t count,
 	       : inc_ring_reduce(c, buf, count, o, op, hdr_algo);
 }
 
-/* inc+sketch: the INCEPTIONN value map at eb, in place. */
-static void quantize(float *v, size_t n, unsigned eb)
+/* inc+sketch: the INCEPTIONN value map at eb, in place: the software
+ * codec's round trip (SIMD, the model's values) in chunks staged in the
+ * communicator's scratch. */
+#define QCHUNK 16384u
+
+static int quantize(struct inc_comm *c, float *v, size_t n, unsigned eb)
 {
-	uint32_t u, pl;
-	size_t i;
+	size_t i, len;
+	int rc = inc_scratch_reserve(c, INC_SEG_STAGE_MAX(QCHUNK));
 
-	for (i = 0; i < n; i++) {
-		unsigned tag;
-
-		memcpy(&u, &v[i], 4);
-		tag = inc_compress_value(u, eb, &pl);
-		u = inc_decompress_value(tag, pl);
-		memcpy(&v[i], &u, 4);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i += len) {
+		len = n - i < QCHUNK ? n - i : QCHUNK;
+		if (inc_seg_round_trip_inc(v + i, len, eb, c->scratch, 0) < 0)
+			return INC_E_PROTOCOL;
 	}
+	return 0;
 }
 
 int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
@@ -74,8 +78,8 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 	int rc, a;
 
 	t0 = inc_now_ns();
-	if (o->compression == INC_COMP_INC_SKETCH)
-		quantize(buf, count, o->error_bound);
+	if (o->compression == INC_COMP_INC_SKETCH && (rc = quantize(c, buf, count, o->error_bound)))
+		return rc;
 	for (i = 0; i < count; i++)
 		nnz += buf[i] != 0.0f || buf[i] != buf[i];
 	c->st.codec_ns += inc_now_ns() - t0;
