@@ -69,6 +69,7 @@ help:
 	@echo "make demo-capture  real tagged TCP traffic through the codec"
 	@echo "make reproduce     the paper's experiments at full length (long)"
 	@echo "make schedules     sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)"
+	@echo "make codecs        every codec side by side on the emulated cluster (long)"
 	@echo "make bench    codec throughput next to memcpy"
 	@echo "make fuzz     longer libFuzzer runs"
 	@echo "make sim      full RTL regression (make sim-soak: 10^6 frames)"

@@ -9,6 +9,7 @@
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
 #   make reproduce               the paper's experiments at full length (long)
 #   make schedules               sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)
+#   make codecs                  every codec (INCEPTIONN, truncation, C_nat, sketch) side by side (long)
 
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
@@ -76,3 +77,9 @@ reproduce: deps
 schedules:
 	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
 	@scripts/train-schedules.sh
+
+# Every codec side by side on the emulated cluster (long).
+.PHONY: codecs
+codecs:
+	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
+	@scripts/train-codecs.sh

@@ -64,6 +64,7 @@ struct opts {
 	long eval_every;          /* 0: only at the end */
 	const char *log;
 	const char *save;         /* final weights, raw float32 (rank 0) */
+	const char *save_grads;   /* last gradient of the first worker, raw float32 */
 	long check_every;         /* replica digest check period */
 	long log_every;           /* progress/log period (0: iterations / 50) */
 	long stats_every;         /* codec statistics sample period */
@@ -93,7 +94,8 @@ static void usage(FILE *f)
 "                 [--error-bound N] [--truncate BITS] [--eval-every N] [--log FILE]\n"
 "                 [--lr-step N] [--lr-gamma X] [--momentum X] [--weight-decay X]\n"
 "                 [--check-every K] [--log-every N] [--stats-every N]\n"
-"                 [--eval-samples N] [--threads N] [--save FILE] [--quiet]\n"
+"                 [--eval-samples N] [--threads N] [--save FILE] [--save-grads FILE]\n"
+"                 [--quiet]\n"
 "                 [--schedule sync|wfbp|bucket|mgwfbp|gossip] [--bucket-kb N]\n"
 "       inc-train report LOG... --out DIR\n"
 "Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
@@ -151,6 +153,7 @@ static int parse(struct opts *o, int argc, char **argv)
 		{ "log-every", 1, 0, 6 }, { "stats-every", 1, 0, 7 },
 		{ "eval-samples", 1, 0, 8 }, { "threads", 1, 0, 9 }, { "quiet", 0, 0, 'q' },
 		{ "save", 1, 0, 10 }, { "schedule", 1, 0, 11 }, { "bucket-kb", 1, 0, 12 },
+		{ "save-grads", 1, 0, 13 },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	long n;
@@ -269,6 +272,7 @@ static int parse(struct opts *o, int argc, char **argv)
 			o->threads = (int)n;
 			break;
 		case 10: o->save = optarg; break;
+		case 13: o->save_grads = optarg; break;
 		case 11:
 			for (i = 0; i < SCHED_N && strcmp(optarg, sched_names[i]); i++)
 				;
@@ -346,6 +350,8 @@ struct run {
 	float *peer;              /* gossip: the partner's weights */
 	double acc_rank0, spread; /* gossip: last evaluation's rank-0 accuracy, spread */
 };
+
+static int save_floats(const char *path, const float *v, size_t n);
 
 static int fail_comm(struct run *r, const char *what, int rc)
 {
@@ -701,6 +707,11 @@ static int iteration(struct run *r, long it)
 		r->acc[TR_ACC_DATA] += t1 - t0;
 		r->acc[TR_ACC_FORWARD] += t2 - t1;
 		r->acc[TR_ACC_BACKWARD] += t3 - t2;
+		/* the first worker's last gradient, as the codecs see it
+		 * (inc-bench codecs measures them on it) */
+		if (r->o.save_grads && r->worker == 0 && it == r->o.iterations - 1 &&
+		    save_floats(r->o.save_grads, m->grads, m->nparams))
+			return 1;
 		if (r->o.stats_every && it % r->o.stats_every == 0) {
 			codec_stats(r, 0, m->nparams);   /* measurement: not training time */
 			stats_ns = tr_now_ns() - t3;
@@ -1261,23 +1272,29 @@ static int setup(struct run *r)
 	return 0;
 }
 
-/* The parameters as raw little-endian float32, in the order of the
- * model's parameter table (docs/train.md). */
-static int save_weights(struct run *r)
+/* n floats as raw little-endian float32 into path. */
+static int save_floats(const char *path, const float *v, size_t n)
 {
-	FILE *f = fopen(r->o.save, "wb");
+	FILE *f = fopen(path, "wb");
 
-	if (!f || fwrite(r->m.params, sizeof(float), r->m.nparams, f) != r->m.nparams) {
-		fprintf(stderr, "inc-train: %s: %s\n", r->o.save, strerror(errno));
+	if (!f || fwrite(v, sizeof(float), n, f) != n) {
+		fprintf(stderr, "inc-train: %s: %s\n", path, strerror(errno));
 		if (f)
 			fclose(f);
 		return 1;
 	}
 	if (fclose(f)) {
-		fprintf(stderr, "inc-train: %s: %s\n", r->o.save, strerror(errno));
+		fprintf(stderr, "inc-train: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
 	return 0;
+}
+
+/* The parameters in the order of the model's parameter table
+ * (docs/train.md). */
+static int save_weights(struct run *r)
+{
+	return save_floats(r->o.save, r->m.params, r->m.nparams);
 }
 
 static void log_eval(struct run *r, long it, double acc, double tloss)

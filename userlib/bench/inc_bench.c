@@ -21,6 +21,13 @@
  *   1.23 and at the default, encode (index + sketch of one worker) and
  *   decode (peeling of the sum) GB/s next to memcpy GB/s.
  *
+ * inc-bench codecs [-r REPS] GRADIENTS.f32
+ *   Every codec on one real gradient (raw float32, e.g. inc-train
+ *   --save-grads): none, INCEPTIONN at 2^-6/2^-8/2^-10, truncation
+ *   16/22/24 bits (nominal ratio), C_nat stochastic and deterministic, the
+ *   sketch and INCEPTIONN+sketch as self-contained messages: ratio, encode
+ *   and decode GB/s next to memcpy GB/s.
+ *
  * inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] [-n ITERS]
  *                     [-m none,software,nic] [-a ring,wa] [-g SEGBYTES]
  *   One rank; run it with inc-run -n N, in the namespace cluster, or under
@@ -411,6 +418,167 @@ static int bench_sketch(int argc, char **argv)
 	return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Every codec on one real gradient                                          */
+/* ------------------------------------------------------------------------ */
+enum cx { CX_NONE, CX_INC, CX_TRUNC, CX_CNAT, CX_CNAT_DET, CX_SKETCH, CX_INC_SKETCH };
+
+struct cx_row {
+	const char *name;
+	enum cx kind;
+	unsigned arg;       /* eb or truncated bits */
+};
+
+/* One encode (into enc, returns its size or < 0) or decode (0 or < 0). */
+static long cx_run(const struct cx_row *c, int decode, const float *g, size_t n, uint8_t *enc,
+		   size_t cap, size_t elen, float *out, float *tmp)
+{
+	size_t i;
+	long r;
+
+	switch (c->kind) {
+	case CX_NONE:
+		memcpy(decode ? (void *)out : (void *)enc, decode ? (const void *)enc : (const void *)g,
+		       n * 4);
+		return decode ? 0 : (long)(n * 4);
+	case CX_INC:
+		if (decode)
+			return inc_codec_decompress(enc, elen, n, out, n * 4) < 0 ? -1 : 0;
+		return inc_codec_compress(g, n, c->arg, enc, cap);
+	case CX_TRUNC:      /* the values with T low bits cleared; nominal size */
+		if (decode)
+			return 0;
+		for (i = 0; i < n; i++) {
+			uint32_t u;
+
+			memcpy(&u, &g[i], 4);
+			u &= ~((1u << c->arg) - 1u);
+			memcpy(&tmp[i], &u, 4);
+		}
+		return (long)(n * (32 - c->arg) / 8);
+	case CX_CNAT:
+	case CX_CNAT_DET:
+		if (decode)
+			return inc_cnat_decode(enc, n, out) ? -1 : 0;
+		inc_cnat_encode(g, n, enc, c->kind == CX_CNAT, 1);
+		return (long)n;
+	case CX_SKETCH:
+	case CX_INC_SKETCH:
+		if (decode)
+			return inc_sketch_decompress(enc, elen, out, n, NULL) ? -1 : 0;
+		if (c->kind == CX_INC_SKETCH) {
+			/* quantize: the INCEPTIONN round trip at eb */
+			r = inc_codec_compress(g, n, c->arg, enc, cap);
+			if (r < 0 || inc_codec_decompress(enc, (size_t)r, n, tmp, n * 4) < 0)
+				return -1;
+			g = tmp;
+		}
+		return inc_sketch_compress(g, n, INC_SKETCH_BITMAP, INC_SKETCH_GAMMA, 1, enc, cap,
+					   NULL);
+	}
+	return -1;
+}
+
+static int bench_codecs(int argc, char **argv)
+{
+	static const struct cx_row rows[] = {
+		{ "none", CX_NONE, 0 },
+		{ "INCEPTIONN 2^-6", CX_INC, 6 }, { "INCEPTIONN 2^-8", CX_INC, 8 },
+		{ "INCEPTIONN 2^-10", CX_INC, 10 },
+		{ "truncation 16b", CX_TRUNC, 16 }, { "truncation 22b", CX_TRUNC, 22 },
+		{ "truncation 24b", CX_TRUNC, 24 },
+		{ "C_nat", CX_CNAT, 0 }, { "C_nat det", CX_CNAT_DET, 0 },
+		{ "sketch", CX_SKETCH, 0 }, { "INCEPTIONN+sketch", CX_INC_SKETCH, 10 },
+	};
+	int reps = 5, opt, k;
+	size_t n, cap, i, zeros = 0;
+	float *g, *out, *tmp;
+	uint8_t *enc;
+	FILE *f;
+	long sz;
+
+	while ((opt = getopt(argc, argv, "r:")) != -1) {
+		if (opt == 'r')
+			reps = atoi(optarg);
+		else {
+			fprintf(stderr, "usage: inc-bench codecs [-r REPS] GRADIENTS.f32\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || reps < 1) {
+		fprintf(stderr, "usage: inc-bench codecs [-r REPS] GRADIENTS.f32\n");
+		return 2;
+	}
+	f = fopen(argv[optind], "rb");
+	if (!f || fseek(f, 0, SEEK_END) || (sz = ftell(f)) <= 0 || sz % 4 || fseek(f, 0, SEEK_SET)) {
+		fprintf(stderr, "inc-bench: %s: not a non-empty float32 file\n", argv[optind]);
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	n = (size_t)sz / 4;
+	cap = inc_codec_max_size(n) + inc_sketch_msg_max(n, INC_SKETCH_BITMAP, INC_SKETCH_GAMMA) + 64;
+	g = malloc(n * 4);
+	out = malloc(n * 4);
+	tmp = malloc(n * 4);
+	enc = malloc(cap);
+	if (!g || !out || !tmp || !enc || fread(g, 4, n, f) != n) {
+		fprintf(stderr, "inc-bench: %s: read failed\n", argv[optind]);
+		fclose(f);
+		return 1;
+	}
+	fclose(f);
+	for (i = 0; i < n; i++)
+		zeros += g[i] == 0.0f;
+	printf("Codecs on %s: %zu values (%.1f%% zero), best of %d; ratio = raw / encoded\n"
+	       "bytes (truncation: nominal 32/(32-T)); GB/s of raw bytes; memcpy of the same\n"
+	       "bytes timed in each row.\n", argv[optind], n, 100.0 * (double)zeros / (double)n,
+	       reps);
+	printf("%-18s %8s %11s %11s %8s %11s %8s\n", "codec", "ratio", "memcpy GB/s",
+	       "encode GB/s", "/memcpy", "decode GB/s", "/memcpy");
+	for (k = 0; k < (int)(sizeof(rows) / sizeof(rows[0])); k++) {
+		double bm = 1e9, be = 1e9, bd = 1e9, t;
+		long len = 0;
+		int r;
+
+		for (r = 0; r < reps; r++) {
+			t = inc_bench_now();
+			memcpy(out, g, n * 4);
+			t = inc_bench_now() - t;
+			inc_bench_sink = ((uint8_t *)out)[n];
+			bm = t < bm ? t : bm;
+			t = inc_bench_now();
+			len = cx_run(&rows[k], 0, g, n, enc, cap, 0, out, tmp);
+			t = inc_bench_now() - t;
+			be = t < be ? t : be;
+			if (len <= 0) {
+				fprintf(stderr, "inc-bench: %s: encode failed (%ld)\n", rows[k].name, len);
+				return 1;
+			}
+			t = inc_bench_now();
+			if (cx_run(&rows[k], 1, g, n, enc, cap, (size_t)len, out, tmp)) {
+				fprintf(stderr, "inc-bench: %s: decode failed\n", rows[k].name);
+				return 1;
+			}
+			t = inc_bench_now() - t;
+			bd = t < bd ? t : bd;
+		}
+		if (rows[k].kind == CX_TRUNC)
+			printf("%-18s %7.2fx %11.2f %11.2f %7.2fx %11s %8s\n", rows[k].name,
+			       (double)n * 4 / (double)len, n * 4 / bm / 1e9, n * 4 / be / 1e9, bm / be,
+			       "-", "-");
+		else
+			printf("%-18s %7.2fx %11.2f %11.2f %7.2fx %11.2f %7.2fx\n", rows[k].name,
+			       (double)n * 4 / (double)len, n * 4 / bm / 1e9, n * 4 / be / 1e9, bm / be,
+			       n * 4 / bd / 1e9, bm / bd);
+	}
+	free(g);
+	free(out);
+	free(tmp);
+	free(enc);
+	return 0;
+}
+
 /* Gather one 48-bit counter per rank, exactly, through the library: three
  * 16-bit pieces as floats in the rank's slots, summed with mode none. */
 static int gather_u48(struct inc_comm *c, uint64_t v, uint64_t *out)
@@ -636,6 +804,9 @@ int main(int argc, char **argv)
 		return bench_allreduce(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "sketch"))
 		return bench_sketch(argc - 1, argv + 1);
-	fprintf(stderr, "usage: inc-bench codec|allreduce|sketch [OPTIONS]  (see the source header)\n");
+	if (argc >= 2 && !strcmp(argv[1], "codecs"))
+		return bench_codecs(argc - 1, argv + 1);
+	fprintf(stderr, "usage: inc-bench codec|codecs|allreduce|sketch [OPTIONS]  (see the "
+		"source header)\n");
 	return 2;
 }
