@@ -3,8 +3,10 @@
 # compress engine, the decompress engine and the offload top. Prints LUT,
 # FF, BRAM (RAMB18/RAMB36), DSP and CARRY4 counts and the longest
 # combinational path in cells (yosys ltp -noff: cells between flip-flops,
-# RAM ports and I/O). Results in build/synth/ (TOP.log, TOP.stat.txt,
-# TOP.ltp.txt, summary.txt).
+# RAM ports and I/O), and a clock estimate of the mapped netlist
+# (scripts/timing.py with the Virtex-7 -2 delay table synth/xc7-2-delays.txt:
+# worst path, Fmax, LUT levels). Results in build/synth/ (TOP.log,
+# TOP.stat.txt, TOP.ltp.txt, TOP.json, TOP.timing.txt, summary.txt).
 #   scripts/synth.sh [TOP...]     default: all three
 set -eu
 cd "$(dirname "$0")/.."
@@ -37,8 +39,14 @@ for top in "${tops[@]}"; do
 	dsp=$(cnt '^DSP48E1$')
 	carry=$(cnt '^CARRY4$')
 	ltp=$(grep -o 'Longest topological path in [^ ]* (length=[0-9]*)' "$out/$top.ltp.txt" | grep -o 'length=[0-9]*' | cut -d= -f2)
-	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  (%ss)\n' \
-		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "$secs" | tee -a "$summary.new"
+	# Clock estimate from the mapped netlist (synth/xc7-2-delays.txt).
+	scripts/timing.py "$out/$top.json" --top "$top" >"$out/$top.timing.txt" ||
+		{ cat "$out/$top.timing.txt" >&2; exit 1; }
+	fmax=$(sed -nE '1s/.*Fmax ([0-9]+) MHz.*/\1/p' "$out/$top.timing.txt")
+	levels=$(sed -nE '1s/.* ([0-9]+) LUT levels.*/\1/p' "$out/$top.timing.txt")
+	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  est. Fmax %s MHz (%s LUT levels)  (%ss)\n' \
+		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "${fmax:-?}" "${levels:-?}" "$secs" | tee -a "$summary.new"
+	sed -n '1p' "$out/$top.timing.txt"
 done
 # Keep the lines of tops not synthesised this time.
 if [ -f "$summary" ]; then

@@ -79,6 +79,12 @@ TEST_SUITES += train-rtl
 synth:
 	@scripts/synth.sh
 
+# The clock estimate's own unit test (hand-made netlists; no Yosys run).
+.PHONY: test-synth-timing
+test-synth-timing:
+	@scripts/timing-test.py
+TEST_SUITES += synth-timing
+
 # --- power-up: random initial state, reset held ----------------------------
 POWERUP_DIR := $(BUILD)/sim/powerup
 $(POWERUP_DIR)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
