@@ -291,7 +291,7 @@ static int plot_breakdown(const char *dir, struct run_log *r, int n)
 		"set ylabel 'ms per iteration'\nset style data histograms\n"
 		"set style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset key top right\nset grid ytics\nset yrange [0:*]\n"
-		"set xtics rotate by -20\n"
+		"set xtics rotate by -20 noenhanced\n"
 		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
 		"     '' using 3 title 'communication (gradient sum, transfer, codec)' lc rgb '#ee6677'\n",
 		dir, dat);
@@ -353,7 +353,7 @@ static int plot_compression(const char *dir, struct run_log *r, int n)
 		"set style data histograms\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset ylabel 'compression ratio of the gradients (x)'\n"
 		"set y2label 'final test accuracy (%%)'\nset ytics nomirror\nset y2tics\nset y2range [0:100]\n"
-		"set yrange [0:*]\nset grid ytics\nset key top left\nset xtics rotate by -20\n"
+		"set yrange [0:*]\nset grid ytics\nset key top left\nset xtics rotate by -20 noenhanced\n"
 		"plot '%s' using 2:xtic(1) title 'compression ratio' lc rgb '#228833', \\\n"
 		"     '' using 0:3 axes x1y2 with linespoints lw 2 pt 7 ps 1.5 lc rgb '#aa3377' title 'accuracy'\n",
 		dir, dat);
@@ -397,7 +397,7 @@ static int plot_schedules(const char *dir, struct run_log *r, int n, int *made)
 		"set ylabel 'ms per iteration'\nset style data histograms\n"
 		"set style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset key outside bottom center horizontal\nset grid ytics\n"
-		"set yrange [0:*]\nset datafile missing 'NaN'\nset xtics rotate by -25\n"
+		"set yrange [0:*]\nset datafile missing 'NaN'\nset xtics rotate by -25 noenhanced\n"
 		"plot '%s' using 2:xtic(1) title 'computation (data, forward, backward, update)' lc rgb '#4477aa', \\\n"
 		"     '' using 3 title 'communication left after backward (t_c^{no})' lc rgb '#ee6677'%s\n",
 		dir, dat, predicted ? ", \\\n     '' using 0:4 with points pt 9 ps 2.5 lc rgb '#222222' "
