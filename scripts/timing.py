@@ -16,6 +16,8 @@ with their RTL source and output nets, its LUT levels, and the ten worst
 end points.
 
     timing.py NETLIST.json [--top NAME] [--delays FILE] [--paths N] [--brief]
+              [--skip TEXT]...   (end points whose register name contains TEXT
+                                  left out, to see the next limit)
 
 The estimate ignores placement and fanout: routing is one figure per hop.
 """
@@ -73,6 +75,7 @@ class Netlist:
         self.cells = m.get("cells", {})
         self.driver = {}      # bit -> (cell, port, index) or ("<in>", port, index)
         self.names = {}       # bit -> net name
+        self.netsrc = {}      # bit -> RTL source of a named net
         for pname, p in m.get("ports", {}).items():
             for i, b in enumerate(p["bits"]):
                 if p["direction"] == "input" and isinstance(b, int):
@@ -96,14 +99,30 @@ class Netlist:
                 if old is None or (old[0] and not hidden) or \
                         (old[0] == hidden and len(nname) < len(old[1])):
                     self.names[b] = (hidden, nname)
+                src = n.get("attributes", {}).get("src", "")
+                if src and not hidden and b not in self.netsrc:
+                    self.netsrc[b] = src.split("|")[0]
 
     def name(self, b):
         n = self.names.get(b)
         return n[1] if n else "$%s" % b
 
-    def src(self, cname):
-        s = self.cells[cname].get("attributes", {}).get("src", "")
-        return s.split("|")[0]
+    def src(self, cname, out_bit=None):
+        """The RTL line of a cell: its own source, or, for cells made by
+        Yosys's technology maps (LUTs, carry chains), the output net's."""
+        s = self.cells[cname].get("attributes", {}).get("src", "").split("|")[0]
+        if (not s or "/share/yosys/" in s) and out_bit is not None:
+            s = self.netsrc.get(out_bit, "")
+        return s
+
+    def reg_name(self, cname):
+        """A register by the net it drives (Yosys names the cells $auto$...)."""
+        c = self.cells[cname]
+        for p in ("Q", "DOADO", "DOBDO", "P"):
+            bits = c.get("connections", {}).get(p)
+            if bits and isinstance(bits[0], int):
+                return self.name(bits[0])
+        return cname
 
 
 class Timer:
@@ -240,7 +259,8 @@ class Timer:
                 for i, b in enumerate(bits):
                     if isinstance(b, int):
                         out.append((self.arrival(b) + self.hop(b, cname, p) + setup,
-                                    "%s %s.%s[%d]" % (t, cname, p, i), b))
+                                    "%s %s (%s).%s[%d]" % (t, self.nl.reg_name(cname),
+                                                          short(cname, 40), p, i), b))
         for pname, i, b in self.nl.outputs:
             out.append((self.arrival(b), "output %s[%d]" % (pname, i), b))
         out.sort(key=lambda x: -x[0])
@@ -255,7 +275,7 @@ class Timer:
                 rows.append(("<input>", "port", "", self.nl.name(b), self.arr.get(b, 0.0)))
                 break
             cell = drv[0]
-            rows.append((cell, self.nl.cells[cell]["type"], self.nl.src(cell), self.nl.name(b),
+            rows.append((cell, self.nl.cells[cell]["type"], self.nl.src(cell, b), self.nl.name(b),
                          self.arr[b]))
             if b not in self.pred:
                 break
@@ -268,12 +288,12 @@ def short(s, n=60):
     return s if len(s) <= n else "..." + s[-(n - 3):]
 
 
-def analyse(doc, top, delays, npaths=10, brief=False, out=sys.stdout):
+def analyse(doc, top, delays, npaths=10, brief=False, out=sys.stdout, skip=()):
     nl = Netlist(doc, top)
     res = {}
     for key in ("net_hop", "net_hop_low", "net_hop_high"):
         tm = Timer(nl, delays, delays[key])
-        eps = tm.endpoints()
+        eps = [e for e in tm.endpoints() if not any(k in e[1].split(" (")[0] for k in skip)]
         res[key] = (tm, eps)
     tm, eps = res["net_hop"]
     if not eps:
@@ -313,6 +333,7 @@ def main():
     ap.add_argument("--delays", default=DEFAULT_DELAYS)
     ap.add_argument("--paths", type=int, default=10)
     ap.add_argument("--brief", action="store_true")
+    ap.add_argument("--skip", action="append", default=[])
     a = ap.parse_args()
     try:
         with open(a.netlist) as f:
@@ -320,7 +341,8 @@ def main():
     except (OSError, ValueError) as e:
         sys.exit("timing: %s: %s" % (a.netlist, e))
     sys.setrecursionlimit(10000)
-    return 0 if analyse(doc, a.top, load_delays(a.delays), a.paths, a.brief) is not None else 1
+    return 0 if analyse(doc, a.top, load_delays(a.delays), a.paths, a.brief,
+                        skip=a.skip) is not None else 1
 
 
 if __name__ == "__main__":

@@ -73,7 +73,8 @@ test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-s
 TEST_SUITES += train-rtl
 
 # --- make synth: Yosys synth_xilinx (xc7) on both engines and the top -------
-# Figures (LUT, FF, RAMB18/36, DSP, CARRY4, longest path in cells) printed
+# Figures (LUT, FF, RAMB18/36, DSP, CARRY4, longest path in cells, the clock
+# estimate of scripts/timing.py) printed
 # and kept in $(BUILD)/synth/ (summary.txt). Takes about ten minutes.
 .PHONY: synth
 synth:
