@@ -792,9 +792,10 @@ static bool inc_is_port(const struct net_device *lower)
 	return rcu_access_pointer(lower->rx_handler) == inc_rx_handler;
 }
 
-static int inc_newlink(struct net *src_net, struct net_device *dev,
-		       struct nlattr *tb[], struct nlattr *data[],
-		       struct netlink_ext_ack *extack)
+/* link_net: where IFLA_LINK names the lower device (the request's
+ * namespace, or the one IFLA_LINK_NETNSID names). */
+static int inc_newlink_common(struct net *link_net, struct net_device *dev,
+			      struct nlattr *tb[], struct netlink_ext_ack *extack)
 {
 	struct inc_priv *priv = netdev_priv(dev);
 	struct net_device *lower;
@@ -804,7 +805,7 @@ static int inc_newlink(struct net *src_net, struct net_device *dev,
 		NL_SET_ERR_MSG(extack, "inceptionn: needs a lower device (link DEV)");
 		return -EINVAL;
 	}
-	lower = __dev_get_by_index(src_net, nla_get_u32(tb[IFLA_LINK]));
+	lower = __dev_get_by_index(link_net, nla_get_u32(tb[IFLA_LINK]));
 	if (!lower) {
 		NL_SET_ERR_MSG(extack, "inceptionn: lower device not found");
 		return -ENODEV;
@@ -875,6 +876,31 @@ err_free:
 	return err;
 }
 
+#ifdef INC_HAVE_NEWLINK_PARAMS
+/* 6.15 on: the arguments come in a struct rtnl_newlink_params. */
+static int inc_newlink(struct net_device *dev, struct rtnl_newlink_params *params,
+		       struct netlink_ext_ack *extack)
+{
+	return inc_newlink_common(rtnl_newlink_link_net(params), dev, params->tb, extack);
+}
+#else
+static int inc_newlink(struct net *src_net, struct net_device *dev,
+		       struct nlattr *tb[], struct nlattr *data[],
+		       struct netlink_ext_ack *extack)
+{
+	return inc_newlink_common(src_net, dev, tb, extack);
+}
+#endif
+
+/* The lower device's namespace, reported as IFLA_LINK_NETNSID when it
+ * differs from this device's (ip -d link: link-netns). */
+static struct net *inc_get_link_net(const struct net_device *dev)
+{
+	const struct inc_priv *priv = netdev_priv(dev);
+
+	return dev_net(priv->lower);
+}
+
 static void inc_dellink(struct net_device *dev, struct list_head *head)
 {
 	struct inc_priv *priv = netdev_priv(dev);
@@ -904,6 +930,7 @@ struct rtnl_link_ops inc_link_ops = {
 	.validate  = inc_validate,
 	.newlink   = inc_newlink,
 	.dellink   = inc_dellink,
+	.get_link_net = inc_get_link_net,
 };
 
 /* Follow the lower device: link state, MTU, its address (when this device

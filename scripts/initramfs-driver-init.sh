@@ -227,6 +227,19 @@ midxfer 14 5014 10 "A's MTU 1500 -> 1400 -> 1500" \
 check "MTU back at 1500" sh -c "/opt/bin/ip -n A link show dev inc0 | grep -q 'mtu 1500'"
 check "changes during transfers: kernel log clean" klog_clean
 
+# --- the lower device moved to another namespace and back ----------------
+# inc0 stays bound (like macvlan) and reports the lower's namespace
+# (rtnl_link_ops.get_link_net: IFLA_LINK_NETNSID, "link-netns" in ip -d).
+/opt/bin/ip netns add M
+check "lower moved to another namespace: inc0 stays, ip -d link shows link-netns" sh -c \
+	"/opt/bin/ip -n A link set vA netns M && /opt/bin/ip -n A link show inc0 >/dev/null &&
+	 /opt/bin/ip -n A -d link show inc0 | grep -q 'link-netns'"
+check "lower moved back: inc0 carries traffic again" sh -c \
+	"/opt/bin/ip -n M link set vA netns A && /opt/bin/ip -n A link set vA up && sleep 1 &&
+	 ! /opt/bin/ip -n A -d link show inc0 | grep -q 'link-netns' &&
+	 $A ping -c 2 -W 3 10.99.0.2 >/dev/null"
+/opt/bin/ip netns del M
+
 # --- malformed marked frames through AF_PACKET ---------------------------
 macB=$($B cat /sys/class/net/vB/address)
 inject_rx() {   # MODE COUNT SEED: send on vA, compare B's counters
