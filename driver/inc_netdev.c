@@ -196,8 +196,11 @@ static void inc_tx_one(struct inc_priv *priv, struct sk_buff *skb, u32 cfg)
 	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 		goto drop;
 	len = skb->len;
-	/* inc_frame_compress never grows a frame: len bytes always suffice. */
-	nskb = alloc_skb(LL_RESERVED_SPACE(lower) + len, GFP_ATOMIC);
+	/* inc_frame_compress never grows a frame: len bytes always suffice.
+	 * Head- and tailroom are the lower device's as they are now (they
+	 * may change while this device lives, e.g. under a bond). */
+	nskb = alloc_skb(LL_RESERVED_SPACE(lower) + len + READ_ONCE(lower->needed_tailroom),
+			 GFP_ATOMIC);
 	if (!nskb)
 		goto drop;
 	skb_reserve(nskb, LL_RESERVED_SPACE(lower));
@@ -953,6 +956,15 @@ static int inc_device_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_CHANGEMTU:
 		if (dev->mtu > lower->mtu)
 			dev_set_mtu(dev, lower->mtu);
+		break;
+	case NETDEV_FEAT_CHANGE:
+		/* The lower's offload limits and room: what the stack may hand
+		 * this device (TSO size) and reserves in front of and behind
+		 * its frames. The features of inc0 itself do not follow: it
+		 * segments and checksums in software before compressing. */
+		netif_inherit_tso_max(dev, lower);
+		dev->needed_headroom = lower->needed_headroom;
+		dev->needed_tailroom = lower->needed_tailroom;
 		break;
 	case NETDEV_CHANGEADDR:
 		if (dev->addr_assign_type != NET_ADDR_STOLEN ||
