@@ -270,7 +270,7 @@ static netdev_tx_t inc_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct sk_buff *segs, *seg, *next;
 	u8 proto = 0;
 
-	if (priv->hw) {                 /* the TX engine compresses */
+	if (inc_hw_live(priv->hw)) {    /* the TX engine compresses */
 		inc_xmit_lower(priv, skb);
 		return NETDEV_TX_OK;
 	}
@@ -458,7 +458,7 @@ static rx_handler_result_t inc_rx_handler(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 
 	cfg = READ_ONCE(priv->cfg);
-	if (priv->hw) {
+	if (inc_hw_live(priv->hw)) {
 		/* the RX engine has decompressed already */
 	} else if (!(cfg & INC_CFG_RX_EN)) {
 		inc_st_inc(priv, INC_ST_RX_BYPASS + INC_R_DISABLED);
@@ -625,7 +625,7 @@ int inc_priv_set_cfg(struct inc_priv *priv, u32 cfg)
 	int err = 0;
 
 	ASSERT_RTNL();
-	if (priv->hw)
+	if (inc_hw_live(priv->hw))
 		err = inc_hw_configure(priv->hw, cfg);
 	if (!err)
 		WRITE_ONCE(priv->cfg, cfg);
@@ -728,8 +728,10 @@ static ssize_t offload_show(struct device *d, struct device_attribute *a,
 {
 	struct inc_priv *priv = netdev_priv(to_net_dev(d));
 
-	if (priv->hw)
+	if (inc_hw_live(priv->hw))
 		return sysfs_emit(buf, "fpga %s\n", inc_hw_bus_info(priv->hw));
+	if (priv->hw)
+		return sysfs_emit(buf, "software (fpga %s removed)\n", inc_hw_bus_info(priv->hw));
 	return sysfs_emit(buf, "software\n");
 }
 static DEVICE_ATTR_RO(offload);
@@ -762,7 +764,7 @@ static void inc_priv_release(struct inc_priv *priv)
 		/* Back to pass-through: nobody decompresses for us any more. */
 		inc_hw_configure(priv->hw, priv->cfg & ~(INC_CFG_TX_EN |
 							 INC_CFG_RX_EN));
-		inc_hw_put(priv->hw);
+		inc_hw_release_owner(priv->hw);
 	}
 	priv->hw = NULL;
 }
@@ -837,7 +839,13 @@ static int inc_newlink_common(struct net *link_net, struct net_device *dev,
 	priv->stats = netdev_alloc_pcpu_stats(struct inc_pcpu_stats);
 	if (!priv->stats)
 		return -ENOMEM;
-	priv->hw = inc_hw_enable ? inc_hw_get(lower) : NULL;
+	priv->hw = inc_hw_enable ? inc_hw_get(lower, dev) : NULL;
+	if (IS_ERR(priv->hw)) {
+		err = PTR_ERR(priv->hw);
+		priv->hw = NULL;
+		NL_SET_ERR_MSG(extack, "inceptionn: the FPGA engines of this slot belong to another inceptionn device");
+		goto err_free;
+	}
 	if (priv->hw) {
 		err = inc_hw_configure(priv->hw, priv->cfg);
 		if (err) {

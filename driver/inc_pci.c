@@ -34,6 +34,9 @@ struct inc_hw {
 	struct pci_dev *pdev;
 	struct mutex lock;          /* regs; one counter LO/HI pair at a time */
 	void __iomem *regs;         /* NULL once the function is removed */
+	bool gone;                  /* removed (unbind, hot unplug): READ_ONCE */
+	struct net_device *owner;   /* the inceptionn device using the engines
+				       (inc_hw_list_lock) */
 	u32 version, caps;
 };
 
@@ -72,8 +75,10 @@ void inc_hw_put(struct inc_hw *hw)
 	kref_put(&hw->ref, inc_hw_release);
 }
 
-/* The engines sit in the same slot as the NIC function they serve. */
-struct inc_hw *inc_hw_get(struct net_device *lower)
+/* The engines sit in the same slot as the NIC function they serve; one
+ * inceptionn device owns them (another function of the slot gets EBUSY:
+ * two devices would overwrite each other's ToS and enable bits). */
+struct inc_hw *inc_hw_get(struct net_device *lower, struct net_device *dev)
 {
 	struct device *parent = lower->dev.parent;
 	struct pci_dev *lp;
@@ -87,13 +92,34 @@ struct inc_hw *inc_hw_get(struct net_device *lower)
 		if (pci_domain_nr(hw->pdev->bus) == pci_domain_nr(lp->bus) &&
 		    hw->pdev->bus->number == lp->bus->number &&
 		    PCI_SLOT(hw->pdev->devfn) == PCI_SLOT(lp->devfn)) {
+			if (hw->owner) {
+				found = ERR_PTR(-EBUSY);
+				break;
+			}
 			kref_get(&hw->ref);
+			hw->owner = dev;
 			found = hw;
 			break;
 		}
 	}
 	mutex_unlock(&inc_hw_list_lock);
 	return found;
+}
+
+/* The owner lets the engines go (and drops its reference). */
+void inc_hw_release_owner(struct inc_hw *hw)
+{
+	mutex_lock(&inc_hw_list_lock);
+	hw->owner = NULL;
+	mutex_unlock(&inc_hw_list_lock);
+	inc_hw_put(hw);
+}
+
+/* Still there? After an unbind or hot unplug the owner falls back to the
+ * software datapath (docs/driver.md). */
+bool inc_hw_live(const struct inc_hw *hw)
+{
+	return hw && !READ_ONCE(hw->gone);
 }
 
 const char *inc_hw_bus_info(struct inc_hw *hw)
@@ -282,10 +308,14 @@ static void inc_pci_remove(struct pci_dev *pdev)
 
 	mutex_lock(&inc_hw_list_lock);
 	list_del(&hw->node);
+	if (hw->owner)
+		netdev_warn(hw->owner, "FPGA engines %s removed: the software codec takes over\n",
+			    pci_name(pdev));
 	mutex_unlock(&inc_hw_list_lock);
 	mutex_lock(&hw->lock);
 	inc_wr(hw, INC_REG_CTRL, 0);
 	hw->regs = NULL;        /* pcim unmaps the BAR after remove */
+	WRITE_ONCE(hw->gone, true);
 	mutex_unlock(&hw->lock);
 	inc_hw_put(hw);
 }

@@ -398,6 +398,44 @@ if [ -e $fdev ] && [ -d /sys/bus/pci/devices/0000:00:05.1/net ]; then
 	check "ip link del on the FPGA NIC" /opt/bin/ip link del incf
 	check "deleting the device disables the engines (CTRL=0)" [ "$(reg 0x10)" -eq 0 ]
 	/opt/bin/ip link add link "$eth" name incf type inceptionn
+	/opt/bin/ip link set "$eth" up
+	/opt/bin/ip link set incf up
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat /sys/class/net/incf/carrier 2>/dev/null)" = 1 ] && break
+		sleep 0.5
+	done
+	# One owner per slot: the second NIC function (05.2) is refused.
+	eth2=$(ls /sys/bus/pci/devices/0000:00:05.2/net/ 2>/dev/null | head -n 1)
+	check "a second device in the slot is refused (the engines belong to incf)" sh -c \
+		"[ -n '$eth2' ] && ! /opt/bin/ip link add link '$eth2' name incg type inceptionn 2>/tmp/incg.err &&
+		 grep -q 'belong to another inceptionn device' /tmp/incg.err && ! /opt/bin/ip link show incg 2>/dev/null"
+	# Frames sent on incf: the FPGA path passes them to the NIC untouched,
+	# the software path compresses or counts a bypass for each.
+	swtx() { ethtool -S incf | awk '$1 == "tx_compressed_frames:" || $1 == "tx_dropped:" ||
+		$1 ~ /^tx_bypass_/ { s += $2 } END { print s + 0 }'; }
+	macf=$(cat /sys/class/net/incf/address)
+	txp() { ethtool -S incf | awk '$1 == "tx_packets:" { print $2 }'; }
+	t0=$(swtx) p0=$(txp)
+	sent=$(inc-vm-inject send incf "$macf" tx random 40 5 2>/dev/null | sed -nE 's/.*expect sent=([0-9]+).*/\1/p')
+	echo "FPGA path: $sent frames sent, software counters $t0 -> $(swtx), tx_packets $p0 -> $(txp)"
+	check "FPGA path: frames on incf go to the NIC without the software codec" sh -c \
+		"[ '${sent:-0}' -gt 0 ] && [ $(swtx) -eq $t0 ] && [ $(txp) -ge $((p0 + ${sent:-0})) ]"
+	echo 0000:00:05.0 >/sys/bus/pci/drivers/inceptionn/unbind
+	check "after unbind: offload reports the engines removed" \
+		[ "$(cat /sys/class/net/incf/inceptionn/offload)" = "software (fpga 0000:00:05.0 removed)" ]
+	t0=$(swtx)
+	sent=$(inc-vm-inject send incf "$macf" tx random 40 5 2>/dev/null | sed -nE 's/.*expect sent=([0-9]+).*/\1/p')
+	t1=$(swtx)
+	echo "after unbind: $sent frames sent, software counters $t0 -> $t1"
+	# (at least: the device's own frames, e.g. IPv6 neighbour discovery,
+	# pass the same path)
+	check "after unbind: the software datapath counts every frame sent" sh -c \
+		"[ '${sent:-0}' -gt 0 ] && [ $t1 -ge $((t0 + ${sent:-0})) ]"
+	check "after unbind: sysfs configuration still works" sh -c \
+		"echo 8 >/sys/class/net/incf/inceptionn/eb && [ \"\$(cat /sys/class/net/incf/inceptionn/eb)\" = 8 ]"
+	check "after unbind: the second function can take the slot" sh -c \
+		"/opt/bin/ip link add link '$eth2' name incg type inceptionn &&
+		 [ \"\$(cat /sys/class/net/incg/inceptionn/offload)\" = software ] && /opt/bin/ip link del incg"
 else
 	ko "FPGA stand-in devices present"
 fi

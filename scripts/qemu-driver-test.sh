@@ -26,7 +26,8 @@ if ! scripts/initramfs-driver.sh "$work/initramfs.cpio.gz" "$krel" "$ko" "$vmbin
 	exit 1
 fi
 # Stand-in for the FPGA's CSR block: a memory BAR (QEMU ivshmem, BAR 2) in
-# slot 5 next to an e1000 NIC (5.1, no backend: nothing leaves the VM),
+# slot 5 next to two e1000 NICs (5.1 and 5.2, no backend: nothing leaves
+# the VM; 5.2 is the second function that must not get the engines),
 # backed by this file with the ID/version/caps words and two counters
 # preset (offsets from sw-model/include/inc_regs.h; the guest loads the
 # module with csr_bar=2). Plain memory: no counter clear or LO/HI latch.
@@ -55,6 +56,7 @@ nice timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-object memory-backend-file,id=incregs,share=on,mem-path="$regs",size=1M \
 	-device ivshmem-plain,memdev=incregs,addr=05.0,multifunction=on \
 	-device e1000,addr=05.1 \
+	-device e1000,addr=05.2 \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=unstable iomem=relaxed" \
 	</dev/null >"$log" 2>&1
