@@ -75,8 +75,10 @@ grep -qE "^inc-train: rank 0 iterations 3 test-accuracy" <<<"$l" && ok "uncompre
 # Command line.
 expect 2 "--model: unknown model 'vgg'" --model vgg
 expect 2 "--iterations: '0' is not an integer" --iterations 0
-expect 2 "--compression: 'zip' is not none, nic, software, cnat or cnat-det" --compression zip
+expect 2 "--compression: 'zip' is not none, nic, software, cnat, cnat-det, sketch or inc\+sketch" --compression zip
 expect 2 "--scheme: 'ps' is not wa or inc" --scheme ps
+expect 2 "--compression sketch needs --scheme inc" --compression sketch --scheme wa
+expect 2 "--compression inc\+sketch does not go with --schedule gossip" --compression inc+sketch --schedule gossip
 expect 2 "--schedule: 'gather' is not sync, wfbp, bucket, mgwfbp or gossip" --schedule gather
 expect 2 "--schedule gossip needs --scheme inc" --schedule gossip --scheme wa
 expect 2 "--schedule wfbp needs --scheme inc" --schedule wfbp --scheme wa
