@@ -48,6 +48,11 @@ le32 0x108 1234                 # TX outcome compressed, LO
 le32 0x10c 1                    #   HI -> 4294968530
 le32 0x2b0 77                   # RX reason bad_stream (14), LO
 log=$work/console.log
+# Two more e1000 NICs (06.0, 07.0) joined to each other by a pair of UDP
+# sockets on the host's loopback (QEMU's socket netdev): a real NIC driver
+# under inc0 in the VM's namespaces E and F. Ports from the PID, so that
+# runs side by side do not meet.
+port=$((20000 + $$ % 10000 * 2))
 # -smp 2: the TX and RX paths run on different CPUs, as on a real host.
 nice timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-accel tcg -machine q35 -cpu max -smp 2 -m 512 \
@@ -57,6 +62,10 @@ nice timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-device ivshmem-plain,memdev=incregs,addr=05.0,multifunction=on \
 	-device e1000,addr=05.1 \
 	-device e1000,addr=05.2 \
+	-netdev socket,id=nE,udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port \
+	-device e1000,netdev=nE,addr=06.0 \
+	-netdev socket,id=nF,udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1)) \
+	-device e1000,netdev=nF,addr=07.0 \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=unstable iomem=relaxed" \
 	</dev/null >"$log" 2>&1
