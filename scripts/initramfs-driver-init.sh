@@ -227,6 +227,28 @@ midxfer 14 5014 10 "A's MTU 1500 -> 1400 -> 1500" \
 check "MTU back at 1500" sh -c "/opt/bin/ip -n A link show dev inc0 | grep -q 'mtu 1500'"
 check "changes during transfers: kernel log clean" klog_clean
 
+# --- a VLAN device on top of inc0 ----------------------------------------
+# The 802.1Q device tags in software (inc0 offers no VLAN offload), so inc0
+# and the model see the tag in line; on receive the core moves it into the
+# skb's metadata before inc0's handler and the VLAN device takes the frame.
+/opt/bin/ip -n A link add link inc0 name inc0.7 type vlan id 7
+/opt/bin/ip -n B link add link inc0 name inc0.7 type vlan id 7
+/opt/bin/ip -n A addr add 10.97.0.1/24 dev inc0.7
+/opt/bin/ip -n B addr add 10.97.0.2/24 dev inc0.7
+/opt/bin/ip -n A link set inc0.7 up
+/opt/bin/ip -n B link set inc0.7 up
+check "VLAN on inc0: ping" $A ping -c 2 -W 3 10.97.0.2 >/dev/null
+c0=$(st A inc0 tx_compressed_frames) d0=$(st B inc0 rx_decompressed_frames)
+XFER_DST=10.97.0.2 xfer 51 5051 0x28 floats 2000000 51 10
+rc=$?
+c1=$(st A inc0 tx_compressed_frames) d1=$(st B inc0 rx_decompressed_frames)
+echo "VLAN on inc0: A compressed $((c1 - c0)) frames, B decompressed $((d1 - d0))"
+check "VLAN on inc0: tagged 500000 floats arrive as the codec round trip" [ $rc -eq 0 ]
+check "VLAN on inc0: tagged frames compressed and every one decompressed" sh -c \
+	"[ $((c1 - c0)) -gt 100 ] && [ $((d1 - d0)) -eq $((c1 - c0)) ]"
+/opt/bin/ip -n A link del inc0.7
+/opt/bin/ip -n B link del inc0.7
+
 # --- the lower device moved to another namespace and back ----------------
 # inc0 stays bound (like macvlan) and reports the lower's namespace
 # (rtnl_link_ops.get_link_net: IFLA_LINK_NETNSID, "link-netns" in ip -d).

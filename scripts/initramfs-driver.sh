@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the initramfs of the driver test VM (scripts/qemu-driver-test.sh):
 # static busybox, the host's iproute2 ip and ethtool with their shared
-# libraries, the kernel modules the test needs (veth, from Debian's
+# libraries, the kernel modules the test needs (veth, e1000, 8021q, from Debian's
 # linux-image for KREL), inceptionn.ko, the static test programs and
 # scripts/initramfs-driver-init.sh as /init.
 #
@@ -52,6 +52,7 @@ add_module() {
 : >"$root/modules/order"
 add_module veth
 add_module e1000
+add_module 8021q
 cp "$ko" "$root/modules/inceptionn.ko"
 
 cp "$vmbin"/inc-vm-* "$root/tests/"
