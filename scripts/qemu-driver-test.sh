@@ -15,7 +15,7 @@ krel=$1 ko=$2 vmbin=$3
 cd "$(dirname "$0")/.."
 work=build/driver/qemu/$krel
 mkdir -p "$work"
-timeout_s=${INC_QEMU_TIMEOUT:-170}
+timeout_s=${INC_QEMU_TIMEOUT:-400}
 kernel=/boot/vmlinuz-$krel
 [ -r "$kernel" ] || { echo "qemu: cannot read $kernel (apt-get install linux-image-amd64)"; echo "0 passed, 1 failed"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu: qemu-system-x86_64 missing (scripts/deps.sh)"; echo "0 passed, 1 failed"; exit 1; }
