@@ -29,7 +29,8 @@
  *   and decode GB/s next to memcpy GB/s.
  *
  * inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] [-n ITERS]
- *                     [-m none,software,nic] [-a ring,wa] [-g SEGBYTES]
+ *                     [-m none,software,nic,sketch,inc+sketch] [-a ring,wa]
+ *                     [-g SEGBYTES] [-d DENSITY]
  *   One rank; run it with inc-run -n N, in the namespace cluster, or under
  *   mpirun (inc-bench-mpi, which adds MPI_Allreduce on the same sizes).
  *   nccl-tests style table: size, time, algbw = size/time,
@@ -38,7 +39,10 @@
  *   effbw = wire/time, the bandwidth the busiest link actually carried.
  *   Sizes MIN..MAX bytes (default 4K..256M). time is per call: each rank
  *   averages ITERS calls, each started after a small barrier all-reduce,
- *   and the slowest rank's average is reported.
+ *   and the slowest rank's average is reported. -d DENSITY keeps each value
+ *   with that probability (each rank its own places): sparse gradients,
+ *   where the sketch modes (ring/sk, ring/inc+sk, wa/...) pay; their rows
+ *   end with "rec", the share of candidates peeled so far.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -617,26 +621,48 @@ struct cfg {
 	enum inc_compression mode;
 };
 
+/* Is name one of the comma-separated entries of list? */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p++)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 static int bench_allreduce(int argc, char **argv)
 {
 	static const struct cfg all[] = {
 		{ "ring/none", INC_ALGO_RING, INC_COMP_NONE },
 		{ "ring/sw", INC_ALGO_RING, INC_COMP_SOFTWARE },
 		{ "ring/nic", INC_ALGO_RING, INC_COMP_NIC },
+		{ "ring/sk", INC_ALGO_RING, INC_COMP_SKETCH },
+		{ "ring/inc+sk", INC_ALGO_RING, INC_COMP_INC_SKETCH },
 		{ "wa/none", INC_ALGO_WA, INC_COMP_NONE },
 		{ "wa/sw", INC_ALGO_WA, INC_COMP_SOFTWARE },
 		{ "wa/nic", INC_ALGO_WA, INC_COMP_NIC },
+		{ "wa/sk", INC_ALGO_WA, INC_COMP_SKETCH },
+		{ "wa/inc+sk", INC_ALGO_WA, INC_COMP_INC_SKETCH },
 	};
+	static const char *const mode_names[] = {
+		[INC_COMP_NONE] = "none", [INC_COMP_NIC] = "nic", [INC_COMP_SOFTWARE] = "software",
+		[INC_COMP_CNAT] = "cnat", [INC_COMP_CNAT_DET] = "cnat-det",
+		[INC_COMP_SKETCH] = "sketch", [INC_COMP_INC_SKETCH] = "inc+sketch",
+	};
+#define NCFG ((int)(sizeof(all) / sizeof(all[0])))
 	size_t lo = 4096, hi = 256u << 20, size, segb = 0;
-	double factor = 4;
-	int warm = 1, iters = 0, opt, rc, r, n, k, i, it, use[6] = { 1, 1, 0, 1, 1, 0 };
+	double factor = 4, dens = 1.0;
+	int warm = 1, iters = 0, opt, rc, r, n, k, i, it, use[NCFG];
 	char modes[64] = "none,software", algos[64] = "ring,wa";
 	struct inc_comm *c;
 	float *buf, *src;
 	uint64_t rng = 0x5eed5eed12345ull, *wires;
 	int mpi = 0;
 
-	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:d:")) != -1) {
 		switch (opt) {
 		case 'b': lo = parse_size(optarg); break;
 		case 'e': hi = parse_size(optarg); break;
@@ -646,9 +672,11 @@ static int bench_allreduce(int argc, char **argv)
 		case 'm': snprintf(modes, sizeof(modes), "%s", optarg); break;
 		case 'a': snprintf(algos, sizeof(algos), "%s", optarg); break;
 		case 'g': segb = parse_size(optarg); break;
+		case 'd': dens = strtod(optarg, NULL); break;
 		default:
 			fprintf(stderr, "usage: inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] "
-				"[-w WARMUP] [-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES]\n");
+				"[-w WARMUP] [-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES] "
+				"[-d DENSITY]\n");
 			return 2;
 		}
 	}
@@ -656,11 +684,19 @@ static int bench_allreduce(int argc, char **argv)
 		fprintf(stderr, "inc-bench: bad size range\n");
 		return 2;
 	}
-	for (i = 0; i < 6; i++) {
-		const char *m = all[i].mode == INC_COMP_NONE ? "none" :
-				all[i].mode == INC_COMP_NIC ? "nic" : "software";
-
-		use[i] = strstr(modes, m) && strstr(algos, all[i].algo == INC_ALGO_WA ? "wa" : "ring");
+	if (!(dens > 0 && dens <= 1)) {
+		fprintf(stderr, "inc-bench: -d: density in (0, 1]\n");
+		return 2;
+	}
+	for (i = 0, k = 0; i < NCFG; i++) {
+		use[i] = listed(modes, mode_names[all[i].mode]) &&
+			 listed(algos, all[i].algo == INC_ALGO_WA ? "wa" : "ring");
+		k += use[i];
+	}
+	if (k == 0) {
+		fprintf(stderr, "inc-bench: -m/-a select nothing (modes none, software, nic, sketch, "
+			"inc+sketch; algorithms ring, wa)\n");
+		return 2;
 	}
 #ifdef INC_WITH_MPI
 	if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE")) {
@@ -683,15 +719,29 @@ static int bench_allreduce(int argc, char **argv)
 		return 1;
 	}
 	inc_fg_payload((uint8_t *)src, hi, INC_FG_GRADIENT, &rng);
+	if (dens < 1) {
+		/* Sparse: each value kept with probability dens, on every rank
+		 * at its own places (the sketch modes' use case). */
+		uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)(r + 1);
+
+		for (i = 0; i < (int)(hi / 4); i++) {
+			h ^= h << 13;
+			h ^= h >> 7;
+			h ^= h << 17;
+			if ((double)(h >> 11) / 9007199254740992.0 >= dens)
+				src[i] = 0.0f;
+		}
+	}
 	memset(buf, 0, hi);
 	if (r == 0) {
-		printf("# inc-bench allreduce: %d ranks, codec %s, gradient-like data (eb 10), "
+		printf("# inc-bench allreduce: %d ranks, codec %s, gradient-like data (eb 10%s%g), "
 		       "busbw = algbw*2(N-1)/N, wire = max bytes one rank sent per call, "
-		       "effbw = wire/time%s\n", n, inc_codec_name(),
+		       "effbw = wire/time%s; sketch rows: rec = share of candidates peeled\n", n,
+		       inc_codec_name(), dens < 1 ? ", density " : "", dens < 1 ? dens : 1.0,
 		       mpi ? ", mpi = MPI_Allreduce, vs_mpi = t_mpi/t" : "");
-		printf("%12s %10s %-9s %11s %9s %9s %13s %9s%s\n", "size(B)", "count", "algo",
+		printf("%12s %10s %-11s %11s %9s %9s %13s %9s%s\n", "size(B)", "count", "algo",
 		       "time(us)", "algbw", "busbw", "wire(B)", "effbw", mpi ? "   vs_mpi" : "");
-		printf("%12s %10s %-9s %11s %9s %9s %13s %9s%s\n", "", "", "", "", "GB/s", "GB/s",
+		printf("%12s %10s %-11s %11s %9s %9s %13s %9s%s\n", "", "", "", "", "GB/s", "GB/s",
 		       "", "GB/s", "");
 	}
 	for (size = lo; size <= hi; size = (size_t)((double)size * factor)) {
@@ -716,12 +766,12 @@ static int bench_allreduce(int argc, char **argv)
 			t_mpi = tot / nit;   /* the slowest rank, as for ours */
 			MPI_Allreduce(MPI_IN_PLACE, &t_mpi, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 			if (r == 0)
-				printf("%12zu %10zu %-9s %11.1f %9.3f %9.3f %13s %9s\n", count * 4, count,
+				printf("%12zu %10zu %-11s %11.1f %9.3f %9.3f %13s %9s\n", count * 4, count,
 				       "mpi", t_mpi * 1e6, (double)(count * 4) / t_mpi / 1e9,
 				       (double)(count * 4) / t_mpi / 1e9 * 2 * (n - 1) / n, "-", "-");
 		}
 #endif
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < NCFG; k++) {
 			struct inc_allreduce_opts o;
 			struct inc_comm_stats s0, s1;
 			double tot = 0, t, algbw;
@@ -771,11 +821,14 @@ static int bench_allreduce(int argc, char **argv)
 					wmax = wires[i];
 			algbw = (double)(count * 4) / t / 1e9;
 			if (r == 0) {
-				printf("%12zu %10zu %-9s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,
+				printf("%12zu %10zu %-11s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,
 				       all[k].name, t * 1e6, algbw, algbw * 2 * (n - 1) / n,
 				       (unsigned long long)wmax, (double)wmax / t / 1e9);
 				if (mpi)
 					printf(" %8.2fx", t_mpi / t);
+				if (all[k].mode == INC_COMP_SKETCH || all[k].mode == INC_COMP_INC_SKETCH)
+					printf("  rec %.4f", s1.sketch_candidates ? (double)s1.sketch_peeled /
+					       (double)s1.sketch_candidates : 1.0);
 				printf("\n");
 				fflush(stdout);
 			}
