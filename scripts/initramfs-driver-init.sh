@@ -288,17 +288,28 @@ if [ -n "$eE" ] && [ -n "$eF" ]; then
 	done
 	check "e1000 lower: ping over the stacked devices" $A ping -c 2 -W 3 10.98.0.2 >/dev/null
 	c0=$(st E inc0 tx_compressed_frames)
-	XFER_DST=10.98.0.2 xfer 41 5041 0 bytes 1000003 41 10
+	# INC_VM_TS=1: the sender counts its software TX timestamps (made by
+	# the e1000 driver from the skb's socket) and reads its write memory
+	# after the transfer (SO_MEMINFO): both need the socket owner that
+	# the driver moves onto each compressed skb.
+	INC_VM_TS=1 XFER_DST=10.98.0.2 xfer 41 5041 0 bytes 1000003 41 10
 	rc=$?
 	check "e1000 lower: untagged 1000003 bytes arrive bit-exact, none compressed" sh -c \
 		"[ $rc -eq 0 ] && [ $(st E inc0 tx_compressed_frames) -eq $c0 ]"
-	XFER_DST=10.98.0.2 xfer 42 5042 0x28 floats 4000000 42 10
+	INC_VM_TS=1 XFER_DST=10.98.0.2 xfer 42 5042 0x28 floats 4000000 42 10
 	rc=$?
 	txc=$(st E inc0 tx_compressed_frames) rxd=$(st F inc0 rx_decompressed_frames)
 	echo "e1000 lower: E compressed $txc frames ($(st E inc0 tx_compressed_bytes_in) -> $(st E inc0 tx_compressed_bytes_out) bytes), F decompressed $rxd"
 	check "e1000 lower: tagged 1000000 floats arrive as the codec round trip" [ $rc -eq 0 ]
 	check "e1000 lower: frames compressed on E and F decompressed exactly those" sh -c \
 		"[ ${txc:-0} -gt 100 ] && [ ${rxd:-0} -eq ${txc:-0} ]"
+	cat /tmp/s41 /tmp/s42
+	ts41=$(sed -nE 's/.*tx timestamps ([0-9]+).*/\1/p' /tmp/s41) ts42=$(sed -nE 's/.*tx timestamps ([0-9]+).*/\1/p' /tmp/s42)
+	wm41=$(sed -nE 's/.*wmem_alloc ([0-9]+).*/\1/p' /tmp/s41) wm42=$(sed -nE 's/.*wmem_alloc ([0-9]+).*/\1/p' /tmp/s42)
+	check "e1000 lower: TX timestamps reach the sender, untagged ($ts41) and tagged ($ts42)" sh -c \
+		"[ ${ts41:-0} -gt 0 ] && [ ${ts42:-0} -gt 0 ]"
+	check "e1000 lower: the sender's write memory back to 0 after each transfer" sh -c \
+		"[ '$wm41' = 0 ] && [ '$wm42' = 0 ]"
 	check "e1000 lower: kernel log clean" klog_clean
 	A=$sA B=$sB
 	/opt/bin/ip netns del E

@@ -15,12 +15,23 @@
  * The receiver prints one line with the counts and exits 0 only if every
  * byte/value is as expected. IP_TOS is set before connect() and on the
  * listener, so every segment of the connection carries it.
+ *
+ * With INC_VM_TS=1 in the environment the sender also asks for software TX
+ * timestamps (SO_TIMESTAMPING) and, once the receiver has everything,
+ * reports how many came back on the error queue and the socket's write
+ * memory (SO_MEMINFO) after the device freed the last skb:
+ *   send: N bytes, tx timestamps T, wmem_alloc W
+ * Both depend on the skbs keeping their socket owner down to the NIC
+ * driver: a compressed copy without it gives no timestamps and releases
+ * the memory before the frame left.
  */
 #include "inc_framegen.h"
 #include "inc_model.h"
 #include "inc_vm.h"
 
 #include <arpa/inet.h>
+#include <linux/net_tstamp.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <sys/socket.h>
@@ -59,12 +70,33 @@ static void set_tos(int fd, int tos)
 		inc_vm_die(PROG, "IP_TOS: %s", strerror(errno));
 }
 
+/* Timestamps waiting on the error queue, drained. */
+static unsigned long drain_tstamps(int fd)
+{
+	char data[256], ctl[512];
+	unsigned long n = 0;
+	struct cmsghdr *cm;
+
+	for (;;) {
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			return n;
+		for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPING)
+				n++;
+	}
+}
+
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	static uint8_t buf[CHUNK];
 	unsigned long port, tos, nbytes, seed, k, sent = 0;
-	int floats, fd, tries;
+	int floats, fd, tries, ts = getenv("INC_VM_TS") && !strcmp(getenv("INC_VM_TS"), "1");
+	unsigned long nts = 0;
 	ssize_t w;
 	char c;
 
@@ -91,9 +123,19 @@ static int do_send(int argc, char **argv)
 		close(fd);
 		usleep(100000);
 	}
+	if (ts) {
+		int v = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+			SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &v, sizeof(v)) < 0)
+			inc_vm_die(PROG, "SO_TIMESTAMPING: %s", strerror(errno));
+	}
 	for (k = 0; sent < nbytes; k++) {
 		size_t len = nbytes - sent < CHUNK ? nbytes - sent : CHUNK;
 		size_t off = 0;
+
+		if (ts)
+			nts += drain_tstamps(fd);
 
 		gen_chunk(buf, len, floats, seed, k);
 		while (off < len) {
@@ -109,8 +151,28 @@ static int do_send(int argc, char **argv)
 	shutdown(fd, SHUT_WR);
 	while (read(fd, &c, 1) > 0)     /* the receiver closes when done */
 		;
+	if (ts) {
+		uint32_t mem[SK_MEMINFO_VARS];
+		socklen_t ml = sizeof(mem);
+		int i;
+
+		/* everything is acknowledged; the NIC frees its last skbs */
+		for (i = 0; i < 50; i++) {
+			nts += drain_tstamps(fd);
+			ml = sizeof(mem);
+			if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mem, &ml) < 0)
+				inc_vm_die(PROG, "SO_MEMINFO: %s", strerror(errno));
+			if (mem[SK_MEMINFO_WMEM_ALLOC] == 0)
+				break;
+			usleep(20000);
+		}
+		nts += drain_tstamps(fd);
+		printf("send: %lu bytes, tx timestamps %lu, wmem_alloc %u\n", sent, nts,
+		       mem[SK_MEMINFO_WMEM_ALLOC]);
+	} else {
+		printf("send: %lu bytes\n", sent);
+	}
 	close(fd);
-	printf("send: %lu bytes\n", sent);
 	return 0;
 }
 
