@@ -225,6 +225,15 @@ midxfer 13 5013 10 "B's rx_enable 1 -> 0 -> 1 (compressed frames dropped, retran
 midxfer 14 5014 10 "A's MTU 1500 -> 1400 -> 1500" \
 	"/opt/bin/ip -n A link set dev vA mtu 1400; /opt/bin/ip -n A link set dev inc0 mtu 1400; sleep 0.4; /opt/bin/ip -n A link set dev vA mtu 1500; /opt/bin/ip -n A link set dev inc0 mtu 1500"
 check "MTU back at 1500" sh -c "/opt/bin/ip -n A link show dev inc0 | grep -q 'mtu 1500'"
+midxfer 15 5015 10 "A's tos_mask 0xfc -> 0xff -> 0xfc" \
+	"$A sh -c 'echo 0xff >/sys/class/net/inc0/inceptionn/tos_mask'; sleep 0.4; $A sh -c 'echo 0xfc >/sys/class/net/inc0/inceptionn/tos_mask'"
+# Racing writers: two loops rewrite A's eb (10/8) and tos_mask and B's
+# rx_enable (kept on) and read every attribute while the transfer runs.
+midxfer 16 5016 10,8 "200 racing sysfs writes and reads on both ends" \
+	"$A sh -c 'i=0; while [ \$i -lt 50 ]; do echo 8 >/sys/class/net/inc0/inceptionn/eb; echo 0xff >/sys/class/net/inc0/inceptionn/tos_mask; echo 10 >/sys/class/net/inc0/inceptionn/eb; echo 0xfc >/sys/class/net/inc0/inceptionn/tos_mask; i=\$((i + 1)); done' &
+	 $B sh -c 'i=0; while [ \$i -lt 100 ]; do echo 1 >/sys/class/net/inc0/inceptionn/rx_enable; cat /sys/class/net/inc0/inceptionn/* >/dev/null; i=\$((i + 1)); done'; wait"
+check "after the racing writes: eb 10, tos_mask 0xfc" sh -c \
+	"[ \"\$($A cat /sys/class/net/inc0/inceptionn/eb)\" = 10 ] && [ \"\$($A cat /sys/class/net/inc0/inceptionn/tos_mask)\" = 0xfc ]"
 check "changes during transfers: kernel log clean" klog_clean
 
 # --- a VLAN device on top of inc0 ----------------------------------------
