@@ -102,7 +102,6 @@ void inc_pci_exit(void);
 /* The engines in lower's slot, owned by dev from now on; NULL if there
  * are none, ERR_PTR(-EBUSY) if another device owns them. */
 struct inc_hw *inc_hw_get(struct net_device *lower, struct net_device *dev);
-void inc_hw_put(struct inc_hw *hw);
 void inc_hw_release_owner(struct inc_hw *hw);
 bool inc_hw_live(const struct inc_hw *hw);
 int inc_hw_configure(struct inc_hw *hw, u32 cfg);

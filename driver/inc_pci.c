@@ -70,7 +70,7 @@ static void inc_hw_release(struct kref *ref)
 	kfree(hw);
 }
 
-void inc_hw_put(struct inc_hw *hw)
+static void inc_hw_put(struct inc_hw *hw)
 {
 	kref_put(&hw->ref, inc_hw_release);
 }

@@ -502,8 +502,13 @@ if [ -e $fdev ] && [ -d /sys/bus/pci/devices/0000:00:05.1/net ]; then
 		$1 ~ /^tx_bypass_/ { s += $2 } END { print s + 0 }'; }
 	macf=$(cat /sys/class/net/incf/address)
 	txp() { ethtool -S incf | awk '$1 == "tx_packets:" { print $2 }'; }
+	# 40 random frames on incf (AF_PACKET); prints how many went out
+	send_incf() {
+		inc-vm-inject send incf "$macf" tx random 40 5 2>/dev/null |
+			sed -nE 's/.*expect sent=([0-9]+).*/\1/p'
+	}
 	t0=$(swtx) p0=$(txp)
-	sent=$(inc-vm-inject send incf "$macf" tx random 40 5 2>/dev/null | sed -nE 's/.*expect sent=([0-9]+).*/\1/p')
+	sent=$(send_incf)
 	echo "FPGA path: $sent frames sent, software counters $t0 -> $(swtx), tx_packets $p0 -> $(txp)"
 	check "FPGA path: frames on incf go to the NIC without the software codec" sh -c \
 		"[ '${sent:-0}' -gt 0 ] && [ $(swtx) -eq $t0 ] && [ $(txp) -ge $((p0 + ${sent:-0})) ]"
@@ -511,7 +516,7 @@ if [ -e $fdev ] && [ -d /sys/bus/pci/devices/0000:00:05.1/net ]; then
 	check "after unbind: offload reports the engines removed" \
 		[ "$(cat /sys/class/net/incf/inceptionn/offload)" = "software (fpga 0000:00:05.0 removed)" ]
 	t0=$(swtx)
-	sent=$(inc-vm-inject send incf "$macf" tx random 40 5 2>/dev/null | sed -nE 's/.*expect sent=([0-9]+).*/\1/p')
+	sent=$(send_incf)
 	t1=$(swtx)
 	echo "after unbind: $sent frames sent, software counters $t0 -> $t1"
 	# (at least: the device's own frames, e.g. IPv6 neighbour discovery,

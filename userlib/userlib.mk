@@ -43,7 +43,7 @@ $(BIN)/inc-run: userlib/tools/inc_run.c
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 # The benchmark draws its gradient-like data from tests/common/inc_framegen.
-$(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h $(LIB)/libinceptionn.a $(UL_HDRS)
+$(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h tests/common/inc_list.h $(LIB)/libinceptionn.a $(UL_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UL_CFLAGS) -Itests/common -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn.a
 
@@ -64,7 +64,7 @@ $(LIB)/libinceptionn-mpi.so: $(UL_MPI_OBJS) $(MODEL_OBJS)
 	$(MPICC) -shared -pthread -Wl,-soname,libinceptionn-mpi.so.0 -o $@ $^
 	ln -sf libinceptionn-mpi.so $(LIB)/libinceptionn-mpi.so.0
 
-$(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
+$(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h tests/common/inc_list.h $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
 	@mkdir -p $(@D)
 	$(MPICC) $(UL_CFLAGS) -Itests/common -DINC_WITH_MPI -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn-mpi.a
 
@@ -86,9 +86,9 @@ $(UL_TEST)/ar-check: userlib/tests/ar_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
 
-$(UL_TEST)/iar-check: userlib/tests/iar_check.c $(LIB)/libinceptionn-san.a
+$(UL_TEST)/iar-check: userlib/tests/iar_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
 
 $(UL_TEST)/sketch-check: userlib/tests/sketch_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)

@@ -255,7 +255,7 @@ void inc_sketch_index_add(const struct inc_sketch_geom *g, const float *x, uint3
 			uint32_t wd = 0, k2, len = g->n - i < 32 ? (uint32_t)(g->n - i) : 32u;
 
 			for (k2 = 0; k2 < len; k2++)
-				wd |= (uint32_t)(x[i + k2] != 0.0f || x[i + k2] != x[i + k2]) << k2;
+				wd |= (uint32_t)inc_sketch_nonzero(x[i + k2]) << k2;
 			index[i / 32] |= wd;
 		}
 		return;
@@ -268,7 +268,7 @@ void inc_sketch_index_add(const struct inc_sketch_geom *g, const float *x, uint3
 		for (t = 0; t < g->bloom_k; t++) {
 			bloom_slot(g, b, t, &row, &rot);
 			for (k = 0; k < len; k++)
-				if (x[base + k] != 0.0f || x[base + k] != x[base + k])
+				if (inc_sketch_nonzero(x[base + k]))
 					bit_set(index, (uint64_t)row * g->bloom_w +
 						((k + rot) & (g->bloom_w - 1)));
 		}
@@ -605,7 +605,7 @@ long inc_sketch_compress(const float *x, size_t n, enum inc_sketch_index index, 
 			 uint64_t key, void *out, size_t cap, struct inc_sketch_stats *st)
 {
 	struct inc_sketch_geom g;
-	uint64_t nnz = 0, i;
+	uint64_t nnz = 0, i, cand;
 	size_t iw, cw, need;
 	uint8_t *o = out;
 	uint32_t *idx;
@@ -615,7 +615,7 @@ long inc_sketch_compress(const float *x, size_t n, enum inc_sketch_index index, 
 	if ((!x && n) || !out)
 		return INC_E_ARG;
 	for (i = 0; i < n; i++)
-		nnz += x[i] != 0.0f || x[i] != x[i];
+		nnz += (uint64_t)inc_sketch_nonzero(x[i]);
 	if ((rc = inc_sketch_geom_index(&g, n, index, nnz, key)))
 		return rc;
 	iw = inc_sketch_index_words(&g);
@@ -623,7 +623,8 @@ long inc_sketch_compress(const float *x, size_t n, enum inc_sketch_index index, 
 	if (!idx)
 		return INC_E_NOMEM;
 	inc_sketch_index_add(&g, x, idx);
-	rc = inc_sketch_geom_cells(&g, inc_sketch_candidates(&g, idx), gamma);
+	cand = inc_sketch_candidates(&g, idx);
+	rc = inc_sketch_geom_cells(&g, cand, gamma);
 	cw = inc_sketch_cells(&g);
 	need = HDR_WORDS * 4u + iw * 4u + cw * 4u;
 	if (rc || need > cap) {
@@ -652,7 +653,7 @@ long inc_sketch_compress(const float *x, size_t n, enum inc_sketch_index index, 
 	if (st) {
 		memset(st, 0, sizeof(*st));
 		st->values = n;
-		st->candidates = inc_sketch_candidates(&g, idx);
+		st->candidates = cand;
 		st->index_bytes = iw * 4;
 		st->sketch_bytes = cw * 4;
 	}

@@ -174,6 +174,12 @@ extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software
 int inc_sketch_decode_ws(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
 			 float *x, struct inc_sketch_stats *st, void **arena, size_t *cap);
 
+/* Does value x go into a sketch index? Non-zero, NaN included. */
+static inline int inc_sketch_nonzero(float x)
+{
+	return x != 0.0f || x != x;
+}
+
 /* A sketch mode (sketch_ar.c runs the call)? */
 static inline int inc_is_sketch(enum inc_compression m)
 {
@@ -258,9 +264,6 @@ void inc_out_hdr(struct inc_msg_out *m, const float h[INC_HDR_FLOATS]);
 int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
 		 float h_in[INC_HDR_FLOATS], const float h[INC_HDR_FLOATS],
 		 int *progress);
-/* dst += src, timed into the communicator's sum_ns. */
-void inc_add_f32(struct inc_comm *c, float *restrict dst,
-		 const float *restrict src, size_t n);
 /* Combine n received 32-bit words into dst (timed in sum_ns). */
 enum inc_red {
 	INC_RED_SUM_F32 = 0,     /* float sum (every mode's values) */

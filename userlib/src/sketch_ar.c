@@ -80,10 +80,13 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 	t0 = inc_now_ns();
 	if (o->compression == INC_COMP_INC_SKETCH && (rc = quantize(c, buf, count, o->error_bound)))
 		return rc;
-	for (i = 0; i < count; i++)
-		nnz += buf[i] != 0.0f || buf[i] != buf[i];
 	c->st.codec_ns += inc_now_ns() - t0;
 	if (o->sketch_index == INC_SKETCH_BLOOM) {
+		/* only the Bloom filter is sized by the non-zeros */
+		t0 = inc_now_ns();
+		for (i = 0; i < count; i++)
+			nnz += (uint64_t)inc_sketch_nonzero(buf[i]);
+		c->st.codec_ns += inc_now_ns() - t0;
 		nnz32 = nnz > UINT32_MAX ? UINT32_MAX : (uint32_t)nnz;
 		rc = reduce(c, &nnz32, 1, o, INC_RED_SUM_U32, INC_HDR_ALGO_SKETCH);
 		if (rc)

@@ -200,12 +200,6 @@ int inc_hdr_recv(int fd, struct inc_msg_in *m, struct inc_comm *c,
 /* ------------------------------------------------------------------------ */
 /* Segment messages                                                          */
 /* ------------------------------------------------------------------------ */
-void inc_add_f32(struct inc_comm *c, float *restrict dst,
-		 const float *restrict src, size_t n)
-{
-	inc_reduce(c, INC_RED_SUM_F32, dst, src, n);
-}
-
 void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
 		const float *restrict src, size_t n)
 {

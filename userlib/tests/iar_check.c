@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "inc_test.h"
+#include "inc_list.h"
 #include "inceptionn/inceptionn.h"
 
 static const size_t sizes[] = { 1, 7, 0, 1000, 33, 65541, 4099, 300007, 8, 129 };
@@ -286,18 +287,6 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 		}
 }
 
-/* Is name one of the comma-separated entries of list? */
-static int listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = list; (p = strstr(p, name)); p++)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *modes = "none,nic,software,cnat,cnat-det,sketch,inc+sketch", *algos = "ring,wa";
@@ -331,14 +320,14 @@ int main(int argc, char **argv)
 			for (al = 0; al < 2; al++) {
 				static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 
-				if (!listed(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
+				if (!inc_listed(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
 					continue;
 				run(c, (enum inc_compression)m, al ? INC_ALGO_WA : INC_ALGO_RING, r);
 			}
 	for (m = 0; m < 7; m++) {
 		static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 
-		if (listed(modes, mn[m]))
+		if (inc_listed(modes, mn[m]))
 			run_sendrecv(c, (enum inc_compression)m);
 	}
 	inc_comm_destroy(c);
