@@ -194,33 +194,43 @@ end
 
 assign s_axis_tready = tready_reg;
 
-// D1: each accepted beat once more, one cycle later, with its frame's
-// configuration and buffer pointers, for the payload path below.
-reg                  d1_valid_reg = 1'b0, d1_last_reg = 1'b0, d1_en_reg = 1'b0;
-reg [6:0]            d1_eb_reg = 0;
-reg [BW-1:0]         d1_idx_reg = 0;
-reg [DATA_WIDTH-1:0] d1_data_reg = 0;
-reg [OAW:0]          d1_orig_base_reg = 0, d1_orig_end_reg = 0;
+// D1: each accepted beat once more, DLY cycles later, with its frame's
+// configuration and buffer pointers, for the payload path below. The
+// delay is the matcher's live view latency (CUR_LAT = 3) plus the q_*
+// registers, so that D1 holding beat i meets the parse of beats 0..i-1;
+// a shift register without reset (LUT shift registers in a 7-series part).
+localparam DLY = 4;
+localparam DW  = 1 + 1 + 7 + BW + DATA_WIDTH + 2 * (OAW + 1);   // the bundle below
 
+reg  [DLY-1:0]  dv_reg = 0;                // valid, one bit per stage
+reg  [DW-1:0]   dd_reg [0:DLY-1];          // the bundle per stage
+wire [DW-1:0]   d0_bundle = {s_axis_tlast, first ? cfg_enable : en_reg,
+                             first ? cfg_eb : eb_reg, beat_idx, s_axis_tdata,
+                             first ? orig_wr_reg : orig_base_reg,
+                             orig_wr_reg + {{OAW{1'b0}}, store}};
+integer dk;
 always @(posedge clk) begin
-    d1_valid_reg <= beat;
-    if (beat) begin
-        d1_data_reg      <= s_axis_tdata;
-        d1_last_reg      <= s_axis_tlast;
-        d1_idx_reg       <= beat_idx;
-        d1_en_reg        <= first ? cfg_enable : en_reg;
-        d1_eb_reg        <= first ? cfg_eb : eb_reg;
-        d1_orig_base_reg <= first ? orig_wr_reg : orig_base_reg;
-        d1_orig_end_reg  <= orig_wr_reg + {{OAW{1'b0}}, store};
-    end
+    dv_reg <= {dv_reg[DLY-2:0], beat};
+    dd_reg[0] <= d0_bundle;
+    for (dk = 1; dk < DLY; dk = dk + 1)
+        dd_reg[dk] <= dd_reg[dk-1];
     if (rst)
-        d1_valid_reg <= 1'b0;
+        dv_reg <= 0;
 end
+
+wire                  d1_valid_reg = dv_reg[DLY-1];
+wire                  d1_last_reg, d1_en_reg;
+wire [6:0]            d1_eb_reg;
+wire [BW-1:0]         d1_idx_reg;
+wire [DATA_WIDTH-1:0] d1_data_reg;
+wire [OAW:0]          d1_orig_base_reg, d1_orig_end_reg;
+assign {d1_last_reg, d1_en_reg, d1_eb_reg, d1_idx_reg, d1_data_reg,
+        d1_orig_base_reg, d1_orig_end_reg} = dd_reg[DLY-1];
 
 // --------------------------------------------------------------------------
 // Header parse
 // --------------------------------------------------------------------------
-wire        cur_hdr_valid;
+wire        cur_hdr_valid, cur_hdr_ok;
 wire [7:0]  cur_ip_hlen, cur_tcp_hlen, cur_payload_off;
 wire [15:0] cur_ip_total, cur_payload_len;
 wire        m_done, m_vlan;
@@ -234,7 +244,7 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
     .clk(clk), .rst(rst),
     .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(beat), .s_tlast(s_axis_tlast),
     .cfg_tos_value(cfg_tos_value), .cfg_tos_mask(cfg_tos_mask),
-    .cur_hdr_valid(cur_hdr_valid), .cur_vlan(cur_vlan), .cur_l3_off(cur_l3_off),
+    .cur_hdr_valid(cur_hdr_valid), .cur_hdr_ok(cur_hdr_ok), .cur_vlan(cur_vlan), .cur_l3_off(cur_l3_off),
     .cur_ip_hlen(cur_ip_hlen), .cur_tcp_hlen(cur_tcp_hlen), .cur_ip_total(cur_ip_total),
     .cur_payload_off(cur_payload_off), .cur_payload_len(cur_payload_len),
     .m_done(m_done), .m_reason(m_reason), .m_frame_len(m_frame_len), .m_vlan(m_vlan),
@@ -256,10 +266,7 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
 // tlast beat the parse is still the finished frame's, so the end-of-frame
 // flush (E2, two cycles after tlast) sees it in q_* too; the next frame's
 // first two beats produce no payload beat.
-wire [15:0] hdr_sum  = {8'd0, cur_ip_hlen} + {8'd0, cur_tcp_hlen};
-wire        hdr_ok   = cur_hdr_valid && cur_ip_hlen >= 8'd20 &&
-                       cur_tcp_hlen >= 8'd20 && cur_ip_total >= hdr_sum &&
-                       cur_payload_len != 16'd0;
+wire        hdr_ok   = cur_hdr_valid && cur_hdr_ok && cur_payload_len != 16'd0;
 
 reg           q_ok_reg = 1'b0;
 reg [2:0]     b0_reg = 0;                  // payload offset / 32
@@ -375,6 +382,15 @@ always @(posedge clk) begin
         x_valid_reg <= 1'b0;
 end
 
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && m_done != (x_valid_reg && x_last_reg)) begin
+        $display("inc_compress_engine: matcher result out of step with the end-of-frame token");
+        $stop;
+    end
+end
+`endif
+
 // ==========================================================================
 // Compress: stage B (compression blocks), stage C (group packing + tail
 // chunk), then the align unit
@@ -440,8 +456,8 @@ always @(posedge clk) begin
     b_tail_reg  <= x_tail_reg;
     b_off_reg   <= x_off_reg;
     if (x_last_reg) begin
-        // the token is in stage X three cycles after the tlast beat, when
-        // the matcher presents m_done and its snapshot of the frame
+        // the token is in stage X six cycles after the tlast beat (DLY + 2),
+        // when the matcher presents m_done and its snapshot of the frame
         b_en_reg        <= x_en_reg;
         b_reason_reg    <= m_reason;
         b_frame_len_reg <= m_frame_len;
@@ -877,7 +893,7 @@ inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
 // Parse fields, row counts and high bits of wide temporaries the engine
 // does not need (the matcher and the align unit serve the RX side too).
 /* verilator lint_off UNUSEDSIGNAL */
-wire unused_ok = &{1'b0, cur_vlan, cur_l3_off[0], m_l3_off, h_tcs_off[6], m_ip_total, m_proto, m_tos,
+wire unused_ok = &{1'b0, cur_vlan, cur_ip_total, cur_tcp_hlen, cur_ip_hlen[0], cur_l3_off[0], m_l3_off, h_tcs_off[6], m_ip_total, m_proto, m_tos,
                    m_done, a0_count, a1_count, tail_src, gen_shift, c_has_reg, comp_len,
                    comp_p1, shim_end, row_off, ob_w, row_ptr, orig_ptr};
 /* verilator lint_on UNUSEDSIGNAL */

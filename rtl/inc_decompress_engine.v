@@ -22,7 +22,7 @@
  * 1 ingest: writes the frame into its input slot; inc_tos_matcher (RX = 1)
  *   parses the headers (checks 1-11 of docs/wire-format.md); the engine
  *   captures the first 160 bytes for the shim (the largest header + shim is
- *   18 + 60 + 60 + 6 = 144) and the addresses, and three cycles after the
+ *   18 + 60 + 60 + 6 = 144) and the addresses, and six cycles after the
  *   end of the frame decides in the model's order: oversize, disabled,
  *   checks 1-11, not_marked, bad_shim / old_version, and the part of
  *   bad_stream that needs no stream walk (payload - 6 < tail). The
@@ -296,20 +296,20 @@ always @* begin
     end
 end
 
-// Two register stages, to meet the matcher's result (m_done three cycles
-// after the tlast beat). The second one also sums the TCP header (L4 up to
+// Two register stages (and three more below), to meet the matcher's result
+// (m_done six cycles after the tlast beat). The second one also sums the TCP header (L4 up to
 // P, the carried checksum field included) for the check of the restored
 // segment: the output takes the header bytes from the input slot, so only
 // the payload passes the checksum adder of the written beats. L4 and P are
 // even, so the 16-bit words are those at even offsets of the captured header.
-reg        x1_valid_reg, x1_en_reg, x_valid_reg, x_en_reg;
-reg [16:0] x1_len_reg, x_len_reg;
-reg [47:0] x1_shim_reg, x_shim_reg;
-reg [17:0] x1_sum_addr_reg, x_sum_addr_reg;
-reg [AW-1:0] x1_base_reg, x_base_reg;
+reg        x1_valid_reg, x1_en_reg, x2_valid_reg, x2_en_reg;
+reg [16:0] x1_len_reg, x2_len_reg;
+reg [47:0] x1_shim_reg, x2_shim_reg;
+reg [17:0] x1_sum_addr_reg, x2_sum_addr_reg;
+reg [AW-1:0] x1_base_reg, x2_base_reg;
 reg [HDR_BYTES/2-1:0] x1_tcph_mask_reg;   // the header words of the TCP header sum
 reg [8*HDR_BYTES-1:0] x1_hdr_reg;
-reg [22:0] x_tcph_sum_reg;
+reg [22:0] x2_tcph_sum_reg;
 reg [22:0] x_tcph_sum;
 reg [HDR_BYTES/2-1:0] x_tcph_mask;
 reg [7:0]  x_l4, x_p;
@@ -340,18 +340,43 @@ always @(posedge clk) begin
     x1_base_reg     <= d1_base_reg;
     x1_tcph_mask_reg <= x_tcph_mask;
     x1_hdr_reg      <= d1_hdr_reg;
-    x_valid_reg     <= x1_valid_reg;
-    x_en_reg        <= x1_en_reg;
-    x_len_reg       <= x1_len_reg;
-    x_shim_reg      <= x1_shim_reg;
-    x_sum_addr_reg  <= x1_sum_addr_reg;
-    x_base_reg      <= x1_base_reg;
-    x_tcph_sum_reg  <= x_tcph_sum;
+    x2_valid_reg    <= x1_valid_reg;
+    x2_en_reg       <= x1_en_reg;
+    x2_len_reg      <= x1_len_reg;
+    x2_shim_reg     <= x1_shim_reg;
+    x2_sum_addr_reg <= x1_sum_addr_reg;
+    x2_base_reg     <= x1_base_reg;
+    x2_tcph_sum_reg <= x_tcph_sum;
     if (rst) begin
         x1_valid_reg <= 1'b0;
-        x_valid_reg  <= 1'b0;
+        x2_valid_reg <= 1'b0;
     end
 end
+
+// Three more register stages to meet the matcher's result (m_done six
+// cycles after the tlast beat): the decision below takes x_*.
+localparam XD  = 3;
+localparam XDW = 1 + 17 + 48 + 18 + AW + 23;
+reg  [XD-1:0]  xv_reg = 0;
+reg  [XDW-1:0] xd_reg [0:XD-1];
+integer xk;
+always @(posedge clk) begin
+    xv_reg <= {xv_reg[XD-2:0], x2_valid_reg};
+    xd_reg[0] <= {x2_en_reg, x2_len_reg, x2_shim_reg, x2_sum_addr_reg, x2_base_reg, x2_tcph_sum_reg};
+    for (xk = 1; xk < XD; xk = xk + 1)
+        xd_reg[xk] <= xd_reg[xk-1];
+    if (rst)
+        xv_reg <= 0;
+end
+
+wire          x_valid_reg = xv_reg[XD-1];
+wire          x_en_reg;
+wire [16:0]   x_len_reg;
+wire [47:0]   x_shim_reg;
+wire [17:0]   x_sum_addr_reg;
+wire [AW-1:0] x_base_reg;
+wire [22:0]   x_tcph_sum_reg;
+assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg, x_tcph_sum_reg} = xd_reg[XD-1];
 
 // ---------------------------------------------------------------------------
 // Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
@@ -370,7 +395,7 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(1)) matcher (
     .clk(clk), .rst(rst),
     .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(in_take), .s_tlast(s_axis_tlast),
     .cfg_tos_value(cfg_tos_value), .cfg_tos_mask(cfg_tos_mask),
-    .cur_hdr_valid(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(), .cur_tcp_hlen(),
+    .cur_hdr_valid(), .cur_hdr_ok(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(), .cur_tcp_hlen(),
     .cur_ip_total(), .cur_payload_off(), .cur_payload_len(),
     .m_done(mt_done), .m_reason(mt_reason), .m_frame_len(mt_frame_len), .m_vlan(mt_vlan),
     .m_l3_off(mt_l3), .m_ip_hlen(mt_ip_hlen), .m_tcp_hlen(mt_tcp_hlen),

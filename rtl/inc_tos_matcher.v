@@ -24,19 +24,24 @@
  *  +20..IHL*4-1 options
  *  TCP at L4 = L3 + IHL*4:  +12 data offset (high nibble)
  *
- * Two views of the parse:
- *  - cur_*: live, combinational from the capture registers. cur_hdr_valid is
- *    high once the beat holding the TCP data-offset byte has been captured
- *    (IHL and the tag come earlier), from then until the next frame's first
- *    beat (so still in the cycle after the tlast beat). The store-and-forward engines use it to realign the payload while
- *    the frame streams in; the values are only meaningful when the frame
- *    turns out to be well formed.
- *  - m_*: a snapshot registered at the end of the frame, with m_done
- *    pulsing one cycle; it is presented three cycles after the tlast beat
- *    (the cycle after tlast registers each check and the checksum sums, the
- *    next one folds the sums and picks the reason) and held until the next
- *    m_done. m_reason is enum inc_reason for checks 1-11 in the
- *    model's order (INC_R_NONE when all pass); m_frame_len saturates at 65535.
+ * Two views of the parse, both from a free-running pipeline behind the
+ * capture registers (stages A..E below; every path one carry chain or a
+ * few LUT levels, for 250 MHz):
+ *  - cur_*: the live view, CUR_LAT = 3 cycles behind the capture: in the
+ *    cycle after beat i was accepted plus CUR_LAT, it is the parse of beats
+ *    0..i. cur_hdr_valid is high once the beat holding the TCP data-offset
+ *    byte has been captured (IHL and the tag come earlier), until the next
+ *    frame's first beat (so still for the capture of the cycle after the
+ *    tlast beat). cur_hdr_ok: IHL >= 5, data offset >= 5 and IHL*4 + THL <=
+ *    the IP total length. The store-and-forward engines use the view to
+ *    realign the payload while the frame streams in; the values are only
+ *    meaningful when the frame turns out to be well formed.
+ *  - m_*: a snapshot of the end of the frame, with m_done pulsing one
+ *    cycle M_LAT = 6 cycles after the tlast beat, held until the next
+ *    m_done. m_reason is enum inc_reason for checks 1-11 in the model's
+ *    order (INC_R_NONE when all pass); m_frame_len saturates at 65535.
+ * The engines pipeline their own paths to meet these latencies; each
+ * checks in simulation that the matcher's result arrives in step.
  *
  * The frame length is only known at tlast, so every check completes at the
  * end of the frame: fine for store-and-forward engines. The ToS
@@ -62,6 +67,7 @@ module inc_tos_matcher #(
 
     // live view (valid when cur_hdr_valid; see above)
     output wire                    cur_hdr_valid,
+    output wire                    cur_hdr_ok,
     output wire                    cur_vlan,
     output wire [7:0]              cur_l3_off,
     output wire [7:0]              cur_ip_hlen,
@@ -160,186 +166,232 @@ always @(posedge clk) begin
 end
 
 // ------------------------------------------------------------------------
-// Decode (combinational from the capture registers)
+// Parse pipeline: free-running stages A..E behind the capture registers.
+// Every stage registers every cycle, so stage k holds the parse of the
+// capture registers as they were k cycles earlier, and the end-of-frame
+// flag (end_reg) travels with them: m_done is E's copy of it.
+//   A  vlan, the IPv4 fields at L3, the header words (masked by IHL), the
+//      data-offset nibble candidates
+//   B  offsets from IHL, the data offset, simple checks, five carry-save
+//      levels of the two checksum sums
+//   C  TCP header length, payload offset and length (the live view),
+//      length checks, the last carry-save levels (two words per sum)
+//   D  checksum verdict, the rest sum without its end-around carry
+//   E  the reason in the model's order, the snapshot (outputs)
 // ------------------------------------------------------------------------
 // byte k of the captured header (a part-select, not a function, so that
 // continuous assignments stay sensitive to hdr_reg in every simulator)
 `define INC_HB(k) hdr_reg[(k)*8 +: 8]
 
-wire [15:0] type1 = {`INC_HB(12), `INC_HB(13)};
-wire [15:0] type2 = {`INC_HB(16), `INC_HB(17)};
-wire        vlan  = type1 == 16'h8100;
-wire [15:0] etype = vlan ? type2 : type1;
-wire [7:0]  l3    = vlan ? 8'd18 : 8'd14;
-
-// IPv4 header bytes 0..19 at the selected L3 offset
-wire [7:0]  ip_vihl  = vlan ? `INC_HB(18) : `INC_HB(14);
-wire [7:0]  ip_tos   = vlan ? `INC_HB(19) : `INC_HB(15);
-wire [15:0] ip_total = vlan ? {`INC_HB(20), `INC_HB(21)} : {`INC_HB(16), `INC_HB(17)};
-wire [15:0] ip_flags = vlan ? {`INC_HB(24), `INC_HB(25)} : {`INC_HB(20), `INC_HB(21)};
-wire [13:0] ip_frag  = ip_flags[13:0];   // MF and fragment offset; DF ignored
-wire [7:0]  ip_ttl   = vlan ? `INC_HB(26) : `INC_HB(22);
-wire [7:0]  ip_proto = vlan ? `INC_HB(27) : `INC_HB(23);
-wire [3:0]  ihl      = ip_vihl[3:0];
-wire [7:0]  ip_hlen  = {2'b00, ihl, 2'b00};
-wire [7:0]  l4       = l3 + ip_hlen;               // <= 78
-wire [7:0]  doff_idx = l4 + 8'd12;                 // <= 90
-
-// The data-offset byte sits anywhere in bytes 46..90: a byte mux.
-reg [7:0] doff_byte;   // only the high nibble is the data offset
-integer d;
-always @* begin
-    doff_byte = 8'd0;
-    for (d = 0; d < HDR_BYTES; d = d + 1)
-        if ({24'd0, doff_idx} == d)
-            doff_byte = hdr_reg[d*8 +: 8];
-end
-wire [3:0]  doff     = doff_byte[7:4];
-/* verilator lint_off UNUSEDSIGNAL */
-wire [5:0]  unused_bits = {doff_byte[3:0], ip_flags[15:14]}; // reserved, DF
-/* verilator lint_on UNUSEDSIGNAL */
-wire [7:0]  tcp_hlen = {2'b00, doff, 2'b00};
-wire [7:0]  poff     = l4 + tcp_hlen;              // <= 138
-wire [15:0] hdr_sum  = {8'd0, ip_hlen} + {8'd0, tcp_hlen};
-wire [15:0] plen     = ip_total - hdr_sum;         // meaningful when no underflow
-
-// Header checksum: IHL*2 words from L3 (the header is always captured whole
-// when it is inside the frame: L3 + 60 <= 78 < HDR_BYTES). Two balanced
-// adder trees over 32 slots (30 words + 2 zeros), five levels deep: all
-// words, and the words other than total length, TTL/protocol, checksum.
-reg [32*21-1:0] tree_all, tree_rest;
-reg [15:0]      word;
-integer w, lv;
-always @* begin
-    tree_all  = {32*21{1'b0}};
-    tree_rest = {32*21{1'b0}};
-    for (w = 0; w < 30; w = w + 1) begin
-        word = vlan ? {`INC_HB(18 + 2*w), `INC_HB(19 + 2*w)} : {`INC_HB(14 + 2*w), `INC_HB(15 + 2*w)};
-        if (w < ihl * 2) begin
-            tree_all[w*21 +: 21] = {5'd0, word};
-            if (w != 1 && w != 4 && w != 5)
-                tree_rest[w*21 +: 21] = {5'd0, word};
-        end
-    end
-    // in place: at each level slot i takes slots 2i and 2i+1 (ascending i
-    // only overwrites slots already read)
-    for (lv = 16; lv >= 1; lv = lv / 2)
-        for (w = 0; w < lv; w = w + 1) begin
-            tree_all[w*21 +: 21]  = tree_all[(2*w)*21 +: 21] + tree_all[(2*w+1)*21 +: 21];
-            tree_rest[w*21 +: 21] = tree_rest[(2*w)*21 +: 21] + tree_rest[(2*w+1)*21 +: 21];
-        end
-end
-wire [20:0] sum_all  = tree_all[20:0];
-wire [20:0] sum_rest = tree_rest[20:0];
-
-function [15:0] fold;
-    input [20:0] s;
-    reg   [16:0] t;
-    begin
-        t    = {12'd0, s[20:16]} + {1'b0, s[15:0]};
-        fold = t[15:0] + {15'd0, t[16]};
-    end
+function [15:0] be16;   // big-endian 16-bit word from two bytes
+    input [7:0] hi, lo;
+    be16 = {hi, lo};
 endfunction
 
-// Checks 1-11; len = frame length. Stage 1 (in the cycle after tlast)
-// registers each check's outcome and the two checksum sums; stage 2 folds
-// the sums and picks the first failing check in the model's order.
-wire [15:0] len      = len_reg;
-wire [16:0] ip_end   = {9'd0, l3} + {1'b0, ip_total};     // L3 + total
-wire [16:0] tcp_min  = {9'd0, ip_hlen} + 17'd20;
-wire [16:0] tcp_end  = {9'd0, ip_hlen} + {9'd0, tcp_hlen};
+// ---- stage A --------------------------------------------------------------
+wire [15:0] type1 = be16(`INC_HB(12), `INC_HB(13));
+wire [15:0] type2 = be16(`INC_HB(16), `INC_HB(17));
+wire        vlan  = type1 == 16'h8100;
+wire [7:0]  ip_vihl = vlan ? `INC_HB(18) : `INC_HB(14);
+wire [7:0]  ip_tos  = vlan ? `INC_HB(19) : `INC_HB(15);
+wire [15:0] ip_frag = vlan ? be16(`INC_HB(24), `INC_HB(25)) : be16(`INC_HB(20), `INC_HB(21));
 
-wire ck_trunc_l2  = len < 16'd14 || (vlan && len < 16'd18);
-wire ck_not_ipv4  = etype != 16'h0800;
-wire ck_trunc_ip  = {1'b0, len} < {9'd0, l3} + 17'd20;
-wire ck_bad_hdr   = ip_vihl[7:4] != 4'd4 || ihl < 4'd5;
-wire ck_tos       = (ip_tos & tos_mask_reg) != (tos_value_reg & tos_mask_reg);
-wire ck_trunc_opt = {1'b0, len} < {9'd0, l3} + {9'd0, ip_hlen};
-wire ck_bad_len   = ip_total < {8'd0, ip_hlen} || ip_end > {1'b0, len} ||
-                    (ip_end < {1'b0, len} && len > 16'd64);
-wire ck_frag      = ip_frag != 14'd0;
-wire ck_not_tcp   = ip_proto != 8'd6 && !(RX != 0 && ip_proto == 8'd253);
-wire ck_bad_tcp   = {1'b0, ip_total} < tcp_min || doff < 4'd5 ||
-                    tcp_end > {1'b0, ip_total};
+reg         a_end = 1'b0, a_vlan = 1'b0, a_not_ipv4 = 1'b0, a_tos_bad = 1'b0, a_frag = 1'b0;
+reg [7:0]   a_vihl = 0, a_tos = 0, a_ttl = 0, a_proto = 0;
+reg [15:0]  a_total = 0, a_len = 0;
+reg [CNT_W-1:0] a_beat = 0;
+reg [16*30-1:0] a_words = 0;       // IPv4 header words 0..29, zero from IHL*2 on
+reg [4*16-1:0]  a_doffc = 0;       // data-offset nibble if IHL were i, i = 0..15
 
-// ------------------------------------------------------------------------
-// Outputs
-// ------------------------------------------------------------------------
-// The data-offset byte is captured once beat (doff_idx / DB) has been taken.
-wire [31:0] doff_beat = {24'd0, doff_idx} / DB;
-assign cur_hdr_valid   = beat_reg != 0 && {20'd0, beat_reg} > doff_beat;
-assign cur_vlan        = vlan;
-assign cur_l3_off      = l3;
-assign cur_ip_hlen     = ip_hlen;
-assign cur_tcp_hlen    = tcp_hlen;
-assign cur_ip_total    = ip_total;
-assign cur_payload_off = poff;
-assign cur_payload_len = plen;
-
-// stage 1: registered in the cycle after tlast (end_reg)
-reg        s1_valid = 1'b0;
-reg [9:0]  s1_ck = 0;                  // the checks other than the checksum
-reg [20:0] s1_sum_all = 0, s1_sum_rest = 0;
-reg [15:0] s1_frame_len = 0, s1_ip_total = 0, s1_payload_len = 0;
-reg        s1_vlan = 1'b0;
-reg [7:0]  s1_l3 = 0, s1_ip_hlen = 0, s1_tcp_hlen = 0, s1_payload_off = 0;
-reg [7:0]  s1_proto = 0, s1_tos = 0, s1_ttl = 0;
-
+integer w;
 always @(posedge clk) begin
-    s1_valid <= end_reg;
-    if (end_reg) begin
-        s1_ck          <= {ck_trunc_l2, ck_not_ipv4, ck_trunc_ip, ck_bad_hdr, ck_tos,
-                           ck_trunc_opt, ck_bad_len, ck_frag, ck_not_tcp, ck_bad_tcp};
-        s1_sum_all     <= sum_all;
-        s1_sum_rest    <= sum_rest;
-        s1_frame_len   <= len_reg;
-        s1_vlan        <= vlan;
-        s1_l3          <= l3;
-        s1_ip_hlen     <= ip_hlen;
-        s1_tcp_hlen    <= tcp_hlen;
-        s1_ip_total    <= ip_total;
-        s1_payload_off <= poff;
-        s1_payload_len <= plen;
-        s1_proto       <= ip_proto;
-        s1_tos         <= ip_tos;
-        s1_ttl         <= ip_ttl;
-    end
+    a_end      <= end_reg;
+    a_len      <= len_reg;
+    a_beat     <= beat_reg;
+    a_vlan     <= vlan;
+    a_not_ipv4 <= (vlan ? type2 : type1) != 16'h0800;
+    a_vihl     <= ip_vihl;
+    a_tos      <= ip_tos;
+    a_tos_bad  <= (ip_tos & tos_mask_reg) != (tos_value_reg & tos_mask_reg);
+    a_total    <= vlan ? be16(`INC_HB(20), `INC_HB(21)) : be16(`INC_HB(16), `INC_HB(17));
+    a_frag     <= ip_frag[13:0] != 14'd0;      // MF and fragment offset; DF ignored
+    a_ttl      <= vlan ? `INC_HB(26) : `INC_HB(22);
+    a_proto    <= vlan ? `INC_HB(27) : `INC_HB(23);
+    // the header is always captured whole when it is inside the frame:
+    // L3 + 60 <= 78 < HDR_BYTES
+    for (w = 0; w < 30; w = w + 1)
+        a_words[16*w +: 16] <= w < 2 * ip_vihl[3:0] ?
+            (vlan ? be16(`INC_HB(18 + 2*w), `INC_HB(19 + 2*w))
+                  : be16(`INC_HB(14 + 2*w), `INC_HB(15 + 2*w))) : 16'd0;
+    // L4 + 12 = L3 + 4*IHL + 12 <= 90
+    for (w = 0; w < 16; w = w + 1)
+        a_doffc[4*w +: 4] <= vlan ? hdr_reg[(30 + 4*w)*8 + 4 +: 4] : hdr_reg[(26 + 4*w)*8 + 4 +: 4];
     if (rst)
-        s1_valid <= 1'b0;
+        a_end <= 1'b0;
 end
 
-wire [15:0] csum_fold = fold(s1_sum_all);
-wire [15:0] rest_fold = fold(s1_sum_rest);
+// ---- stage B --------------------------------------------------------------
+// The rest sum leaves out words 1 (total length), 4 (TTL/protocol) and 5
+// (checksum); both sums go through the carry-save reduction of
+// inc_csum_csa, five levels here and the rest in C.
+localparam NR = 27;
+wire [16*NR-1:0] rest_words = {a_words[16*30-1:16*6], a_words[16*3 +: 16],
+                               a_words[16*2 +: 16], a_words[15:0]};
+wire [16*30-1:0] csa_all_b;
+wire [16*NR-1:0] csa_rest_b;
+inc_csum_csa #(.N(30), .LEVELS(5)) csa_all1 (.in_words(a_words), .out_words(csa_all_b));
+inc_csum_csa #(.N(NR), .LEVELS(5)) csa_rest1 (.in_words(rest_words), .out_words(csa_rest_b));
 
+wire [3:0]  ihl     = a_vihl[3:0];
+wire [7:0]  ip_hlen = {2'b00, ihl, 2'b00};
+wire [7:0]  l3      = a_vlan ? 8'd18 : 8'd14;
+// the beat that holds the data-offset byte L3 + IHL*4 + 12
+wire [7:0]  doff_idx  = l3 + ip_hlen + 8'd12;
+wire [31:0] doff_beat = {24'd0, doff_idx} / DB;
+
+reg         b_end = 1'b0, b_vlan = 1'b0, b_hdr_valid = 1'b0;
+reg [7:0]   b_l3 = 0, b_ip_hlen = 0, b_l4 = 0, b_tos = 0, b_ttl = 0, b_proto = 0;
+reg [3:0]   b_doff = 0;
+reg [15:0]  b_total = 0, b_len = 0, b_tot_m_ih = 0;
+reg [16:0]  b_ip_end = 0;
+reg         b_trunc_l2 = 1'b0, b_not_ipv4 = 1'b0, b_trunc_ip = 1'b0, b_bad_hdr = 1'b0;
+reg         b_tos_bad = 1'b0, b_frag = 1'b0, b_not_tcp = 1'b0, b_tot_lt_ih = 1'b0, b_tcp_min = 1'b0;
+reg [16*5-1:0] b_all = 0;          // 30 words after five levels: 5
+reg [16*4-1:0] b_rest = 0;         // 27 words after five levels: 4
+
+always @(posedge clk) begin
+    b_end       <= a_end;
+    b_vlan      <= a_vlan;
+    b_hdr_valid <= a_beat != 0 && {20'd0, a_beat} > doff_beat;
+    b_l3        <= l3;
+    b_ip_hlen   <= ip_hlen;
+    b_l4        <= l3 + ip_hlen;                  // <= 78
+    b_doff      <= a_doffc[4*ihl +: 4];
+    b_tos       <= a_tos;
+    b_ttl       <= a_ttl;
+    b_proto     <= a_proto;
+    b_total     <= a_total;
+    b_len       <= a_len;
+    b_tot_m_ih  <= a_total - {8'd0, ip_hlen};
+    b_tot_lt_ih <= a_total < {8'd0, ip_hlen};
+    b_tcp_min   <= a_total < {8'd0, ip_hlen} + 16'd20;
+    b_ip_end    <= {9'd0, l3} + {1'b0, a_total};
+    b_trunc_l2  <= a_len < 16'd14 || (a_vlan && a_len < 16'd18);
+    b_not_ipv4  <= a_not_ipv4;
+    b_trunc_ip  <= a_len < {8'd0, l3} + 16'd20;
+    b_bad_hdr   <= a_vihl[7:4] != 4'd4 || ihl < 4'd5;
+    b_tos_bad   <= a_tos_bad;
+    b_frag      <= a_frag;
+    b_not_tcp   <= a_proto != 8'd6 && !(RX != 0 && a_proto == 8'd253);
+    b_all       <= csa_all_b[16*5-1:0];
+    b_rest      <= csa_rest_b[16*4-1:0];
+    if (rst)
+        b_end <= 1'b0;
+end
+
+// ---- stage C --------------------------------------------------------------
+wire [16*5-1:0] csa_all_c;
+wire [16*4-1:0] csa_rest_c;
+inc_csum_csa #(.N(5), .LEVELS(3)) csa_all2 (.in_words(b_all), .out_words(csa_all_c));
+inc_csum_csa #(.N(4), .LEVELS(2)) csa_rest2 (.in_words(b_rest), .out_words(csa_rest_c));
+
+wire [7:0]  tcp_hlen = {2'b00, b_doff, 2'b00};
+
+reg         c_end = 1'b0, c_vlan = 1'b0, c_hdr_valid = 1'b0, c_hdr_ok = 1'b0;
+reg [7:0]   c_l3 = 0, c_ip_hlen = 0, c_tcp_hlen = 0, c_poff = 0, c_tos = 0, c_ttl = 0, c_proto = 0;
+reg [15:0]  c_total = 0, c_len = 0, c_plen = 0;
+reg [9:0]   c_ck = 0;
+reg [31:0]  c_all = 0, c_rest = 0;  // two words each
+
+always @(posedge clk) begin
+    c_end       <= b_end;
+    c_vlan      <= b_vlan;
+    c_hdr_valid <= b_hdr_valid;
+    c_l3        <= b_l3;
+    c_ip_hlen   <= b_ip_hlen;
+    c_tcp_hlen  <= tcp_hlen;
+    c_poff      <= b_l4 + tcp_hlen;               // <= 138
+    c_plen      <= b_tot_m_ih - {8'd0, tcp_hlen};  // meaningful when no underflow
+    c_hdr_ok    <= !b_bad_hdr && b_doff >= 4'd5 && !b_tot_lt_ih &&
+                   b_tot_m_ih >= {8'd0, tcp_hlen};
+    c_tos       <= b_tos;
+    c_ttl       <= b_ttl;
+    c_proto     <= b_proto;
+    c_total     <= b_total;
+    c_len       <= b_len;
+    // the checks other than the checksum, in the model's order
+    c_ck <= {b_trunc_l2, b_not_ipv4, b_trunc_ip, b_bad_hdr, b_tos_bad,
+             b_len < {8'd0, b_l4},                                        // no room for the options
+             b_tot_lt_ih || b_ip_end > {1'b0, b_len} ||
+                 (b_ip_end < {1'b0, b_len} && b_len > 16'd64),            // bad length
+             b_frag, b_not_tcp,
+             // total < IHL*4 + 20, data offset < 5, or IHL*4 + THL > total
+             // (the last one only matters when total >= IHL*4)
+             b_tcp_min || b_doff < 4'd5 || b_tot_m_ih < {8'd0, tcp_hlen}};
+    c_all       <= csa_all_c[31:0];
+    c_rest      <= csa_rest_c[31:0];
+    if (rst)
+        c_end <= 1'b0;
+end
+
+// ---- stage D --------------------------------------------------------------
+reg         d_end = 1'b0, d_csum_ok = 1'b0, d_vlan = 1'b0;
+reg [16:0]  d_rest = 0;
+reg [9:0]   d_ck = 0;
+reg [7:0]   d_l3 = 0, d_ip_hlen = 0, d_tcp_hlen = 0, d_poff = 0, d_tos = 0, d_ttl = 0, d_proto = 0;
+reg [15:0]  d_total = 0, d_len = 0, d_plen = 0;
+
+always @(posedge clk) begin
+    d_end      <= c_end;
+    // the header sums to 0xffff (folded) iff the two words add up to
+    // 0xffff or 0x1fffe (inc_csum_csa)
+    d_csum_ok  <= c_all[15:0] == ~c_all[31:16] || (&c_all);
+    d_rest     <= {1'b0, c_rest[15:0]} + {1'b0, c_rest[31:16]};
+    d_ck       <= c_ck;
+    d_vlan     <= c_vlan;
+    d_l3       <= c_l3;
+    d_ip_hlen  <= c_ip_hlen;
+    d_tcp_hlen <= c_tcp_hlen;
+    d_poff     <= c_poff;
+    d_tos      <= c_tos;
+    d_ttl      <= c_ttl;
+    d_proto    <= c_proto;
+    d_total    <= c_total;
+    d_len      <= c_len;
+    d_plen     <= c_plen;
+    if (rst)
+        d_end <= 1'b0;
+end
+
+// ---- stage E: the outputs ----------------------------------------------------
 reg [4:0] reason;
 always @* begin
-    if (s1_ck[9])                       // frame < 14 (18 with a tag)
+    if (d_ck[9])                        // frame < 14 (18 with a tag)
         reason = R_TRUNCATED;
-    else if (s1_ck[8])
+    else if (d_ck[8])
         reason = R_NOT_IPV4;
-    else if (s1_ck[7])                  // no room for 20 bytes of IPv4
+    else if (d_ck[7])                   // no room for 20 bytes of IPv4
         reason = R_TRUNCATED;
-    else if (s1_ck[6])
+    else if (d_ck[6])
         reason = R_BAD_IP_HEADER;
-    else if (s1_ck[5])
+    else if (d_ck[5])
         reason = R_TOS;
-    else if (s1_ck[4])                  // no room for the options
+    else if (d_ck[4])                   // no room for the options
         reason = R_TRUNCATED;
-    else if (csum_fold != 16'hffff)
+    else if (!d_csum_ok)
         reason = R_BAD_IP_CSUM;
-    else if (s1_ck[3])
+    else if (d_ck[3])
         reason = R_BAD_LENGTH;
-    else if (s1_ck[2])
+    else if (d_ck[2])
         reason = R_FRAGMENT;
-    else if (s1_ck[1])
+    else if (d_ck[1])
         reason = R_NOT_TCP;
-    else if (s1_ck[0])
+    else if (d_ck[0])
         reason = R_BAD_TCP_HEADER;
     else
         reason = R_NONE;
 end
 
-// stage 2: the outputs
 reg        done_reg = 1'b0;
 reg [4:0]  reason_reg = 0;
 reg [15:0] frame_len_reg = 0, ip_total_reg = 0, payload_len_reg = 0, csum_rest_reg = 0;
@@ -348,25 +400,42 @@ reg [7:0]  l3_reg = 0, ip_hlen_reg = 0, tcp_hlen_reg = 0, payload_off_reg = 0;
 reg [7:0]  proto_reg = 0, tos_reg = 0, ttl_reg = 0;
 
 always @(posedge clk) begin
-    done_reg <= s1_valid;
-    if (s1_valid) begin
+    done_reg <= d_end;
+    if (d_end) begin
         reason_reg      <= reason;
-        frame_len_reg   <= s1_frame_len;
-        vlan_reg        <= s1_vlan;
-        l3_reg          <= s1_l3;
-        ip_hlen_reg     <= s1_ip_hlen;
-        tcp_hlen_reg    <= s1_tcp_hlen;
-        ip_total_reg    <= s1_ip_total;
-        payload_off_reg <= s1_payload_off;
-        payload_len_reg <= s1_payload_len;
-        proto_reg       <= s1_proto;
-        tos_reg         <= s1_tos;
-        ttl_reg         <= s1_ttl;
-        csum_rest_reg   <= rest_fold;
+        frame_len_reg   <= d_len;
+        vlan_reg        <= d_vlan;
+        l3_reg          <= d_l3;
+        ip_hlen_reg     <= d_ip_hlen;
+        tcp_hlen_reg    <= d_tcp_hlen;
+        ip_total_reg    <= d_total;
+        payload_off_reg <= d_poff;
+        payload_len_reg <= d_plen;
+        proto_reg       <= d_proto;
+        tos_reg         <= d_tos;
+        ttl_reg         <= d_ttl;
+        // end-around carry: the folded sum, 0 only for an all-zero header
+        csum_rest_reg   <= d_rest[15:0] + {15'd0, d_rest[16]};
     end
     if (rst)
         done_reg <= 1'b0;
 end
+
+// the reductions give zero above their last word; DF and the reserved bit
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_ok = &{1'b0, csa_all_b[16*30-1:16*5], csa_rest_b[16*NR-1:16*4],
+                   csa_all_c[16*5-1:32], csa_rest_c[16*4-1:32], ip_frag[15:14]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+assign cur_hdr_valid   = c_hdr_valid;
+assign cur_hdr_ok      = c_hdr_ok;
+assign cur_vlan        = c_vlan;
+assign cur_l3_off      = c_l3;
+assign cur_ip_hlen     = c_ip_hlen;
+assign cur_tcp_hlen    = c_tcp_hlen;
+assign cur_ip_total    = c_total;
+assign cur_payload_off = c_poff;
+assign cur_payload_len = c_plen;
 
 assign m_done        = done_reg;
 assign m_reason      = reason_reg;

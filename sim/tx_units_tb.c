@@ -62,6 +62,9 @@ static unsigned matcher_reason(enum inc_reason r)
 	}
 }
 
+/* m_done after the tlast beat (inc_tos_matcher: M_LAT) */
+#define MATCHER_LAT 6
+
 static uint16_t fold_add(uint32_t a)
 {
 	while (a >> 16)
@@ -77,7 +80,10 @@ static void test_matcher(unsigned long nframes, unsigned stall, uint64_t seed)
 	struct inc_frame_config cfg;
 	struct inc_frame_info info;
 	uint64_t rng = seed;
-	unsigned long i, tx_seen = 0, rx_seen = 0, guard;
+	unsigned long i, tx_seen = 0, rx_seen = 0, guard, lat_bad = 0;
+	unsigned long tl_in = 0;        /* tlast beats accepted */
+	/* cycle of each frame's tlast beat, for the result latency */
+	unsigned long *tl_cyc = calloc(nframes, sizeof(*tl_cyc));
 	size_t len;
 
 	inc_axis_src_init(&src, &io->s, seed ^ 0x1234);
@@ -116,7 +122,12 @@ static void test_matcher(unsigned long nframes, unsigned stall, uint64_t seed)
 		inc_axis_src_drive(&src);
 		*io->tb_ready = !(stall && inc_sim_rand(&rng) % 100 < stall);
 		tb_eval();
+		if (*io->s.tvalid && *io->s.tready && *io->s.tlast && tl_in < nframes)
+			tl_cyc[tl_in++] = guard;
 		inc_axis_src_handshake(&src);
+		if ((*io->tx_done || *io->rx_done) && tx_seen < nframes &&
+		    (tx_seen >= tl_in || guard - tl_cyc[tx_seen] != MATCHER_LAT))
+			lat_bad++;
 		if (*io->tx_done && tx_seen < nframes) {
 			struct mexp *e = &exp[tx_seen];
 
@@ -159,10 +170,13 @@ static void test_matcher(unsigned long nframes, unsigned stall, uint64_t seed)
 		}
 		tb_tick();
 	}
+	CHECK(lat_bad == 0, "matcher: %lu results not %d cycles after their tlast beat",
+	      lat_bad, MATCHER_LAT);
 	CHECK(tx_seen == nframes && rx_seen == nframes,
 	      "matcher: %lu/%lu tx and %lu rx results for %lu frames", tx_seen,
 	      nframes, rx_seen, nframes);
 	inc_axis_src_flush(&src);
+	free(tl_cyc);
 	free(exp);
 }
 
