@@ -502,11 +502,72 @@ inc_group_pack #(.LANES(LANES)) pack (
     .in_tags(b_tags_reg), .in_payloads(b_pay_reg), .out_group(grp), .out_len(grp_len)
 );
 
-wire [7:0]             glen_eff  = b_nz_reg ? grp_len : 8'd0;
-wire [GRP_BYTES*8-1:0] grp_eff   = b_nz_reg ? grp : {GRP_BYTES*8{1'b0}};
+// Stage B2: the packed group registered (the packing tree and the tail
+// insertion in one cycle were the longest path), everything else of B
+// one cycle later.
+reg [GRP_BYTES*8-1:0] b2_grp_reg = 0;
+reg [7:0]             b2_grp_len_reg = 0;
+reg [18*LANES-1:0]    b2_lane_dsum_reg = 0;
+reg [15:0]            b2_csum_rest_reg = 0;
+reg                   b2_en_reg = 1'b0;
+reg [15:0]            b2_frame_len_reg = 0;
+reg                   b2_has_reg = 1'b0;
+reg [15:0]            b2_hcb_reg = 0;
+reg [7:0]             b2_ip_hlen_reg = 0;
+reg                   b2_last_reg = 1'b0;
+reg                   b2_nz_reg = 1'b0;
+reg [5:0]             b2_off_reg = 0;
+reg [OAW:0]           b2_orig_base_reg = 0;
+reg [OAW:0]           b2_orig_end_reg = 0;
+reg [15:0]            b2_plen_reg = 0;
+reg [7:0]             b2_poff_reg = 0;
+reg [4:0]             b2_reason_reg = 0;
+reg                   b2_start_reg = 1'b0;
+reg [2*LANES-1:0]     b2_tags_reg = 0;
+reg [1:0]             b2_tail_reg = 0;
+reg [23:0]            b2_tail_bytes_reg = 0;
+reg [7:0]             b2_tcp_hlen_reg = 0;
+reg [6:0]             b2_tcs_reg = 0;
+reg [7:0]             b2_ttl_reg = 0;
+reg                   b2_valid_reg = 1'b0;
+reg                   b2_vlan_reg = 1'b0;
+
+always @(posedge clk) begin
+    b2_grp_reg       <= grp;
+    b2_grp_len_reg   <= grp_len;
+    b2_lane_dsum_reg <= lane_dsum;
+    b2_csum_rest_reg  <= b_csum_rest_reg;
+    b2_en_reg         <= b_en_reg;
+    b2_frame_len_reg  <= b_frame_len_reg;
+    b2_has_reg        <= b_has_reg;
+    b2_hcb_reg        <= b_hcb_reg;
+    b2_ip_hlen_reg    <= b_ip_hlen_reg;
+    b2_last_reg       <= b_last_reg;
+    b2_nz_reg         <= b_nz_reg;
+    b2_off_reg        <= b_off_reg;
+    b2_orig_base_reg  <= b_orig_base_reg;
+    b2_orig_end_reg   <= b_orig_end_reg;
+    b2_plen_reg       <= b_plen_reg;
+    b2_poff_reg       <= b_poff_reg;
+    b2_reason_reg     <= b_reason_reg;
+    b2_start_reg      <= b_start_reg;
+    b2_tags_reg       <= b_tags_reg;
+    b2_tail_reg       <= b_tail_reg;
+    b2_tail_bytes_reg <= b_tail_bytes_reg;
+    b2_tcp_hlen_reg   <= b_tcp_hlen_reg;
+    b2_tcs_reg        <= b_tcs_reg;
+    b2_ttl_reg        <= b_ttl_reg;
+    b2_valid_reg      <= b_valid_reg;
+    b2_vlan_reg       <= b_vlan_reg;
+    if (rst)
+        b2_valid_reg <= 1'b0;
+end
+
+wire [7:0]             glen_eff  = b2_nz_reg ? b2_grp_len_reg : 8'd0;
+wire [GRP_BYTES*8-1:0] grp_eff   = b2_nz_reg ? b2_grp_reg : {GRP_BYTES*8{1'b0}};
 wire [GRP_BYTES*8-1:0] chunk     = grp_eff |
-    ({{(GRP_BYTES*8-24){1'b0}}, b_tail_bytes_reg} << {glen_eff, 3'b000});
-wire [7:0]             chunk_len = b_has_reg ? glen_eff + {6'd0, b_tail_reg} : 8'd0;
+    ({{(GRP_BYTES*8-24){1'b0}}, b2_tail_bytes_reg} << {glen_eff, 3'b000});
+wire [7:0]             chunk_len = b2_has_reg ? glen_eff + {6'd0, b2_tail_reg} : 8'd0;
 
 reg                   c_valid_reg = 1'b0, c_has_reg = 1'b0, c_last_reg = 1'b0, c_start_reg = 1'b0;
 reg [GRP_BYTES*8-1:0] c_data_reg = 0;
@@ -514,39 +575,46 @@ reg [7:0]             c_len_reg = 0;
 reg [5:0]             c_off_reg = 0;
 reg                   c_en_reg = 1'b0, c_vlan_reg = 1'b0;
 reg [4:0]             c_reason_reg = 0;
-reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0, c_csum_rest_reg = 0;
-reg [7:0]             c_poff_reg = 0, c_ip_hlen_reg = 0, c_tcp_hlen_reg = 0, c_ttl_reg = 0;
+reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0;
+reg [7:0]             c_poff_reg = 0;
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
 reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
 reg [2*LANES-1:0]     c_tw_reg = 0;          // the beat's tag word (0 without a group)
 reg [15:0]            c_hcb_reg = 0;
 reg [6:0]             c_tcs_reg = 0;
+reg [7:0]             c_hl6_reg = 0, c_poff6_reg = 0;
+reg [15:0]            c_plen_m6_reg = 0, c_pre_ck_reg = 0;
+reg                   c_plen_small_reg = 1'b0, c_plen_zero_reg = 1'b0, c_oversize_reg = 1'b0;
 
 always @(posedge clk) begin
-    c_valid_reg <= b_valid_reg;
-    c_lane_dsum_reg <= lane_dsum;
-    c_hcb_reg   <= b_hcb_reg;
-    c_tw_reg    <= (b_has_reg && b_nz_reg) ? b_tags_reg : {2*LANES{1'b0}};
-    c_has_reg   <= b_has_reg;
-    c_last_reg  <= b_last_reg;
-    c_start_reg <= b_start_reg;
+    c_valid_reg <= b2_valid_reg;
+    c_lane_dsum_reg <= b2_lane_dsum_reg;
+    c_hcb_reg   <= b2_hcb_reg;
+    c_tw_reg    <= (b2_has_reg && b2_nz_reg) ? b2_tags_reg : {2*LANES{1'b0}};
+    c_has_reg   <= b2_has_reg;
+    c_last_reg  <= b2_last_reg;
+    c_start_reg <= b2_start_reg;
     c_data_reg  <= chunk;
     c_len_reg   <= chunk_len;
-    c_off_reg   <= b_off_reg;
-    if (b_last_reg) begin
-        c_en_reg        <= b_en_reg;
-        c_reason_reg    <= b_reason_reg;
-        c_frame_len_reg <= b_frame_len_reg;
-        c_plen_reg      <= b_plen_reg;
-        c_csum_rest_reg <= b_csum_rest_reg;
-        c_poff_reg      <= b_poff_reg;
-        c_ip_hlen_reg   <= b_ip_hlen_reg;
-        c_tcp_hlen_reg  <= b_tcp_hlen_reg;
-        c_ttl_reg       <= b_ttl_reg;
-        c_vlan_reg      <= b_vlan_reg;
-        c_orig_base_reg <= b_orig_base_reg;
-        c_orig_end_reg  <= b_orig_end_reg;
-        c_tcs_reg       <= b_tcs_reg;
+    c_off_reg   <= b2_off_reg;
+    if (b2_last_reg) begin
+        c_en_reg        <= b2_en_reg;
+        c_reason_reg    <= b2_reason_reg;
+        c_frame_len_reg <= b2_frame_len_reg;
+        c_plen_reg      <= b2_plen_reg;
+        c_poff_reg      <= b2_poff_reg;
+        c_vlan_reg      <= b2_vlan_reg;
+        c_orig_base_reg <= b2_orig_base_reg;
+        c_orig_end_reg  <= b2_orig_end_reg;
+        c_tcs_reg       <= b2_tcs_reg;
+        // the constant parts of the decision's sums
+        c_hl6_reg        <= b2_ip_hlen_reg + b2_tcp_hlen_reg + SHIM;   // <= 126
+        c_poff6_reg      <= b2_poff_reg + SHIM;                       // <= 144
+        c_plen_m6_reg    <= b2_plen_reg - {8'd0, SHIM};
+        c_plen_small_reg <= b2_plen_reg < {8'd0, SHIM};
+        c_plen_zero_reg  <= b2_plen_reg == 16'd0;
+        c_oversize_reg   <= {16'd0, b2_frame_len_reg} > MAX_FRAME;
+        c_pre_ck_reg     <= ones_add(b2_csum_rest_reg, {b2_ttl_reg, 8'd253});
     end
     if (rst)
         c_valid_reg <= 1'b0;
@@ -566,22 +634,77 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 
 
 // --------------------------------------------------------------------------
-// Decision (with the token in stage C), registered into stage F, which
-// lines up with the align unit's last rows.
+// Decision, in three stages behind the token in stage C: F (the frame's
+// chunk bytes; the comp RAM bookkeeping lines up with the align unit's last
+// rows here), F2 (lengths and the outcome), F3 (checksums) -> metadata FIFO.
+// One adder per stage: the constant parts of the sums are formed when the
+// token enters stage C.
 // --------------------------------------------------------------------------
+// one's-complement sum of two 16-bit words with the end-around carry in the
+// same adder: 0 only when both are 0, so it equals the model's fold of
+// their sum (sw-model/src/frame.c)
+function [15:0] ones_add;
+    input [15:0] a, b;
+    reg   [16:0] t;
+    begin
+        t = {1'b0, a} + {1'b0, b};
+        ones_add = t[16] ? a + b + 16'd1 : t[15:0];
+    end
+endfunction
+
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
 wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len_reg};     // stream + tail bytes
-wire [16:0] out_pay  = {1'b0, chunks} + {9'd0, SHIM};    // shim + stream + tail
-wire [16:0] comp_len = out_pay + {9'd0, c_poff_reg};
-wire [16:0] new_tot  = out_pay + {9'd0, c_ip_hlen_reg} + {9'd0, c_tcp_hlen_reg};
-wire [17:0] ck_sum   = {2'b00, c_csum_rest_reg} + {1'b0, new_tot} + {2'b00, c_ttl_reg, 8'd253};
-wire [16:0] ck_f1    = {15'd0, ck_sum[17:16]} + {1'b0, ck_sum[15:0]};
-wire [15:0] ck_f2    = ck_f1[15:0] + {15'd0, ck_f1[16]};
-wire [15:0] new_csum = ~ck_f2;
 
-// The frame's checksum update terms so far, plus this beat's; the first
-// payload beat starts from ~HC (captured before any payload beat).
-reg  [31:0] dsum_acc_reg = 0;
+// The sum modulo 2^16 of the frame's tag words, for the shim.
+reg  [15:0] tsum_acc_reg = 0;
+wire [15:0] tsum_total = tsum_acc_reg + c_tw_reg;
+
+// stage F: the token with its chunk bytes
+reg         f_valid_reg = 1'b0;
+reg  [15:0] f_chunks_reg = 0, f_tsum_reg = 0, f_frame_len_reg = 0, f_plen_reg = 0;
+reg  [15:0] f_plen_m6_reg = 0, f_pre_ck_reg = 0;
+reg  [7:0]  f_hl6_reg = 0, f_poff6_reg = 0, f_poff_reg = 0;
+reg         f_oversize_reg = 1'b0, f_en_reg = 1'b0, f_plen_zero_reg = 1'b0, f_plen_small_reg = 1'b0;
+reg         f_vlan_reg = 1'b0;
+reg  [4:0]  f_reason_in_reg = 0;
+reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
+reg  [6:0]  f_tcs_reg = 0;
+
+always @(posedge clk) begin
+    if (c_valid_reg) begin
+        csum_acc_reg <= c_last_reg ? 16'd0 : chunks;
+        tsum_acc_reg <= c_last_reg ? 16'd0 : tsum_total;
+    end
+    f_valid_reg      <= c_valid_reg && c_last_reg;
+    f_chunks_reg     <= chunks;
+    f_tsum_reg       <= tsum_total;
+    f_frame_len_reg  <= c_frame_len_reg;
+    f_plen_reg       <= c_plen_reg;
+    f_plen_m6_reg    <= c_plen_m6_reg;
+    f_plen_small_reg <= c_plen_small_reg;
+    f_plen_zero_reg  <= c_plen_zero_reg;
+    f_pre_ck_reg     <= c_pre_ck_reg;
+    f_hl6_reg        <= c_hl6_reg;
+    f_poff6_reg      <= c_poff6_reg;
+    f_poff_reg       <= c_poff_reg;
+    f_oversize_reg   <= c_oversize_reg;
+    f_en_reg         <= c_en_reg;
+    f_reason_in_reg  <= c_reason_reg;
+    f_vlan_reg       <= c_vlan_reg;
+    f_orig_base_reg  <= c_orig_base_reg;
+    f_orig_end_reg   <= c_orig_end_reg;
+    f_tcs_reg        <= c_tcs_reg;
+    if (rst) begin
+        f_valid_reg <= 1'b0;
+        csum_acc_reg <= 0;
+        tsum_acc_reg <= 0;
+    end
+end
+
+// The frame's checksum update terms, one stage behind C (C2, in step with
+// F): the beat's eight lane terms summed, then accumulated; the first
+// payload beat starts from ~HC (captured before any payload beat). The
+// total is registered into F2 with the token.
 reg  [20:0] c_beat_dsum;
 integer     ls;
 always @* begin
@@ -589,11 +712,32 @@ always @* begin
     for (ls = 0; ls < LANES; ls = ls + 1)
         c_beat_dsum = c_beat_dsum + {3'd0, c_lane_dsum_reg[18*ls +: 18]};
 end
-wire [31:0] dsum_total = (c_start_reg ? {16'd0, ~c_hcb_reg} : dsum_acc_reg) + {11'd0, c_beat_dsum};
 
-// The sum modulo 2^16 of the frame's tag words, for the shim.
-reg  [15:0] tsum_acc_reg = 0;
-wire [15:0] tsum_total = tsum_acc_reg + c_tw_reg;
+reg         c2_valid_reg = 1'b0, c2_start_reg = 1'b0, c2_last_reg = 1'b0;
+reg  [20:0] c2_dsum_reg = 0;
+reg  [15:0] c2_hcb_reg = 0;
+reg  [31:0] dsum_acc_reg = 0;
+wire [31:0] dsum_total = (c2_start_reg ? {16'd0, ~c2_hcb_reg} : dsum_acc_reg) + {11'd0, c2_dsum_reg};
+
+always @(posedge clk) begin
+    c2_valid_reg <= c_valid_reg;
+    c2_start_reg <= c_start_reg;
+    c2_last_reg  <= c_last_reg;
+    c2_dsum_reg  <= c_beat_dsum;
+    c2_hcb_reg   <= c_hcb_reg;
+    if (c2_valid_reg)
+        dsum_acc_reg <= c2_last_reg ? 32'd0 : dsum_total;
+    if (rst) begin
+        c2_valid_reg <= 1'b0;
+        dsum_acc_reg <= 0;
+    end
+end
+
+// stage F2: lengths and the outcome
+wire [15:0] new_tot    = f_chunks_reg + {8'd0, f_hl6_reg};     // IHL*4 + THL + shim + stream + tail
+wire [15:0] comp_len   = f_chunks_reg + {8'd0, f_poff6_reg};   // the compressed frame
+// not_smaller: shim + stream + tail >= payload length
+wire        not_smaller = f_plen_small_reg || f_chunks_reg >= f_plen_m6_reg;
 
 reg  [1:0]  dec_mode;
 reg  [2:0]  dec_outcome;
@@ -601,18 +745,18 @@ reg  [4:0]  dec_reason;
 always @* begin
     dec_mode    = M_BYPASS;
     dec_outcome = O_BYPASS;
-    dec_reason  = c_reason_reg;
-    if (c_frame_len_reg > MAX_FRAME) begin
+    dec_reason  = f_reason_in_reg;
+    if (f_oversize_reg) begin
         dec_mode    = M_DROP;
         dec_outcome = O_DROPPED;
         dec_reason  = R_OVERSIZE;
-    end else if (!c_en_reg) begin
+    end else if (!f_en_reg) begin
         dec_reason  = R_DISABLED;
-    end else if (c_reason_reg != R_NONE) begin
-        dec_reason  = c_reason_reg;
-    end else if (c_plen_reg == 16'd0) begin
+    end else if (f_reason_in_reg != R_NONE) begin
+        dec_reason  = f_reason_in_reg;
+    end else if (f_plen_zero_reg) begin
         dec_reason  = R_NO_PAYLOAD;
-    end else if (out_pay >= {1'b0, c_plen_reg}) begin
+    end else if (not_smaller) begin
         dec_reason  = R_NOT_SMALLER;
     end else begin
         dec_mode    = M_COMP;
@@ -621,52 +765,80 @@ always @* begin
     end
 end
 
-reg         f_valid_reg = 1'b0;
-reg  [1:0]  f_mode_reg = 0;
-reg  [2:0]  f_outcome_reg = 0;
-reg  [4:0]  f_reason_reg = 0;
-reg  [15:0] f_bytes_in_reg = 0, f_out_len_reg = 0, f_total_reg = 0, f_csum_reg = 0, f_plen_reg = 0;
-reg  [7:0]  f_poff_reg = 0;
-reg         f_vlan_reg = 1'b0;
-reg  [OAW:0] f_orig_base_reg = 0, f_orig_end_reg = 0;
-reg  [31:0] f_dsum_reg = 0;
-reg  [15:0] f_tsum_reg = 0;
-reg  [6:0]  f_tcs_reg = 0;
-
-// HC' = ~fold(~HC + terms), as v2_csum in sw-model/src/frame.c (~HC is
-// in the total already). Two end-around steps: the second cannot carry.
-wire [16:0] tcs_f1   = {1'b0, f_dsum_reg[15:0]} + {1'b0, f_dsum_reg[31:16]};
-wire [15:0] f_tcs    = ~(tcs_f1[15:0] + {15'd0, tcs_f1[16]});
+reg         f2_valid_reg = 1'b0;
+reg  [1:0]  f2_mode_reg = 0;
+reg  [2:0]  f2_outcome_reg = 0;
+reg  [4:0]  f2_reason_reg = 0;
+reg  [15:0] f2_bytes_in_reg = 0, f2_comp_len_reg = 0, f2_total_reg = 0, f2_plen_reg = 0;
+reg  [15:0] f2_pre_ck_reg = 0, f2_tsum_reg = 0;
+reg  [7:0]  f2_poff_reg = 0;
+reg         f2_vlan_reg = 1'b0;
+reg  [OAW:0] f2_orig_base_reg = 0, f2_orig_end_reg = 0;
+reg  [CAW:0] f2_comp_base_reg = 0, f2_comp_end_reg = 0;
+reg  [31:0] f2_dsum_reg = 0;
+reg  [6:0]  f2_tcs_reg = 0;
+wire [CAW:0] comp_wr_next;
 
 always @(posedge clk) begin
-    if (c_valid_reg) begin
-        csum_acc_reg <= c_last_reg ? 16'd0 : chunks;
-        dsum_acc_reg <= c_last_reg ? 32'd0 : dsum_total;
-        tsum_acc_reg <= c_last_reg ? 16'd0 : tsum_total;
-    end
-    f_dsum_reg      <= dsum_total;
-    f_tsum_reg      <= tsum_total;
-    f_tcs_reg       <= c_tcs_reg;
-    f_valid_reg     <= c_valid_reg && c_last_reg;
-    f_mode_reg      <= dec_mode;
-    f_outcome_reg   <= dec_outcome;
-    f_reason_reg    <= dec_reason;
-    f_bytes_in_reg  <= c_frame_len_reg;
-    f_out_len_reg   <= dec_mode == M_DROP ? 16'd0 :
-                   dec_mode == M_COMP ? comp_len[15:0] : c_frame_len_reg;
-    f_total_reg     <= new_tot[15:0];
-    f_csum_reg      <= new_csum;
-    f_plen_reg      <= c_plen_reg;
-    f_poff_reg      <= c_poff_reg;
-    f_vlan_reg      <= c_vlan_reg;
-    f_orig_base_reg <= c_orig_base_reg;
-    f_orig_end_reg  <= c_orig_end_reg;
-    if (rst) begin
-        f_valid_reg <= 1'b0;
-        csum_acc_reg <= 0;
-        dsum_acc_reg <= 0;
-        tsum_acc_reg <= 0;
-    end
+    f2_valid_reg     <= f_valid_reg;
+    f2_mode_reg      <= dec_mode;
+    f2_outcome_reg   <= dec_outcome;
+    f2_reason_reg    <= dec_reason;
+    f2_bytes_in_reg  <= f_frame_len_reg;
+    f2_comp_len_reg  <= comp_len;
+    f2_total_reg     <= new_tot;
+    f2_plen_reg      <= f_plen_reg;
+    f2_pre_ck_reg    <= f_pre_ck_reg;
+    f2_tsum_reg      <= f_tsum_reg;
+    f2_poff_reg      <= f_poff_reg;
+    f2_vlan_reg      <= f_vlan_reg;
+    f2_orig_base_reg <= f_orig_base_reg;
+    f2_orig_end_reg  <= f_orig_end_reg;
+    f2_comp_base_reg <= comp_base_reg;     // the frame's rows (see the comp RAM)
+    f2_comp_end_reg  <= comp_wr_next;
+    f2_dsum_reg      <= dsum_total;
+    f2_tcs_reg       <= f_tcs_reg;
+    if (rst)
+        f2_valid_reg <= 1'b0;
+end
+
+// stage F3: the new IP checksum ~fold(rest + total + TTL:253) (rest and
+// TTL:253 summed in C) and HC' = ~fold(~HC + terms), as v2_csum in
+// sw-model/src/frame.c (~HC is in the total already)
+reg         f3_valid_reg = 1'b0;
+reg  [1:0]  f3_mode_reg = 0;
+reg  [2:0]  f3_outcome_reg = 0;
+reg  [4:0]  f3_reason_reg = 0;
+reg  [15:0] f3_bytes_in_reg = 0, f3_out_len_reg = 0, f3_total_reg = 0, f3_csum_reg = 0, f3_plen_reg = 0;
+reg  [15:0] f3_tcs_reg = 0, f3_tsum_reg = 0;
+reg  [7:0]  f3_poff_reg = 0;
+reg         f3_vlan_reg = 1'b0;
+reg  [OAW:0] f3_orig_base_reg = 0, f3_orig_end_reg = 0;
+reg  [CAW:0] f3_comp_base_reg = 0, f3_comp_end_reg = 0;
+reg  [6:0]  f3_tcs_off_reg = 0;
+
+always @(posedge clk) begin
+    f3_valid_reg     <= f2_valid_reg;
+    f3_mode_reg      <= f2_mode_reg;
+    f3_outcome_reg   <= f2_outcome_reg;
+    f3_reason_reg    <= f2_reason_reg;
+    f3_bytes_in_reg  <= f2_bytes_in_reg;
+    f3_out_len_reg   <= f2_mode_reg == M_DROP ? 16'd0 :
+                        f2_mode_reg == M_COMP ? f2_comp_len_reg : f2_bytes_in_reg;
+    f3_total_reg     <= f2_total_reg;
+    f3_csum_reg      <= ~ones_add(f2_pre_ck_reg, f2_total_reg);
+    f3_tcs_reg       <= ~ones_add(f2_dsum_reg[15:0], f2_dsum_reg[31:16]);
+    f3_tsum_reg      <= f2_tsum_reg;
+    f3_plen_reg      <= f2_plen_reg;
+    f3_poff_reg      <= f2_poff_reg;
+    f3_vlan_reg      <= f2_vlan_reg;
+    f3_orig_base_reg <= f2_orig_base_reg;
+    f3_orig_end_reg  <= f2_orig_end_reg;
+    f3_comp_base_reg <= f2_comp_base_reg;
+    f3_comp_end_reg  <= f2_comp_end_reg;
+    f3_tcs_off_reg   <= f2_tcs_reg;
+    if (rst)
+        f3_valid_reg <= 1'b0;
 end
 
 // --------------------------------------------------------------------------
@@ -679,7 +851,7 @@ reg [15:0]            frame_rows_reg = 0;    // rows written for the current fra
 wire        w0 = a0_valid && frame_rows_reg < MAX_ROWS;
 wire        w1 = a1_valid && w0 && frame_rows_reg + 16'd1 < MAX_ROWS;
 wire [CAW:0] comp_p1 = comp_wr_reg + 1'b1;
-wire [CAW:0] comp_wr_next = comp_wr_reg + {{CAW{1'b0}}, w0} + {{CAW{1'b0}}, w1};
+assign comp_wr_next = comp_wr_reg + {{CAW{1'b0}}, w0} + {{CAW{1'b0}}, w1};
 
 // Consecutive rows alternate banks, so the two writes of a cycle never meet.
 wire                  bank0_w0 = w0 && !comp_wr_reg[0];   // row 0 of the cycle to bank 0
@@ -723,9 +895,10 @@ wire [MQW:0] mq_count;
 
 inc_fifo #(.WIDTH(MW), .DEPTH(MQDEPTH)) mq_fifo (
     .clk(clk), .rst(rst),
-    .in_data({f_mode_reg, f_out_len_reg, f_orig_base_reg, f_orig_end_reg, comp_base_reg, comp_wr_next,
-              f_poff_reg, f_vlan_reg, f_total_reg, f_csum_reg, f_plen_reg, f_tcs, f_tcs_reg, f_tsum_reg}),
-    .in_valid(f_valid_reg), .in_ready(mq_in_ready),
+    .in_data({f3_mode_reg, f3_out_len_reg, f3_orig_base_reg, f3_orig_end_reg, f3_comp_base_reg,
+              f3_comp_end_reg, f3_poff_reg, f3_vlan_reg, f3_total_reg, f3_csum_reg, f3_plen_reg,
+              f3_tcs_reg, f3_tcs_off_reg, f3_tsum_reg}),
+    .in_valid(f3_valid_reg), .in_ready(mq_in_ready),
     .out_data(mq_head), .out_valid(mq_valid), .out_ready(pop), .count(mq_count)
 );
 
@@ -735,11 +908,11 @@ reg [4:0]  st_reason_reg = 0;
 reg [15:0] st_in_reg = 0, st_out_reg = 0;
 
 always @(posedge clk) begin
-    st_valid_reg   <= f_valid_reg;
-    st_outcome_reg <= f_outcome_reg;
-    st_reason_reg  <= f_reason_reg;
-    st_in_reg      <= f_bytes_in_reg;
-    st_out_reg     <= f_out_len_reg;
+    st_valid_reg   <= f3_valid_reg;
+    st_outcome_reg <= f3_outcome_reg;
+    st_reason_reg  <= f3_reason_reg;
+    st_in_reg      <= f3_bytes_in_reg;
+    st_out_reg     <= f3_out_len_reg;
     if (rst)
         st_valid_reg <= 1'b0;
 end
