@@ -49,7 +49,21 @@ reg [6*LANES-1:0]     size;
 reg [6*(LANES+1)-1:0] off;
 reg [32*LANES-1:0]    pay;
 reg [31:0]            word;
-integer               i;
+integer               i, k;
+
+// a + b (6 bits) as gates, without the carry chain of an adder
+function [5:0] lsum;
+    input [5:0] a, b;
+    reg         c;
+    integer     j;
+    begin
+        c = 1'b0;
+        for (j = 0; j < 6; j = j + 1) begin
+            lsum[j] = a[j] ^ b[j] ^ c;
+            c       = (a[j] & b[j]) | (c & (a[j] ^ b[j]));
+        end
+    end
+endfunction
 
 always @* begin
     off[5:0] = 6'd2;
@@ -60,7 +74,14 @@ always @* begin
             2'd2: size[6*i +: 6] = 6'd2;
             default: size[6*i +: 6] = 6'd4;
         endcase
-        off[6*(i+1) +: 6] = off[6*i +: 6] + size[6*i +: 6];
+    end
+    // Each lane's offset is a function of at most 14 tag bits: summed in
+    // plain logic (lsum) rather than a chain of carry chains, so that
+    // synthesis maps each one to a few LUT levels.
+    for (i = 1; i <= LANES; i = i + 1) begin
+        off[6*i +: 6] = 6'd2;
+        for (k = 0; k < i; k = k + 1)
+            off[6*i +: 6] = lsum(off[6*i +: 6], size[6*k +: 6]);
     end
     for (i = 0; i < LANES; i = i + 1) begin
         word = in_window[{off[6*i +: 6], 3'b000} +: 32];
@@ -73,15 +94,13 @@ always @* begin
     end
 end
 
-// The burst buffer's consume loop needs only the size: a balanced adder
-// tree over the lane sizes, shorter than the prefix-offset chain.
-wire [3:0] gs01 = {1'b0, size[2:0]}   + {1'b0, size[8:6]};
-wire [3:0] gs23 = {1'b0, size[14:12]} + {1'b0, size[20:18]};
-wire [3:0] gs45 = {1'b0, size[26:24]} + {1'b0, size[32:30]};
-wire [3:0] gs67 = {1'b0, size[38:36]} + {1'b0, size[44:42]};
-wire [4:0] gs03 = {1'b0, gs01} + {1'b0, gs23};
-wire [4:0] gs47 = {1'b0, gs45} + {1'b0, gs67};
-assign group_size = {1'b0, gs03} + {1'b0, gs47} + 6'd2;
+// The burst buffer's consume loop needs only the size: the lane sizes
+// summed as gates in a balanced tree (a function of the 16 tag bits).
+wire [5:0] gs01 = lsum(size[5:0],   size[11:6]);
+wire [5:0] gs23 = lsum(size[17:12], size[23:18]);
+wire [5:0] gs45 = lsum(size[29:24], size[35:30]);
+wire [5:0] gs67 = lsum(size[41:36], size[47:42]);
+assign group_size = lsum(lsum(gs01, gs23), lsum(lsum(gs45, gs67), 6'd2));
 assign pad_ok = (in_nvalid >= 4'd8) || ((tagword >> {in_nvalid, 1'b0}) == 16'd0);
 
 // Stage 1: tags and payloads.
