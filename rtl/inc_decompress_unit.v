@@ -51,17 +51,15 @@ reg [32*LANES-1:0]    pay;
 reg [31:0]            word;
 integer               i, k;
 
-// a + b (6 bits) as gates, without the carry chain of an adder
-function [5:0] lsum;
+`include "inc_lsum.vh"
+function [5:0] lsum6;   // 6-bit operands (the sums stay below 64)
     input [5:0] a, b;
-    reg         c;
-    integer     j;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg   [7:0] t;
+    /* verilator lint_on UNUSEDSIGNAL */
     begin
-        c = 1'b0;
-        for (j = 0; j < 6; j = j + 1) begin
-            lsum[j] = a[j] ^ b[j] ^ c;
-            c       = (a[j] & b[j]) | (c & (a[j] ^ b[j]));
-        end
+        t = inc_lsum({2'b00, a}, {2'b00, b});
+        lsum6 = t[5:0];
     end
 endfunction
 
@@ -81,7 +79,7 @@ always @* begin
     for (i = 1; i <= LANES; i = i + 1) begin
         off[6*i +: 6] = 6'd2;
         for (k = 0; k < i; k = k + 1)
-            off[6*i +: 6] = lsum(off[6*i +: 6], size[6*k +: 6]);
+            off[6*i +: 6] = lsum6(off[6*i +: 6], size[6*k +: 6]);
     end
     for (i = 0; i < LANES; i = i + 1) begin
         word = in_window[{off[6*i +: 6], 3'b000} +: 32];
@@ -96,11 +94,11 @@ end
 
 // The burst buffer's consume loop needs only the size: the lane sizes
 // summed as gates in a balanced tree (a function of the 16 tag bits).
-wire [5:0] gs01 = lsum(size[5:0],   size[11:6]);
-wire [5:0] gs23 = lsum(size[17:12], size[23:18]);
-wire [5:0] gs45 = lsum(size[29:24], size[35:30]);
-wire [5:0] gs67 = lsum(size[41:36], size[47:42]);
-assign group_size = lsum(lsum(gs01, gs23), lsum(lsum(gs45, gs67), 6'd2));
+wire [5:0] gs01 = lsum6(size[5:0],   size[11:6]);
+wire [5:0] gs23 = lsum6(size[17:12], size[23:18]);
+wire [5:0] gs45 = lsum6(size[29:24], size[35:30]);
+wire [5:0] gs67 = lsum6(size[41:36], size[47:42]);
+assign group_size = lsum6(lsum6(gs01, gs23), lsum6(lsum6(gs45, gs67), 6'd2));
 assign pad_ok = (in_nvalid >= 4'd8) || ((tagword >> {in_nvalid, 1'b0}) == 16'd0);
 
 // Stage 1: tags and payloads.

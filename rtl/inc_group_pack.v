@@ -46,6 +46,8 @@ end
 
 wire [LANES*8-1:0] lane_len;     // lane payload sizes in bytes
 
+`include "inc_lsum.vh"
+
 genvar i, l;
 generate
     for (i = 0; i < LANES; i = i + 1) begin : lane
@@ -73,7 +75,7 @@ generate
                 wire [2*CW*8-1:0] shifted = {{(CW*8){1'b0}}, right} << {left_n, 3'b000};
 
                 assign data[i*2*CW*8 +: 2*CW*8] = {{(CW*8){1'b0}}, left} | shifted;
-                assign len[i*8 +: 8] = left_n + right_n;
+                assign len[i*8 +: 8] = inc_lsum(left_n, right_n);
             end
         end
     end

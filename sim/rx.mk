@@ -23,7 +23,7 @@ VERILATOR ?= verilator
 RX_SIMDIR := $(BUILD)/sim
 # The decompress engine and the modules it instantiates.
 RX_RTL := rtl/inc_decompress_engine.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_fifo.v rtl/inc_decompress_packer.v \
-          rtl/inc_decompress_unit.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v rtl/inc_ram.v rtl/inc_regs.vh
+          rtl/inc_decompress_unit.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v rtl/inc_ram.v rtl/inc_regs.vh rtl/inc_lsum.vh
 RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 # Test logic in C (model, frame generator, shared plumbing), as an archive
 # linked into the Verilated executable.
@@ -81,7 +81,7 @@ SIM_SOAK_TESTS += rx-engine-soak rx-flips-all
 TEST_SUITES += rx-engine-quick rx-reset rx-flips
 
 # --- unit tests: decompress block, burst buffer + decompress unit ----------
-RX_UNITS_V := sim/rx_units_top.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \
+RX_UNITS_V := sim/rx_units_top.v rtl/inc_lsum.vh rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \
               rtl/inc_decompress_unit.v
 RX_TB_EXTRA_rx_units := sim/rx_units_tb.c
 $(eval $(call rx_verilate,rx_units,rx_units_top,$(RX_UNITS_V),sim/rx_units_shell.cpp))

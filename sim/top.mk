@@ -5,7 +5,7 @@
 # modules are picked up; the matcher and the decompress block are already
 # in RX_RTL.
 TOP_RTL := rtl/inc_offload_top.v rtl/inc_csr.v $(RX_RTL) \
-           $(filter-out rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_fifo.v rtl/inc_ram.v rtl/inc_decompress_block.v,$(TX_ENGINE_V))
+           $(filter-out rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_fifo.v rtl/inc_ram.v rtl/inc_decompress_block.v,$(TX_ENGINE_V))
 
 RX_TB_EXTRA_top := sim/top_tb.c sim/top_axil.c
 $(eval $(call rx_verilate,top,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
@@ -93,7 +93,7 @@ $(POWERUP_DIR)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
 	verilator --cc --exe --build -j 1 -Wall -Irtl --x-initial unique --x-assign unique \
 		--top-module inc_offload_top --prefix Vpowerup --Mdir $(POWERUP_DIR) -o Vpowerup \
 		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
-		$(TOP_RTL) $(CURDIR)/sim/powerup_tb.cpp >$(POWERUP_DIR)/build.log 2>&1 || \
+		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp >$(POWERUP_DIR)/build.log 2>&1 || \
 		{ tail -n 30 $(POWERUP_DIR)/build.log; exit 1; }
 
 .PHONY: test-powerup

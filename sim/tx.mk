@@ -39,7 +39,7 @@ $(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a s
 	nice $(VERILATOR) --cc --exe --build -j 2 --trace-fst -Wall -Irtl \
 		$(VERILATOR_FLAGS) --top-module $(2) -Mdir $(SIM_BUILD)/$(1) -o V$(2) \
 		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)" \
-		$(3) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) \
+		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) \
 		$(abspath $(LIB)/libincmodel.a) >$(SIM_BUILD)/$(1).build.log 2>&1 || \
 		{ tail -n 40 $(SIM_BUILD)/$(1).build.log; exit 1; }
 endef
@@ -52,7 +52,7 @@ test-rtl-lint:
 	@scripts/lint-rtl.sh
 
 # --- unit tests -------------------------------------------------------------
-TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_compress_block.v \
+TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
 	rtl/inc_compress_unit.v rtl/inc_group_pack.v rtl/inc_align_unit.v rtl/inc_fifo.v rtl/inc_ram.v
 $(eval $(call inc_verilate,tx_units,tx_units_top,$(TX_UNITS_V),sim/tx_units_shell.cpp,$(SIM_BUILD)/obj/sim/tx_units_tb.o))
 
@@ -64,7 +64,7 @@ SIM_TESTS += rtl-lint tx-units
 TEST_SUITES += rtl-lint tx-units
 
 # --- compress engine ----------------------------------------------------------
-TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_compress_block.v \
+TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
 	rtl/inc_decompress_block.v rtl/inc_compress_unit.v rtl/inc_group_pack.v rtl/inc_align_unit.v rtl/inc_fifo.v rtl/inc_ram.v
 TX_ENGINE_BIN := $(SIM_BUILD)/tx_engine/Vinc_compress_engine
 $(eval $(call inc_verilate,tx_engine,inc_compress_engine,$(TX_ENGINE_V),sim/tx_engine_shell.cpp,$(SIM_BUILD)/obj/sim/tx_engine_tb.o))
