@@ -199,7 +199,7 @@ assign s_axis_tready = tready_reg;
 // delay is the matcher's live view latency (CUR_LAT = 3) plus the q_*
 // registers, so that D1 holding beat i meets the parse of beats 0..i-1;
 // a shift register without reset (LUT shift registers in a 7-series part).
-localparam DLY = 4;
+localparam DLY = 5;
 localparam DW  = 1 + 1 + 7 + BW + DATA_WIDTH + 2 * (OAW + 1);   // the bundle below
 
 reg  [DLY-1:0]  dv_reg = 0;                // valid, one bit per stage
@@ -268,26 +268,51 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
 // first two beats produce no payload beat.
 wire        hdr_ok   = cur_hdr_valid && cur_hdr_ok && cur_payload_len != 16'd0;
 
+// q1: the parse's fields; q: the bounds of the payload beats in input beat
+// indices, so that stage X only compares and subtracts. Payload beat j is
+// formed when D1 holds input beat b1 + j (b1 = P/32 + 1), j < npb.
+reg           q1_ok_reg = 1'b0;
+reg [2:0]     q1_b0_reg = 0;               // payload offset / 32
+reg [4:0]     q1_sft_reg = 0;              // payload offset mod 32
+reg [BW-1:0]  q1_npb_reg = 0;              // payload beats
+reg [13:0]    q1_nvals_reg = 0;            // floats
+reg [1:0]     q1_ntail_reg = 0;            // tail bytes
+reg [5:0]     q1_off_reg = 0;              // (payload offset + 6) mod 64
+reg [6:0]     q1_tcs_reg = 0;              // offset of the TCP checksum (L4 + 16) / 2, <= 47
+
 reg           q_ok_reg = 1'b0;
-reg [2:0]     b0_reg = 0;                  // payload offset / 32
-reg [4:0]     sft_reg = 0;                 // payload offset mod 32
-reg [BW-1:0]  npb_reg = 0;                 // payload beats
-reg [13:0]    nvals_reg = 0;               // floats
-reg [1:0]     ntail_reg = 0;               // tail bytes
-reg [5:0]     q_off_reg = 0;               // (payload offset + 6) mod 64
-reg [6:0]     q_tcs_reg = 0;               // offset of the TCP checksum (L4 + 16) / 2, <= 47
+reg [4:0]     sft_reg = 0;
+reg [BW-1:0]  q_b1_reg = 0;                // input beat of payload beat 0
+reg [BW-1:0]  q_end_reg = 0;               // b1 + npb
+reg [BW-1:0]  q_tidx_reg = 0;              // input beat of the tail's payload beat: b1 + nvals / 8
+reg [15:0]    q_nvb_reg = 0;               // nvals + 8 * b1: values left at input beat i = this - 8i
+reg [1:0]     ntail_reg = 0;
+reg [5:0]     q_off_reg = 0;
+reg [6:0]     q_tcs_reg = 0;
 
 always @(posedge clk) begin
-    q_ok_reg  <= hdr_ok;
-    q_tcs_reg <= cur_l3_off[7:1] + cur_ip_hlen[7:1] + 7'd8;
-    b0_reg    <= cur_payload_off[7:5];
-    sft_reg   <= cur_payload_off[4:0];
-    npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
-    nvals_reg <= cur_payload_len[15:2];
-    ntail_reg <= cur_payload_len[1:0];
-    q_off_reg <= cur_payload_off[5:0] + SHIM[5:0];
-    if (rst)
-        q_ok_reg <= 1'b0;
+    q1_ok_reg    <= hdr_ok;
+    q1_tcs_reg   <= cur_l3_off[7:1] + cur_ip_hlen[7:1] + 7'd8;
+    q1_b0_reg    <= cur_payload_off[7:5];
+    q1_sft_reg   <= cur_payload_off[4:0];
+    q1_npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
+    q1_nvals_reg <= cur_payload_len[15:2];
+    q1_ntail_reg <= cur_payload_len[1:0];
+    q1_off_reg   <= cur_payload_off[5:0] + SHIM[5:0];
+
+    q_ok_reg   <= q1_ok_reg;
+    sft_reg    <= q1_sft_reg;
+    q_b1_reg   <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1;
+    q_end_reg  <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1 + q1_npb_reg;
+    q_tidx_reg <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1 + {1'b0, q1_nvals_reg[13:3]};
+    q_nvb_reg  <= {2'b00, q1_nvals_reg} + {9'd0, q1_b0_reg, 3'b000} + 16'd8;
+    ntail_reg  <= q1_ntail_reg;
+    q_off_reg  <= q1_off_reg;
+    q_tcs_reg  <= q1_tcs_reg;
+    if (rst) begin
+        q1_ok_reg <= 1'b0;
+        q_ok_reg  <= 1'b0;
+    end
 end
 
 // The sender's TCP checksum, from the D1 beat that holds L4 + 16 (beat 1
@@ -312,7 +337,7 @@ end
 
 // the payload side's view of the frame
 reg                  e2_reg = 1'b0;     // D1 held a tlast beat last cycle
-reg [BW-1:0]         last_idx_reg = 0;  // index of the tlast beat
+reg [BW-1:0]         last_idx_p1_reg = 0;  // index of the tlast beat + 1
 reg [DATA_WIDTH-1:0] prev_reg = 0;      // the previous D1 beat
 reg                  g_en_reg = 1'b0;
 reg [6:0]            g_eb_reg = 0;
@@ -327,27 +352,27 @@ always @(posedge clk) begin
         g_orig_base_reg <= d1_orig_base_reg;
         g_orig_end_reg  <= d1_orig_end_reg;
         if (d1_last_reg)
-            last_idx_reg <= d1_idx_reg;
+            last_idx_p1_reg <= d1_idx_reg + 1'b1;
     end
     if (rst)
         e2_reg <= 1'b0;
 end
 
-wire [BW-1:0] b0x    = {{(BW-3){1'b0}}, b0_reg};
-wire          gen_beat  = d1_valid_reg && q_ok_reg && d1_idx_reg > b0x &&
-                          d1_idx_reg - b0x - 1'b1 < npb_reg;
-wire          gen_flush = e2_reg && q_ok_reg && last_idx_reg >= b0x &&
-                          last_idx_reg - b0x < npb_reg;
-wire [BW-1:0] gen_j     = e2_reg ? last_idx_reg - b0x : d1_idx_reg - b0x - 1'b1;
+// sel: the input beat index whose payload beat is formed (the held last
+// beat's index + 1 for the end-of-frame flush)
+wire [BW-1:0] sel_idx   = e2_reg ? last_idx_p1_reg : d1_idx_reg;
+wire          sel_in    = sel_idx >= q_b1_reg && sel_idx < q_end_reg;
+wire          gen_beat  = d1_valid_reg && q_ok_reg && sel_in && !e2_reg;
+wire          gen_flush = e2_reg && q_ok_reg && sel_in;
 wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
                                           : {d1_data_reg, prev_reg};
 wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft_reg, 3'b000};
 
-// values left from lane 0 of payload beat j: nvals_reg - LANES*j
-wire [15:0] gen_rem   = {2'b00, nvals_reg} - {gen_j, 3'b000};
-wire        gen_neg   = {2'b00, nvals_reg} < {1'b0, gen_j, 3'b000};
-wire [3:0]  gen_nv    = gen_neg ? 4'd0 : (gen_rem >= LANES ? LANES[3:0] : gen_rem[3:0]);
-wire        gen_tail  = ntail_reg != 2'd0 && {1'b0, gen_j} == {2'b00, nvals_reg[13:3]};
+// values left from lane 0 of this payload beat: nvals - 8 * (sel - b1)
+wire [16:0]   gen_rem   = {1'b0, q_nvb_reg} - {2'b00, sel_idx, 3'b000};
+wire          gen_neg   = gen_rem[16];
+wire [3:0]    gen_nv    = gen_neg ? 4'd0 : (gen_rem[15:3] != 13'd0 ? LANES[3:0] : {1'b0, gen_rem[2:0]});
+wire          gen_tail  = ntail_reg != 2'd0 && sel_idx == q_tidx_reg;
 
 // Stage X: one item per cycle: a payload beat, and/or the end-of-frame token
 reg                  x_valid_reg = 1'b0, x_has_reg = 1'b0, x_last_reg = 1'b0, x_start_reg = 1'b0;
@@ -367,7 +392,7 @@ always @(posedge clk) begin
     x_tcs_reg   <= q_tcs_reg;
     x_has_reg   <= e2_reg ? gen_flush : gen_beat;
     x_last_reg  <= e2_reg;
-    x_start_reg <= gen_j == {BW{1'b0}};
+    x_start_reg <= sel_idx == q_b1_reg;
     x_data_reg  <= gen_shift[DATA_WIDTH-1:0];
     x_nv_reg    <= gen_nv;
     x_tail_reg  <= gen_tail ? ntail_reg : 2'd0;
@@ -382,9 +407,30 @@ always @(posedge clk) begin
         x_valid_reg <= 1'b0;
 end
 
+// the matcher's snapshot one cycle later, for the token in stage X
+reg         md_done_reg = 1'b0, md_vlan_reg = 1'b0;
+reg  [4:0]  md_reason_reg = 0;
+reg  [15:0] md_frame_len_reg = 0, md_plen_reg = 0, md_csum_rest_reg = 0;
+reg  [7:0]  md_poff_reg = 0, md_ip_hlen_reg = 0, md_tcp_hlen_reg = 0, md_ttl_reg = 0;
+
+always @(posedge clk) begin
+    md_done_reg      <= m_done;
+    md_reason_reg    <= m_reason;
+    md_frame_len_reg <= m_frame_len;
+    md_plen_reg      <= m_payload_len;
+    md_csum_rest_reg <= m_csum_rest;
+    md_poff_reg      <= m_payload_off;
+    md_ip_hlen_reg   <= m_ip_hlen;
+    md_tcp_hlen_reg  <= m_tcp_hlen;
+    md_ttl_reg       <= m_ttl;
+    md_vlan_reg      <= m_vlan;
+    if (rst)
+        md_done_reg <= 1'b0;
+end
+
 `ifndef SYNTHESIS
 always @(posedge clk) begin
-    if (!rst && m_done != (x_valid_reg && x_last_reg)) begin
+    if (!rst && md_done_reg != (x_valid_reg && x_last_reg)) begin
         $display("inc_compress_engine: matcher result out of step with the end-of-frame token");
         $stop;
     end
@@ -456,18 +502,19 @@ always @(posedge clk) begin
     b_tail_reg  <= x_tail_reg;
     b_off_reg   <= x_off_reg;
     if (x_last_reg) begin
-        // the token is in stage X six cycles after the tlast beat (DLY + 2),
-        // when the matcher presents m_done and its snapshot of the frame
+        // the token is in stage X seven cycles after the tlast beat
+        // (DLY + 2), one after the matcher presents m_done and its
+        // snapshot of the frame (registered in md_*)
         b_en_reg        <= x_en_reg;
-        b_reason_reg    <= m_reason;
-        b_frame_len_reg <= m_frame_len;
-        b_plen_reg      <= m_payload_len;
-        b_csum_rest_reg <= m_csum_rest;
-        b_poff_reg      <= m_payload_off;
-        b_ip_hlen_reg   <= m_ip_hlen;
-        b_tcp_hlen_reg  <= m_tcp_hlen;
-        b_ttl_reg       <= m_ttl;
-        b_vlan_reg      <= m_vlan;
+        b_reason_reg    <= md_reason_reg;
+        b_frame_len_reg <= md_frame_len_reg;
+        b_plen_reg      <= md_plen_reg;
+        b_csum_rest_reg <= md_csum_rest_reg;
+        b_poff_reg      <= md_poff_reg;
+        b_ip_hlen_reg   <= md_ip_hlen_reg;
+        b_tcp_hlen_reg  <= md_tcp_hlen_reg;
+        b_ttl_reg       <= md_ttl_reg;
+        b_vlan_reg      <= md_vlan_reg;
         b_orig_base_reg <= x_orig_base_reg;
         b_orig_end_reg  <= x_orig_end_reg;
         b_tcs_reg       <= x_tcs_reg;
