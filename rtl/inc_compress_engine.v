@@ -818,7 +818,7 @@ reg  [2:0]  f2_outcome_reg = 0;
 reg  [4:0]  f2_reason_reg = 0;
 reg  [15:0] f2_bytes_in_reg = 0, f2_comp_len_reg = 0, f2_total_reg = 0, f2_plen_reg = 0;
 reg  [15:0] f2_pre_ck_reg = 0, f2_tsum_reg = 0;
-reg  [7:0]  f2_poff_reg = 0;
+reg  [7:0]  f2_poff_reg = 0, f2_poff6_reg = 0;
 reg         f2_vlan_reg = 1'b0;
 reg  [OAW:0] f2_orig_base_reg = 0, f2_orig_end_reg = 0;
 reg  [CAW:0] f2_comp_base_reg = 0, f2_comp_end_reg = 0;
@@ -838,6 +838,7 @@ always @(posedge clk) begin
     f2_pre_ck_reg    <= f_pre_ck_reg;
     f2_tsum_reg      <= f_tsum_reg;
     f2_poff_reg      <= f_poff_reg;
+    f2_poff6_reg     <= f_poff6_reg;
     f2_vlan_reg      <= f_vlan_reg;
     f2_orig_base_reg <= f_orig_base_reg;
     f2_orig_end_reg  <= f_orig_end_reg;
@@ -861,7 +862,8 @@ reg  [15:0] f3_tcs_reg = 0, f3_tsum_reg = 0;
 reg  [7:0]  f3_poff_reg = 0;
 reg         f3_vlan_reg = 1'b0;
 reg  [OAW:0] f3_orig_base_reg = 0, f3_orig_end_reg = 0;
-reg  [CAW:0] f3_comp_base_reg = 0, f3_comp_end_reg = 0;
+reg  [CAW:0] f3_comp_adj_reg = 0, f3_comp_end_reg = 0;
+reg  [BW-1:0] f3_lastb_reg = 0;
 reg  [6:0]  f3_tcs_off_reg = 0;
 
 always @(posedge clk) begin
@@ -881,7 +883,12 @@ always @(posedge clk) begin
     f3_vlan_reg      <= f2_vlan_reg;
     f3_orig_base_reg <= f2_orig_base_reg;
     f3_orig_end_reg  <= f2_orig_end_reg;
-    f3_comp_base_reg <= f2_comp_base_reg;
+    // the first row read for output beat b is comp_adj + b/2: the frame's
+    // first row less the rows the header and shim occupy, (P + 6) / 64
+    f3_comp_adj_reg  <= f2_comp_base_reg - {{(CAW-1){1'b0}}, f2_poff6_reg[7:6]};
+    // index of the last output beat
+    f3_lastb_reg     <= f2_mode_reg == M_COMP ? f2_comp_len_reg[15:5] - {10'd0, f2_comp_len_reg[4:0] == 5'd0}
+                                              : f2_bytes_in_reg[15:5] - {10'd0, f2_bytes_in_reg[4:0] == 5'd0};
     f3_comp_end_reg  <= f2_comp_end_reg;
     f3_tcs_off_reg   <= f2_tcs_reg;
     if (rst)
@@ -931,7 +938,7 @@ end
 // --------------------------------------------------------------------------
 // Metadata FIFO (one entry per frame) and statistics
 // --------------------------------------------------------------------------
-localparam MW = 2 + 16 + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16 + 16 + 7 + 16;
+localparam MW = 2 + 16 + BW + 2*(OAW+1) + 2*(CAW+1) + 8 + 1 + 16 + 16 + 16 + 16 + 7 + 16;
 
 wire [MW-1:0] mq_head;
 wire         mq_valid;
@@ -942,7 +949,7 @@ wire [MQW:0] mq_count;
 
 inc_fifo #(.WIDTH(MW), .DEPTH(MQDEPTH)) mq_fifo (
     .clk(clk), .rst(rst),
-    .in_data({f3_mode_reg, f3_out_len_reg, f3_orig_base_reg, f3_orig_end_reg, f3_comp_base_reg,
+    .in_data({f3_mode_reg, f3_out_len_reg, f3_lastb_reg, f3_orig_base_reg, f3_orig_end_reg, f3_comp_adj_reg,
               f3_comp_end_reg, f3_poff_reg, f3_vlan_reg, f3_total_reg, f3_csum_reg, f3_plen_reg,
               f3_tcs_reg, f3_tcs_off_reg, f3_tsum_reg}),
     .in_valid(f3_valid_reg), .in_ready(mq_in_ready),
@@ -978,29 +985,28 @@ wire [1:0]    h_mode;
 wire [15:0]   h_out_len, h_total, h_csum, h_plen, h_tcs, h_tsum;
 wire [6:0]    h_tcs_off;                // (L4 + 16) / 2
 wire [OAW:0]  h_orig_base, h_orig_end;
-wire [CAW:0]  h_comp_base, h_comp_end;
+wire [CAW:0]  h_comp_adj, h_comp_end;
+wire [BW-1:0] h_lastb_idx;
 wire [7:0]    h_poff;
 wire          h_vlan;
-assign {h_mode, h_out_len, h_orig_base, h_orig_end, h_comp_base, h_comp_end,
+assign {h_mode, h_out_len, h_lastb_idx, h_orig_base, h_orig_end, h_comp_adj, h_comp_end,
         h_poff, h_vlan, h_total, h_csum, h_plen, h_tcs, h_tcs_off, h_tsum} = mq_head;
 
 reg  [BW-1:0] ob_reg = 0;              // output beat of the head frame
 wire [OFW:0]  of_count;                // beats in the output FIFO
 reg           r_valid_reg = 1'b0;
 
-wire [BW-1:0] h_beats  = h_out_len[15:5] + {10'd0, h_out_len[4:0] != 5'd0};
-wire          h_lastb  = ob_reg == h_beats - 1'b1;
-wire          can_go   = {1'b0, of_count} + {{OFW{1'b0}}, r_valid_reg} < OFDEPTH;
+wire          h_lastb  = ob_reg == h_lastb_idx;
+reg           r2_valid_reg = 1'b0;
+wire          can_go   = {1'b0, of_count} + {{OFW{1'b0}}, r_valid_reg} + {{OFW{1'b0}}, r2_valid_reg} < OFDEPTH;
 wire          issue    = !mq_empty && h_mode != M_DROP && can_go;
 assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
 assign pop_orig_end = h_orig_end;
 assign pop_comp_end = h_comp_end;
 
-wire [7:0]    shim_end  = h_poff + SHIM;               // <= 144
-wire [31:0]   row_off   = {21'd0, ob_reg[BW-1:1]} - {30'd0, shim_end[7:6]};
-wire [31:0]   ob_w      = {20'd0, ob_reg};
-wire [CAW:0]  row_ptr   = h_comp_base + row_off[CAW:0];
-wire [OAW:0]  orig_ptr  = h_orig_base + ob_w[OAW:0];
+wire [31:0]   ob_half   = {21'd0, ob_reg[BW-1:1]};
+wire [CAW:0]  row_ptr   = h_comp_adj + ob_half[CAW:0];
+wire [OAW:0]  orig_ptr  = h_orig_base + ob_reg[OAW:0];
 
 // the head frame's beat in the original-frame RAM, its row in each bank
 wire [DATA_WIDTH-1:0]  r_orig;
@@ -1024,10 +1030,11 @@ inc_ram #(.WIDTH(ROW_BYTES*8), .DEPTH(CDEPTH/2)) bank1_ram (
     .rd_en(1'b1), .rd_addr(row_ptr[CAW-1:1]), .rd_data(r_row1)
 );
 
+// Stage R (the RAMs' read cycle): the beat's place relative to the shim,
+// rel = 32 * beat - P (byte b of the beat is payload byte rel + b - 6).
 reg           r_rowsel_reg = 1'b0, r_half_reg = 1'b0, r_last_reg = 1'b0, r_comp_reg = 1'b0, r_first_reg = 1'b0;
 reg [5:0]     r_keep_reg = 0;              // bytes in the last beat, 1..32
-reg [16:0]    r_pos_reg = 0;               // byte offset of this beat
-reg [7:0]     r_poff_reg = 0;
+reg [17:0]    r_rel_reg = 0;               // 32 * beat - P, signed
 reg           r_vlan_reg = 1'b0;
 reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0, r_tcs_reg = 0, r_tsum_reg = 0;
 reg           r_tcs_beat_reg = 1'b0;       // this beat holds the TCP checksum
@@ -1044,8 +1051,7 @@ always @(posedge clk) begin
     r_comp_reg   <= h_mode == M_COMP;
     r_first_reg  <= ob_reg == {BW{1'b0}};
     r_keep_reg   <= {1'b0, h_out_len[4:0]} == 6'd0 ? 6'd32 : {1'b0, h_out_len[4:0]};
-    r_pos_reg    <= {ob_reg, 5'b00000};
-    r_poff_reg   <= h_poff;
+    r_rel_reg    <= {1'b0, ob_reg, 5'b00000} - {10'd0, h_poff};
     r_vlan_reg   <= h_vlan;
     r_total_reg  <= h_total;
     r_csum_reg   <= h_csum;
@@ -1060,40 +1066,87 @@ always @(posedge clk) begin
     end
 end
 
-// compose the beat
+// Stage R2: the RAM data registered (the comp row and half chosen), and
+// per byte what it carries, so that the compose is a plain mux.
+localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd2,   // S_SHIM + 0..5
+                 S_TOT_H = 4'd8, S_TOT_L = 4'd9, S_PROTO = 4'd10, S_CS_H = 4'd11,
+                 S_CS_L = 4'd12, S_TCS_H = 4'd13, S_TCS_L = 4'd14;
 wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
-wire [DATA_WIDTH-1:0]  r_comp_beat = r_half_reg ? r_row[ROW_BYTES*8-1:DATA_WIDTH]
-                                            : r_row[DATA_WIDTH-1:0];
-wire [7:0] l3 = r_vlan_reg ? 8'd18 : 8'd14;
-reg  [DATA_WIDTH-1:0] o_data;
-reg  [DB-1:0]         o_keep;
-reg  [17:0]           d;
+wire [7:0]  l3 = r_vlan_reg ? 8'd18 : 8'd14;
+// rel clamped to -33..32: beyond it every byte is header (or payload)
+wire        rel_lo = r_rel_reg[17] && r_rel_reg[16:5] != 12'hfff;
+wire        rel_hi = !r_rel_reg[17] && r_rel_reg[16:5] != 12'h000;
+reg  [4*DB-1:0] r_sel;
+reg  [8:0]      dd;          // rel + b (signed, 9 bits)
 integer b;
 always @* begin
-    o_data = r_orig;
     for (b = 0; b < DB; b = b + 1) begin
-        // d = byte offset relative to the payload (shim) start
-        d = {1'b0, r_pos_reg} + b[17:0] - {10'd0, r_poff_reg};
-        if (r_comp_reg && !d[17]) begin
-            if (d < {10'd0, SHIM})
-                o_data[b*8 +: 8] = d[2:0] == 3'd0 ? 8'h49 :
-                                   d[2:0] == 3'd1 ? WIRE_VERSION :
-                                   d[2:0] == 3'd2 ? r_plen_reg[15:8] :
-                                   d[2:0] == 3'd3 ? r_plen_reg[7:0] :
-                                   d[2:0] == 3'd4 ? r_tsum_reg[15:8] : r_tsum_reg[7:0];
+        dd = {r_rel_reg[17], r_rel_reg[7:0]} + b[8:0];
+        r_sel[4*b +: 4] = S_ORIG;
+        if (r_comp_reg && !rel_lo && (rel_hi || !dd[8])) begin
+            if (!rel_hi && dd < 9'd6)
+                r_sel[4*b +: 4] = S_SHIM + {1'b0, dd[2:0]};
             else
-                o_data[b*8 +: 8] = r_comp_beat[b*8 +: 8];
+                r_sel[4*b +: 4] = S_COMP;
         end
         if (r_comp_reg && r_first_reg) begin
-            if (b[7:0] == l3 + 8'd2)  o_data[b*8 +: 8] = r_total_reg[15:8];
-            if (b[7:0] == l3 + 8'd3)  o_data[b*8 +: 8] = r_total_reg[7:0];
-            if (b[7:0] == l3 + 8'd9)  o_data[b*8 +: 8] = 8'd253;
-            if (b[7:0] == l3 + 8'd10) o_data[b*8 +: 8] = r_csum_reg[15:8];
-            if (b[7:0] == l3 + 8'd11) o_data[b*8 +: 8] = r_csum_reg[7:0];
+            if (b[7:0] == l3 + 8'd2)  r_sel[4*b +: 4] = S_TOT_H;
+            if (b[7:0] == l3 + 8'd3)  r_sel[4*b +: 4] = S_TOT_L;
+            if (b[7:0] == l3 + 8'd9)  r_sel[4*b +: 4] = S_PROTO;
+            if (b[7:0] == l3 + 8'd10) r_sel[4*b +: 4] = S_CS_H;
+            if (b[7:0] == l3 + 8'd11) r_sel[4*b +: 4] = S_CS_L;
         end
         if (r_comp_reg && r_tcs_beat_reg && b[4:1] == r_tcs_word_reg)
-            o_data[b*8 +: 8] = b[0] ? r_tcs_reg[7:0] : r_tcs_reg[15:8];
-        o_keep[b] = !r_last_reg || b[5:0] < r_keep_reg;
+            r_sel[4*b +: 4] = b[0] ? S_TCS_L : S_TCS_H;
+    end
+end
+
+reg                   r2_last_reg = 1'b0;
+reg  [DATA_WIDTH-1:0] r2_orig_reg = 0, r2_comp_reg = 0;
+reg  [4*DB-1:0]       r2_sel_reg = 0;
+reg  [DB-1:0]         r2_keep_reg = 0;
+integer kb;
+reg  [15:0]           r2_total_reg = 0, r2_csum_reg = 0, r2_plen_reg = 0, r2_tcs_reg = 0, r2_tsum_reg = 0;
+
+always @(posedge clk) begin
+    r2_valid_reg <= r_valid_reg;
+    r2_last_reg  <= r_last_reg;
+    r2_orig_reg  <= r_orig;
+    r2_comp_reg  <= r_half_reg ? r_row[ROW_BYTES*8-1:DATA_WIDTH] : r_row[DATA_WIDTH-1:0];
+    r2_sel_reg   <= r_sel;
+    for (kb = 0; kb < DB; kb = kb + 1)
+        r2_keep_reg[kb] <= !r_last_reg || kb[5:0] < r_keep_reg;
+    r2_total_reg <= r_total_reg;
+    r2_csum_reg  <= r_csum_reg;
+    r2_plen_reg  <= r_plen_reg;
+    r2_tcs_reg   <= r_tcs_reg;
+    r2_tsum_reg  <= r_tsum_reg;
+    if (rst)
+        r2_valid_reg <= 1'b0;
+end
+
+// compose the beat
+reg  [DATA_WIDTH-1:0] o_data;
+integer oc;
+always @* begin
+    for (oc = 0; oc < DB; oc = oc + 1) begin
+        case (r2_sel_reg[4*oc +: 4])
+            S_COMP:     o_data[oc*8 +: 8] = r2_comp_reg[oc*8 +: 8];
+            S_SHIM:     o_data[oc*8 +: 8] = 8'h49;
+            S_SHIM + 1: o_data[oc*8 +: 8] = WIRE_VERSION;
+            S_SHIM + 2: o_data[oc*8 +: 8] = r2_plen_reg[15:8];
+            S_SHIM + 3: o_data[oc*8 +: 8] = r2_plen_reg[7:0];
+            S_SHIM + 4: o_data[oc*8 +: 8] = r2_tsum_reg[15:8];
+            S_SHIM + 5: o_data[oc*8 +: 8] = r2_tsum_reg[7:0];
+            S_TOT_H:    o_data[oc*8 +: 8] = r2_total_reg[15:8];
+            S_TOT_L:    o_data[oc*8 +: 8] = r2_total_reg[7:0];
+            S_PROTO:    o_data[oc*8 +: 8] = 8'd253;
+            S_CS_H:     o_data[oc*8 +: 8] = r2_csum_reg[15:8];
+            S_CS_L:     o_data[oc*8 +: 8] = r2_csum_reg[7:0];
+            S_TCS_H:    o_data[oc*8 +: 8] = r2_tcs_reg[15:8];
+            S_TCS_L:    o_data[oc*8 +: 8] = r2_tcs_reg[7:0];
+            default:    o_data[oc*8 +: 8] = r2_orig_reg[oc*8 +: 8];
+        endcase
     end
 end
 
@@ -1105,7 +1158,7 @@ wire of_in_ready;
 
 inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
     .clk(clk), .rst(rst),
-    .in_data({r_last_reg, o_keep, o_data}), .in_valid(r_valid_reg), .in_ready(of_in_ready),
+    .in_data({r2_last_reg, r2_keep_reg, o_data}), .in_valid(r2_valid_reg), .in_ready(of_in_ready),
     .out_data({m_axis_tlast, m_axis_tkeep, m_axis_tdata}), .out_valid(m_axis_tvalid),
     .out_ready(m_axis_tready), .count(of_count)
 );
@@ -1115,7 +1168,7 @@ inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, cur_vlan, cur_ip_total, cur_tcp_hlen, cur_ip_hlen[0], cur_l3_off[0], m_l3_off, h_tcs_off[6], m_ip_total, m_proto, m_tos,
                    m_done, a0_count, a1_count, tail_src, gen_shift, c_has_reg, comp_len,
-                   comp_p1, shim_end, row_off, ob_w, row_ptr, orig_ptr};
+                   comp_p1, row_ptr, orig_ptr, h_out_len[15:5], ob_half, f2_poff6_reg[5:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
