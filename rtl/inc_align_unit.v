@@ -55,6 +55,11 @@ module inc_align_unit #(
 
 localparam ACC_BYTES = OUT_BYTES + IN_BYTES;
 localparam [8:0] OUT_N = OUT_BYTES[8:0];
+localparam OUT_LOG  = $clog2(OUT_BYTES);
+localparam OUT_POW2 = (1 << OUT_LOG) == OUT_BYTES;
+
+`include "inc_lsum.vh"
+
 
 initial begin
     if (IN_BYTES > OUT_BYTES || OUT_BYTES > 128) begin
@@ -79,24 +84,19 @@ always @* begin
 end
 wire [ACC_BYTES*8-1:0] chunk    = {{(OUT_BYTES*8){1'b0}}, in_masked};
 wire [ACC_BYTES*8-1:0] merged   = base_acc | (chunk << {base_cnt, 3'b000});
-wire [8:0]             total    = {1'b0, base_cnt} + {1'b0, in_len};
-wire                   full     = total >= OUT_N;
+// The byte count as gates (inc_lsum: no carry chain in the row loop), and
+// for a power-of-two row width `full` and the rest count as bit tests.
+wire [7:0]             total8   = inc_lsum(base_cnt, in_len);   // < OUT_BYTES + IN_BYTES <= 256
+wire [8:0]             total    = {1'b0, total8};
+wire                   full     = OUT_POW2 ? (total >> OUT_LOG) != 9'd0 : total >= OUT_N;
 wire [ACC_BYTES*8-1:0] rest     = merged >> (OUT_BYTES*8);
-wire [8:0]             rest_cnt = total - OUT_N;
+wire [8:0]             rest_cnt = OUT_POW2 ? total & (OUT_N - 9'd1) : total - OUT_N;
 wire                   live     = in_start || active_reg;
 
-// zero the bytes at and beyond n of a row
-function [OUT_BYTES*8-1:0] clip;
-    input [OUT_BYTES*8-1:0] row;
-    input [8:0]             n;
-    integer b;
-    begin
-        clip = row;
-        for (b = 0; b < OUT_BYTES; b = b + 1)
-            if (b >= n)
-                clip[b*8 +: 8] = 8'd0;
-    end
-endfunction
+// The pending bytes beyond cnt_reg are always zero (the masked chunk is
+// zero from in_len on, a shifted-out rest from rest_cnt on), so merged is
+// zero from total on and rest from rest_cnt on: partial rows need no
+// clearing.
 
 always @(posedge clk) begin
     out0_valid <= 1'b0;
@@ -108,12 +108,12 @@ always @(posedge clk) begin
             out0_count <= OUT_N[7:0];
             if (in_last) begin
                 out1_valid <= rest_cnt != 0;
-                out1_data  <= clip(rest[OUT_BYTES*8-1:0], rest_cnt);
+                out1_data  <= rest[OUT_BYTES*8-1:0];
                 out1_count <= rest_cnt[7:0];
             end
         end else if (in_last) begin
             out0_valid <= total != 0;
-            out0_data  <= clip(merged[OUT_BYTES*8-1:0], total);
+            out0_data  <= merged[OUT_BYTES*8-1:0];
             out0_count <= total[7:0];
         end
         if (in_last) begin
