@@ -153,9 +153,11 @@ wire [OAW:0]   orig_used = orig_wr_reg - orig_rd_reg;
 wire [CAW:0]   comp_used = comp_wr_reg - comp_rd_reg;
 wire [31:0]    orig_used_w = {{(31-OAW){1'b0}}, orig_used};
 wire [31:0]    comp_used_w = {{(31-CAW){1'b0}}, comp_used};
-wire           start_ok  = orig_used_w + MAX_BEATS + 2 <= ODEPTH &&
-                           comp_used_w + MAX_ROWS + 12 <= CDEPTH &&
-                           inflight_reg < MQDEPTH - 2;
+// registered: the room is checked on pointers one cycle old, so the
+// margins cover one more beat and one more frame started meanwhile
+reg            start_ok_reg = 1'b0;
+wire           start_ok  = start_ok_reg;
+reg            pop_d_reg = 1'b0;       // pop, one cycle later, for inflight_reg
 
 wire           pop;                    // output side: a frame's metadata is done
 wire [OAW:0]   pop_orig_end;
@@ -180,7 +182,11 @@ always @(posedge clk) begin
 
     if (pop)
         orig_rd_reg <= pop_orig_end;
-    inflight_reg <= inflight_reg + {{MQW{1'b0}}, first} - {{MQW{1'b0}}, pop};
+    inflight_reg <= inflight_reg + {{MQW{1'b0}}, first} - {{MQW{1'b0}}, pop_d_reg};
+    pop_d_reg    <= pop;
+    start_ok_reg <= orig_used_w + MAX_BEATS + 3 <= ODEPTH &&
+                    comp_used_w + MAX_ROWS + 13 <= CDEPTH &&
+                    inflight_reg < MQDEPTH - 3;
 
     if (rst) begin
         in_active_reg <= 1'b0;
@@ -189,6 +195,8 @@ always @(posedge clk) begin
         orig_wr_reg <= 0;
         orig_rd_reg <= 0;
         inflight_reg <= 0;
+        pop_d_reg <= 1'b0;
+        start_ok_reg <= 1'b0;
     end
 end
 
@@ -525,20 +533,23 @@ end
 
 // Checksum update terms of a payload beat, per valid lane: the restored
 // value's two 16-bit words plus the complements of the original's (the
-// words are the lane's bytes 0-1 and 2-3, big-endian as on the wire).
-wire [18*LANES-1:0] lane_dsum;
+// words are the lane's bytes 0-1 and 2-3, big-endian as on the wire). The
+// restored value and the original's sum are registered in B2, the lane's
+// total in C.
+wire [32*LANES-1:0] lane_qv;     // restored values, 0 for invalid lanes
+wire [17*LANES-1:0] lane_xs;     // ~x_lo + ~x_hi, 0 for invalid lanes
 
 generate
     for (li = 0; li < LANES; li = li + 1) begin : lane_q
         wire [31:0] q;
         wire [31:0] x = b_orig_reg[li*32 +: 32];
-        wire [17:0] sum = {2'b00, q[7:0], q[15:8]} + {2'b00, q[23:16], q[31:24]} +
-                          {2'b00, ~{x[7:0], x[15:8]}} + {2'b00, ~{x[23:16], x[31:24]}};
+        wire [16:0] xs = {1'b0, ~{x[7:0], x[15:8]}} + {1'b0, ~{x[23:16], x[31:24]}};
 
         inc_decompress_block dblk (
             .tag(b_tags_reg[2*li +: 2]), .payload(b_pay_reg[li*32 +: 32]), .value(q)
         );
-        assign lane_dsum[18*li +: 18] = b_lvalid_reg[li] ? sum : 18'd0;
+        assign lane_qv[32*li +: 32] = b_lvalid_reg[li] ? q : 32'd0;
+        assign lane_xs[17*li +: 17] = b_lvalid_reg[li] ? xs : 17'd0;
     end
 endgenerate
 
@@ -554,7 +565,8 @@ inc_group_pack #(.LANES(LANES)) pack (
 // one cycle later.
 reg [GRP_BYTES*8-1:0] b2_grp_reg = 0;
 reg [7:0]             b2_grp_len_reg = 0;
-reg [18*LANES-1:0]    b2_lane_dsum_reg = 0;
+reg [32*LANES-1:0]    b2_lane_q_reg = 0;
+reg [17*LANES-1:0]    b2_lane_xs_reg = 0;
 reg [15:0]            b2_csum_rest_reg = 0;
 reg                   b2_en_reg = 1'b0;
 reg [15:0]            b2_frame_len_reg = 0;
@@ -582,7 +594,8 @@ reg                   b2_vlan_reg = 1'b0;
 always @(posedge clk) begin
     b2_grp_reg       <= grp;
     b2_grp_len_reg   <= grp_len;
-    b2_lane_dsum_reg <= lane_dsum;
+    b2_lane_q_reg    <= lane_qv;
+    b2_lane_xs_reg   <= lane_xs;
     b2_csum_rest_reg  <= b_csum_rest_reg;
     b2_en_reg         <= b_en_reg;
     b2_frame_len_reg  <= b_frame_len_reg;
@@ -626,6 +639,7 @@ reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0;
 reg [7:0]             c_poff_reg = 0;
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
 reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
+integer               li2;
 reg [2*LANES-1:0]     c_tw_reg = 0;          // the beat's tag word (0 without a group)
 reg [15:0]            c_hcb_reg = 0;
 reg [6:0]             c_tcs_reg = 0;
@@ -635,7 +649,11 @@ reg                   c_plen_small_reg = 1'b0, c_plen_zero_reg = 1'b0, c_oversiz
 
 always @(posedge clk) begin
     c_valid_reg <= b2_valid_reg;
-    c_lane_dsum_reg <= b2_lane_dsum_reg;
+    for (li2 = 0; li2 < LANES; li2 = li2 + 1)
+        c_lane_dsum_reg[18*li2 +: 18] <=
+            {2'b00, b2_lane_q_reg[32*li2 +: 8], b2_lane_q_reg[32*li2 + 8 +: 8]} +
+            {2'b00, b2_lane_q_reg[32*li2 + 16 +: 8], b2_lane_q_reg[32*li2 + 24 +: 8]} +
+            {1'b0, b2_lane_xs_reg[17*li2 +: 17]};
     c_hcb_reg   <= b2_hcb_reg;
     c_tw_reg    <= (b2_has_reg && b2_nz_reg) ? b2_tags_reg : {2*LANES{1'b0}};
     c_has_reg   <= b2_has_reg;

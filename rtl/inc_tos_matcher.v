@@ -119,7 +119,8 @@ end
 // ------------------------------------------------------------------------
 reg [HDR_BYTES*8-1:0] hdr_reg = 0;       // byte k at [k*8 +: 8]
 reg [CNT_W-1:0]       beat_reg = 0;      // beats accepted in this frame
-reg [15:0]            len_reg = 0;       // bytes accepted in this frame
+reg [15:0]            len_reg = 0;       // bytes of the frame's beats before its tlast beat
+reg [KEEP_W-1:0]      lastk_reg = 0;     // bytes of the tlast beat
 reg [7:0]             tos_value_reg = 0, tos_mask_reg = 0;
 reg                   end_reg = 0;       // the previous cycle took tlast
 
@@ -135,7 +136,9 @@ end
 // Beat index of this beat: the first beat after an end restarts at 0.
 wire [CNT_W-1:0] beat_idx = end_reg ? {CNT_W{1'b0}} : beat_reg;
 wire [15:0]      len_base = end_reg ? 16'd0 : len_reg;
-wire [16:0]      len_sum  = {1'b0, len_base} + {{(17-KEEP_W){1'b0}}, keep_cnt};
+// every beat but the last is full (AXI4-Stream as the engines take it), so
+// the count adds a constant; the last beat's bytes join in stage A
+wire [16:0]      len_sum  = {1'b0, len_base} + DB;
 
 integer k;
 always @(posedge clk) begin
@@ -151,7 +154,12 @@ always @(posedge clk) begin
             beat_reg <= beat_idx + 1'b1;
         else
             beat_reg <= beat_idx;
-        len_reg <= len_sum[16] ? 16'hffff : len_sum[15:0];
+        if (s_tlast) begin
+            len_reg   <= len_base;
+            lastk_reg <= keep_cnt;
+        end else begin
+            len_reg <= len_sum[16] ? 16'hffff : len_sum[15:0];
+        end
     end else if (end_reg) begin
         beat_reg <= 0;
         len_reg  <= 0;
@@ -203,10 +211,12 @@ reg [CNT_W-1:0] a_beat = 0;
 reg [16*30-1:0] a_words = 0;       // IPv4 header words 0..29, zero from IHL*2 on
 reg [4*16-1:0]  a_doffc = 0;       // data-offset nibble if IHL were i, i = 0..15
 
+wire [16:0] a_len_sum = {1'b0, len_reg} + {{(17-KEEP_W){1'b0}}, lastk_reg};
+
 integer w;
 always @(posedge clk) begin
     a_end      <= end_reg;
-    a_len      <= len_reg;
+    a_len      <= a_len_sum[16] ? 16'hffff : a_len_sum[15:0];   // saturates
     a_beat     <= beat_reg;
     a_vlan     <= vlan;
     a_not_ipv4 <= (vlan ? type2 : type1) != 16'h0800;
