@@ -423,17 +423,64 @@ function [15:0] fold;   // one's-complement fold of a sum, not complemented
     end
 endfunction
 
-wire [7:0]  y_l3        = mt_l3;
-wire [7:0]  y_ihl4      = mt_ip_hlen;
-wire [7:0]  x_poff_reg  = mt_payload_off;
-wire [16:0] y_len       = x_len_reg;
-wire [15:0] y_paylen    = mt_payload_len;
-wire [15:0] x_orig_reg  = x_shim_reg[31:16];
-wire [15:0] x_tsum_reg  = x_shim_reg[15:0];     // the shim's tag-word sum
-wire [16:0] y_orig_tot  = {9'd0, y_ihl4} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
-wire [17:0] y_out_len   = {10'd0, y_l3} + {1'b0, y_orig_tot};
-wire [15:0] y_avail     = y_paylen - SHIM16;
-wire [1:0]  y_tail      = x_orig_reg[1:0];
+// one's-complement sum of two words, the end-around carry in the same
+// adder: 0 only when both are 0, so equal to fold() of their sum
+function [15:0] ones_add;
+    input [15:0] a, b;
+    reg   [16:0] t;
+    begin
+        t = {1'b0, a} + {1'b0, b};
+        ones_add = t[16] ? a + b + 16'd1 : t[15:0];
+    end
+endfunction
+
+// Stage Y1 (with the matcher's snapshot): the sums, one adder deep.
+wire [15:0] x_orig_reg  = x_shim_reg[31:16];    // the original payload length
+reg         y1_valid_reg = 1'b0, y1_en_reg = 1'b0, y1_vlan_reg = 1'b0, y1_oversize_reg = 1'b0;
+reg         y1_short_reg = 1'b0, y1_magic_ok_reg = 1'b0, y1_v1_reg = 1'b0, y1_v2_reg = 1'b0, y1_marked_reg = 1'b0;
+reg  [4:0]  y1_reason_reg = 0;
+reg  [16:0] y1_len_reg = 0, y1_orig_tot_reg = 0, y1_tl_reg = 0;
+reg  [7:0]  y1_l3_reg = 0, y1_poff_reg = 0;
+reg  [15:0] y1_avail_reg = 0, y1_orig_reg = 0, y1_tsum_reg = 0, y1_pre_ck_reg = 0;
+reg  [23:0] y1_part_reg = 0;
+reg  [AW-1:0] y1_base_reg = 0;
+
+always @(posedge clk) begin
+    y1_valid_reg    <= x_valid_reg;
+    y1_en_reg       <= x_en_reg;
+    y1_vlan_reg     <= mt_vlan;
+    y1_len_reg      <= x_len_reg;
+    y1_oversize_reg <= {1'b0, x_len_reg} > MAX_FRAME18;
+    y1_reason_reg   <= mt_reason;
+    y1_marked_reg   <= mt_proto == 8'd253;
+    y1_short_reg    <= mt_payload_len < SHIM16;
+    y1_magic_ok_reg <= x_shim_reg[47:40] == 8'h49;
+    y1_v1_reg       <= x_shim_reg[39:32] == 8'h01;
+    y1_v2_reg       <= x_shim_reg[39:32] == 8'h02;
+    y1_l3_reg       <= mt_l3;
+    y1_poff_reg     <= mt_payload_off;
+    y1_orig_reg     <= x_orig_reg;
+    y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
+    // restored IP total length IHL*4 + THL + original payload length
+    y1_orig_tot_reg <= {9'd0, mt_ip_hlen} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    // TCP length (the restored total less the IP header)
+    y1_tl_reg       <= {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    y1_avail_reg    <= mt_payload_len - SHIM16;
+    // new IP checksum ~fold(rest + total + TTL:6): the constant part here
+    y1_pre_ck_reg   <= ones_add(mt_csum_rest, {mt_ttl, 8'd6});
+    // the pseudo-header (addresses, protocol 6) and the TCP header words
+    y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {1'b0, x_tcph_sum_reg};
+    y1_base_reg     <= x_base_reg;
+    if (rst)
+        y1_valid_reg <= 1'b0;
+end
+
+// Stage Y2: the decision in the model's order and the checksums, pushed
+// into metadata FIFO 1.
+wire [1:0]  y_tail    = y1_orig_reg[1:0];
+// restored frame longer than MAX_FRAME: L3 + total > MAX_FRAME
+wire        y_too_big = y1_orig_tot_reg > (y1_vlan_reg ? {1'b0, MAX_FRAME18[15:0]} - 17'd18
+                                                       : {1'b0, MAX_FRAME18[15:0]} - 17'd14);
 
 reg [2:0] y_outcome;
 reg [4:0] y_reason;
@@ -443,28 +490,28 @@ always @* begin
     y_outcome = OUT_BYPASS;
     y_reason  = R_NONE;
     y_dec     = 1'b0;
-    if ({1'b0, y_len} > MAX_FRAME18) begin
+    if (y1_oversize_reg) begin
         y_outcome = OUT_DROPPED;
         y_reason  = R_OVERSIZE;
-    end else if (!x_en_reg) begin
+    end else if (!y1_en_reg) begin
         y_reason = R_DISABLED;
-    end else if (mt_reason != R_NONE) begin           // checks 1-11
-        y_reason = mt_reason;
-    end else if (mt_proto != 8'd253) begin
+    end else if (y1_reason_reg != R_NONE) begin         // checks 1-11
+        y_reason = y1_reason_reg;
+    end else if (!y1_marked_reg) begin
         y_reason = R_NOT_MARKED;
-    end else if (y_paylen < SHIM16 || x_shim_reg[47:40] != 8'h49) begin
+    end else if (y1_short_reg || !y1_magic_ok_reg) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
-    end else if (x_shim_reg[39:32] == 8'h01) begin       // version 1: refused
+    end else if (y1_v1_reg) begin                       // version 1: refused
         y_outcome = OUT_MALFORMED;
         y_reason  = R_OLD_VERSION;
-    end else if (x_shim_reg[39:32] != 8'h02) begin
+    end else if (!y1_v2_reg) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
-    end else if (y_orig_tot > 17'd65535 || y_out_len > MAX_FRAME18) begin
+    end else if (y1_orig_tot_reg[16] || y_too_big) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_SHIM;
-    end else if (y_avail < {14'd0, y_tail}) begin
+    end else if (y1_avail_reg < {14'd0, y_tail}) begin
         y_outcome = OUT_MALFORMED;
         y_reason  = R_BAD_STREAM;
     end else begin
@@ -473,19 +520,24 @@ always @* begin
     end
 end
 
-// New IP header checksum (total = original, protocol 6) and the TCP
-// pseudo-header sum (addresses, protocol 6, TCP length) plus the TCP header.
-wire [31:0] y_ip_sum  = {16'd0, mt_csum_rest} + {16'd0, y_orig_tot[15:0]} + {16'd0, mt_ttl, 8'd6};
-wire [15:0] y_ip_csum = ~fold(y_ip_sum);
-wire [23:0] y_pseudo  = {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, y_orig_tot[15:0] - {8'd0, y_ihl4}} +
-                        {1'b0, x_tcph_sum_reg};
-
-// Metadata FIFO 1 entry.
 localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW;
-wire [M1W-1:0] m1_in = {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y_len,
-                        y_l3, x_poff_reg, x_orig_reg[15:2], y_tail,
-                        y_avail - {14'd0, y_tail}, y_out_len[15:0], y_orig_tot[15:0],
-                        y_ip_csum, y_pseudo, x_tsum_reg, x_base_reg};
+reg            y2_valid_reg = 1'b0;
+reg  [M1W-1:0] y2_m1_reg = 0;
+
+// Metadata FIFO 1 entry (y2_m1_reg).
+always @(posedge clk) begin
+    y2_valid_reg <= y1_valid_reg;
+    y2_m1_reg    <= {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y1_len_reg,
+                     y1_l3_reg, y1_poff_reg, y1_orig_reg[15:2], y_tail,
+                     y1_avail_reg - {14'd0, y_tail},
+                     {8'd0, y1_l3_reg} + y1_orig_tot_reg[15:0],          // output length
+                     y1_orig_tot_reg[15:0],
+                     ~ones_add(y1_pre_ck_reg, y1_orig_tot_reg[15:0]),     // new IP checksum
+                     y1_part_reg + {7'd0, y1_tl_reg},                     // pseudo-header + TCP header
+                     y1_tsum_reg, y1_base_reg};
+    if (rst)
+        y2_valid_reg <= 1'b0;
+end
 wire [M1W-1:0] m1_out;
 wire           m1_valid;
 reg            m1_pop;
@@ -495,7 +547,7 @@ reg            m1_pop;
 /* verilator lint_off PINCONNECTEMPTY */
 inc_fifo #(.WIDTH(M1W), .DEPTH(8)) m1_fifo (
     .clk(clk), .rst(rst),
-    .in_data(m1_in), .in_valid(x_valid_reg), .in_ready(),
+    .in_data(y2_m1_reg), .in_valid(y2_valid_reg), .in_ready(),
     .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
