@@ -263,13 +263,25 @@ function [7:0] ipb;  // byte L3 + c of the IPv4 header
     end
 endfunction
 
+// Five register stages from the captured header (d1) to the decision's
+// inputs (x), in step with the matcher's result (m_done six cycles after
+// the tlast beat; d1 is the cycle after it):
+//   x1  VLAN, IHL, data offset, the address sum; the header copied
+//   x2  IHL + data offset, the shim (P .. P + 5), the TCP header words
+//       (L4 .. P, the carried checksum field included) masked out of the
+//       header
+//   x3, x4  the TCP header words summed by one's-complement carry-save
+//       levels (inc_csum_csa): the sum only feeds a folded checksum
+//   x   the two words added with the end-around carry
+// L4 and P are even, so the 16-bit words are those at even offsets; they
+// lie in bytes 34 .. 137 (words TW0 .. TW0 + TWN - 1).
+localparam TW0 = 17, TWN = 52;
+
 wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
 /* verilator lint_off UNUSEDSIGNAL */ // IHL and the data offset nibble only
 wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 /* verilator lint_on UNUSEDSIGNAL */
-reg  [47:0] x_shim;    // P .. P + 5
-reg  [4:0]  x_hsum;    // IHL + data offset: P = L3 + 4 * x_hsum
 reg  [17:0] x_sum_addr;
 
 always @* begin
@@ -277,15 +289,6 @@ always @* begin
     for (i = 5; i < 16; i = i + 1) begin
         if (x_vihl[3:0] == i[3:0]) begin
             x_doffb = ipb(d1_hdr_reg, x_vlan, 8'd12 + 4 * i[7:0]);
-        end
-    end
-    x_hsum = {1'b0, x_vihl[3:0]} + {1'b0, x_doffb[7:4]};
-    x_shim = 48'd0;
-    for (i = 0; i < 31; i = i + 1) begin
-        if (x_hsum == i[4:0]) begin
-            x_shim = {ipb(d1_hdr_reg, x_vlan, 4 * i[7:0]), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd1),
-                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd2), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd3),
-                      ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd4), ipb(d1_hdr_reg, x_vlan, 4 * i[7:0] + 8'd5)};
         end
     end
     // source and destination addresses (L3 + 12 .. L3 + 19)
@@ -296,87 +299,112 @@ always @* begin
     end
 end
 
-// Two register stages (and three more below), to meet the matcher's result
-// (m_done six cycles after the tlast beat). The second one also sums the TCP header (L4 up to
-// P, the carried checksum field included) for the check of the restored
-// segment: the output takes the header bytes from the input slot, so only
-// the payload passes the checksum adder of the written beats. L4 and P are
-// even, so the 16-bit words are those at even offsets of the captured header.
-reg        x1_valid_reg, x1_en_reg, x2_valid_reg, x2_en_reg;
-reg [16:0] x1_len_reg, x2_len_reg;
-reg [47:0] x1_shim_reg, x2_shim_reg;
-reg [17:0] x1_sum_addr_reg, x2_sum_addr_reg;
-reg [AW-1:0] x1_base_reg, x2_base_reg;
-reg [HDR_BYTES/2-1:0] x1_tcph_mask_reg;   // the header words of the TCP header sum
-reg [8*HDR_BYTES-1:0] x1_hdr_reg;
-reg [22:0] x2_tcph_sum_reg;
-reg [22:0] x_tcph_sum;
-reg [HDR_BYTES/2-1:0] x_tcph_mask;
-reg [7:0]  x_l4, x_p;
-reg [15:0] x_tcph_word;
-
-// The word mask from the parsed offsets in the first cycle; in the second,
-// masked operands and an unconditional sum, so that synthesis makes one
-// multi-operand adder (a tree) of it rather than a chain.
-always @* begin
-    x_l4 = (x_vlan ? 8'd18 : 8'd14) + {2'd0, x_vihl[3:0], 2'b00};
-    x_p  = (x_vlan ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
-    for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
-        x_tcph_mask[i] = 2 * i >= x_l4 && 2 * i < x_p;
-    end
-    x_tcph_sum = 23'd0;
-    for (i = 0; i < HDR_BYTES / 2; i = i + 1) begin
-        x_tcph_word = x1_tcph_mask_reg[i] ? {x1_hdr_reg[16*i +: 8], x1_hdr_reg[16*i + 8 +: 8]} : 16'd0;
-        x_tcph_sum  = x_tcph_sum + {7'd0, x_tcph_word};
-    end
-end
+reg                   x1_valid_reg = 1'b0, x1_en_reg = 1'b0, x1_vlan_reg = 1'b0;
+reg [3:0]             x1_ihl_reg = 0, x1_doff_reg = 0;
+reg [16:0]            x1_len_reg = 0;
+reg [17:0]            x1_sum_addr_reg = 0;
+reg [AW-1:0]          x1_base_reg = 0;
+reg [8*HDR_BYTES-1:0] x1_hdr_reg = 0;
 
 always @(posedge clk) begin
     x1_valid_reg    <= d1_valid_reg;
     x1_en_reg       <= d1_en_reg;
+    x1_vlan_reg     <= x_vlan;
+    x1_ihl_reg      <= x_vihl[3:0];
+    x1_doff_reg     <= x_doffb[7:4];
     x1_len_reg      <= d1_len_reg;
-    x1_shim_reg     <= x_shim;
     x1_sum_addr_reg <= x_sum_addr;
     x1_base_reg     <= d1_base_reg;
-    x1_tcph_mask_reg <= x_tcph_mask;
     x1_hdr_reg      <= d1_hdr_reg;
-    x2_valid_reg    <= x1_valid_reg;
-    x2_en_reg       <= x1_en_reg;
-    x2_len_reg      <= x1_len_reg;
-    x2_shim_reg     <= x1_shim_reg;
-    x2_sum_addr_reg <= x1_sum_addr_reg;
-    x2_base_reg     <= x1_base_reg;
-    x2_tcph_sum_reg <= x_tcph_sum;
-    if (rst) begin
+    if (rst)
         x1_valid_reg <= 1'b0;
-        x2_valid_reg <= 1'b0;
+end
+
+// x2: P = L3 + 4 * (IHL + data offset); the shim; the masked TCP header words
+reg  [4:0]        x_hsum;
+reg  [7:0]        x_l4, x_p;
+reg  [47:0]       x_shim;
+reg  [16*TWN-1:0] x_tcph_words;
+
+always @* begin
+    x_hsum = {1'b0, x1_ihl_reg} + {1'b0, x1_doff_reg};
+    x_l4   = (x1_vlan_reg ? 8'd18 : 8'd14) + {2'd0, x1_ihl_reg, 2'b00};
+    x_p    = (x1_vlan_reg ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
+    x_shim = 48'd0;
+    for (i = 0; i < 31; i = i + 1) begin
+        if (x_hsum == i[4:0]) begin
+            x_shim = {ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0]), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd1),
+                      ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd2), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd3),
+                      ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd4), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd5)};
+        end
+    end
+    for (i = 0; i < TWN; i = i + 1) begin
+        x_tcph_words[16*i +: 16] = (2 * (TW0 + i) >= x_l4 && 2 * (TW0 + i) < x_p) ?
+            {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]} : 16'd0;
     end
 end
 
-// Three more register stages to meet the matcher's result (m_done six
-// cycles after the tlast beat): the decision below takes x_*.
-localparam XD  = 3;
-localparam XDW = 1 + 17 + 48 + 18 + AW + 23;
-reg  [XD-1:0]  xv_reg = 0;
-reg  [XDW-1:0] xd_reg [0:XD-1];
-integer xk;
+reg               x2_valid_reg = 1'b0, x2_en_reg = 1'b0;
+reg [16:0]        x2_len_reg = 0;
+reg [47:0]        x2_shim_reg = 0;
+reg [17:0]        x2_sum_addr_reg = 0;
+reg [AW-1:0]      x2_base_reg = 0;
+reg [16*TWN-1:0]  x2_tcph_reg = 0;
+
 always @(posedge clk) begin
-    xv_reg <= {xv_reg[XD-2:0], x2_valid_reg};
-    xd_reg[0] <= {x2_en_reg, x2_len_reg, x2_shim_reg, x2_sum_addr_reg, x2_base_reg, x2_tcph_sum_reg};
-    for (xk = 1; xk < XD; xk = xk + 1)
-        xd_reg[xk] <= xd_reg[xk-1];
+    x2_valid_reg    <= x1_valid_reg;
+    x2_en_reg       <= x1_en_reg;
+    x2_len_reg      <= x1_len_reg;
+    x2_shim_reg     <= x_shim;
+    x2_sum_addr_reg <= x1_sum_addr_reg;
+    x2_base_reg     <= x1_base_reg;
+    x2_tcph_reg     <= x_tcph_words;
     if (rst)
-        xv_reg <= 0;
+        x2_valid_reg <= 1'b0;
 end
 
-wire          x_valid_reg = xv_reg[XD-1];
+// x3, x4: carry-save levels (52 words -> 8 -> 2)
+localparam XDW = 1 + 17 + 48 + 18 + AW;
+wire [16*TWN-1:0] tcph_csa3;
+wire [16*8-1:0]   tcph_csa4;
+inc_csum_csa #(.N(TWN), .LEVELS(5)) tcph_csa_a (.in_words(x2_tcph_reg), .out_words(tcph_csa3));
+
+reg           x3_valid_reg = 1'b0, x4_valid_reg = 1'b0, x5_valid_reg = 1'b0;
+reg [XDW-1:0] x3_reg = 0, x4_reg = 0, x5_reg = 0;
+reg [16*8-1:0] x3_tcph_reg = 0;
+reg [31:0]    x4_tcph_reg = 0;
+reg [15:0]    x5_tcph_reg = 0;
+
+inc_csum_csa #(.N(8), .LEVELS(4)) tcph_csa_b (.in_words(x3_tcph_reg), .out_words(tcph_csa4));
+/* verilator lint_off UNUSEDSIGNAL */ // zero above the reductions' last words
+wire unused_csa = &{1'b0, tcph_csa3[16*TWN-1:16*8], tcph_csa4[16*8-1:32]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    x3_valid_reg <= x2_valid_reg;
+    x3_reg       <= {x2_en_reg, x2_len_reg, x2_shim_reg, x2_sum_addr_reg, x2_base_reg};
+    x3_tcph_reg  <= tcph_csa3[16*8-1:0];
+    x4_valid_reg <= x3_valid_reg;
+    x4_reg       <= x3_reg;
+    x4_tcph_reg  <= tcph_csa4[31:0];
+    x5_valid_reg <= x4_valid_reg;
+    x5_reg       <= x4_reg;
+    x5_tcph_reg  <= ones_add(x4_tcph_reg[15:0], x4_tcph_reg[31:16]);
+    if (rst) begin
+        x3_valid_reg <= 1'b0;
+        x4_valid_reg <= 1'b0;
+        x5_valid_reg <= 1'b0;
+    end
+end
+
+wire          x_valid_reg = x5_valid_reg;
 wire          x_en_reg;
 wire [16:0]   x_len_reg;
 wire [47:0]   x_shim_reg;
 wire [17:0]   x_sum_addr_reg;
 wire [AW-1:0] x_base_reg;
-wire [22:0]   x_tcph_sum_reg;
-assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg, x_tcph_sum_reg} = xd_reg[XD-1];
+wire [15:0]   x_tcph_sum_reg = x5_tcph_reg;
+assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg} = x5_reg;
 
 // ---------------------------------------------------------------------------
 // Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
@@ -469,7 +497,7 @@ always @(posedge clk) begin
     // new IP checksum ~fold(rest + total + TTL:6): the constant part here
     y1_pre_ck_reg   <= ones_add(mt_csum_rest, {mt_ttl, 8'd6});
     // the pseudo-header (addresses, protocol 6) and the TCP header words
-    y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {1'b0, x_tcph_sum_reg};
+    y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, x_tcph_sum_reg};
     y1_base_reg     <= x_base_reg;
     if (rst)
         y1_valid_reg <= 1'b0;
