@@ -149,12 +149,13 @@ wire           first    = beat && !in_active_reg;
 wire [BW-1:0]  beat_idx = in_active_reg ? ibeat_reg : {BW{1'b0}};
 
 // free space, checked before a frame starts
-wire [OAW:0]   orig_used = orig_wr_reg - orig_rd_reg;
-wire [CAW:0]   comp_used = comp_wr_reg - comp_rd_reg;
-wire [31:0]    orig_used_w = {{(31-OAW){1'b0}}, orig_used};
-wire [31:0]    comp_used_w = {{(31-CAW){1'b0}}, comp_used};
-// registered: the room is checked on pointers one cycle old, so the
-// margins cover one more beat and one more frame started meanwhile
+reg  [OAW:0]   orig_used_reg = 0;      // registered: the room check is a pipeline
+reg  [CAW:0]   comp_used_reg = 0;
+wire [31:0]    orig_used_w = {{(31-OAW){1'b0}}, orig_used_reg};
+wire [31:0]    comp_used_w = {{(31-CAW){1'b0}}, comp_used_reg};
+// registered: the room is checked on pointers two cycles old, so the
+// margins cover two more beats and frames started meanwhile (and the rows
+// a frame may write beyond MAX_ROWS, see the comp RAM)
 reg            start_ok_reg = 1'b0;
 wire           start_ok  = start_ok_reg;
 reg            pop_d_reg = 1'b0;       // pop, one cycle later, for inflight_reg
@@ -184,9 +185,11 @@ always @(posedge clk) begin
         orig_rd_reg <= pop_orig_end;
     inflight_reg <= inflight_reg + {{MQW{1'b0}}, first} - {{MQW{1'b0}}, pop_d_reg};
     pop_d_reg    <= pop;
-    start_ok_reg <= orig_used_w + MAX_BEATS + 3 <= ODEPTH &&
-                    comp_used_w + MAX_ROWS + 13 <= CDEPTH &&
-                    inflight_reg < MQDEPTH - 3;
+    orig_used_reg <= orig_wr_reg - orig_rd_reg;
+    comp_used_reg <= comp_wr_reg - comp_rd_reg;
+    start_ok_reg  <= orig_used_w <= ODEPTH - MAX_BEATS - 4 &&
+                     comp_used_w <= CDEPTH - MAX_ROWS - 17 &&
+                     inflight_reg < MQDEPTH - 4;
 
     if (rst) begin
         in_active_reg <= 1'b0;
@@ -920,8 +923,12 @@ end
 reg [CAW:0]           comp_base_reg = 0;     // first row of the current frame
 reg [15:0]            frame_rows_reg = 0;    // rows written for the current frame
 
-wire        w0 = a0_valid && frame_rows_reg < MAX_ROWS;
-wire        w1 = a1_valid && w0 && frame_rows_reg + 16'd1 < MAX_ROWS;
+// Rows beyond a frame's MAX_ROWS are not written (such a compressed form
+// cannot be smaller than the frame). The limit is checked on the count one
+// cycle old, so a frame writes at most MAX_ROWS + 3 rows.
+reg         rows_ok_reg = 1'b1;
+wire        w0 = a0_valid && rows_ok_reg;
+wire        w1 = a1_valid && w0;
 wire [CAW:0] comp_p1 = comp_wr_reg + 1'b1;
 assign comp_wr_next = comp_wr_reg + {{CAW{1'b0}}, w0} + {{CAW{1'b0}}, w1};
 
@@ -940,8 +947,10 @@ always @(posedge clk) begin
     if (f_valid_reg) begin
         comp_base_reg  <= comp_wr_next;
         frame_rows_reg <= 16'd0;
+        rows_ok_reg    <= 1'b1;
     end else begin
         frame_rows_reg <= frame_rows_reg + {15'd0, w0} + {15'd0, w1};
+        rows_ok_reg    <= frame_rows_reg < MAX_ROWS;
     end
     if (pop)
         comp_rd_reg <= pop_comp_end;
@@ -950,6 +959,7 @@ always @(posedge clk) begin
         comp_rd_reg <= 0;
         comp_base_reg <= 0;
         frame_rows_reg <= 0;
+        rows_ok_reg <= 1'b1;
     end
 end
 

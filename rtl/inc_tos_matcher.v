@@ -101,6 +101,9 @@ localparam HDR_BYTES = 92;               // captured prefix of the frame
 localparam CNT_W     = 12;               // beat counter (saturating)
 localparam KEEP_W    = $clog2(DB + 1);
 
+`include "inc_lsum.vh"
+
+
 // enum inc_reason (sw-model/include/inc_model.h)
 localparam [4:0] R_NONE = 5'd0, R_NOT_IPV4 = 5'd1, R_TRUNCATED = 5'd2,
                  R_BAD_IP_HEADER = 5'd3, R_BAD_IP_CSUM = 5'd4,
@@ -255,9 +258,10 @@ inc_csum_csa #(.N(NR), .LEVELS(5)) csa_rest1 (.in_words(rest_words), .out_words(
 wire [3:0]  ihl     = a_vihl[3:0];
 wire [7:0]  ip_hlen = {2'b00, ihl, 2'b00};
 wire [7:0]  l3      = a_vlan ? 8'd18 : 8'd14;
-// the beat that holds the data-offset byte L3 + IHL*4 + 12
-wire [7:0]  doff_idx  = l3 + ip_hlen + 8'd12;
-wire [31:0] doff_beat = {24'd0, doff_idx} / DB;
+// the beat that holds the data-offset byte L3 + IHL*4 + 12 (0..2: DB >= 32),
+// the sum as gates (a function of five bits)
+wire [7:0]  doff_idx  = inc_lsum(inc_lsum(l3, ip_hlen), 8'd12);
+wire [7:0]  doff_beat = doff_idx >> $clog2(DB);
 
 reg         b_end = 1'b0, b_vlan = 1'b0, b_hdr_valid = 1'b0;
 reg [7:0]   b_l3 = 0, b_ip_hlen = 0, b_l4 = 0, b_tos = 0, b_ttl = 0, b_proto = 0;
@@ -272,7 +276,7 @@ reg [16*4-1:0] b_rest = 0;         // 27 words after five levels: 4
 always @(posedge clk) begin
     b_end       <= a_end;
     b_vlan      <= a_vlan;
-    b_hdr_valid <= a_beat != 0 && {20'd0, a_beat} > doff_beat;
+    b_hdr_valid <= a_beat[CNT_W-1:2] != 0 || a_beat[1:0] > doff_beat[1:0];
     b_l3        <= l3;
     b_ip_hlen   <= ip_hlen;
     b_l4        <= l3 + ip_hlen;                  // <= 78
@@ -434,7 +438,8 @@ end
 // the reductions give zero above their last word; DF and the reserved bit
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, csa_all_b[16*30-1:16*5], csa_rest_b[16*NR-1:16*4],
-                   csa_all_c[16*5-1:32], csa_rest_c[16*4-1:32], ip_frag[15:14]};
+                   csa_all_c[16*5-1:32], csa_rest_c[16*4-1:32], ip_frag[15:14],
+                   doff_beat[7:2]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 assign cur_hdr_valid   = c_hdr_valid;
