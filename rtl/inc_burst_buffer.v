@@ -66,9 +66,20 @@ end
 reg [WB*8-1:0]         buf_reg, buf_next;
 reg [CW-1:0]           count_reg, count_next;
 
-wire [CW-1:0] remain = flush ? {CW{1'b0}} : count_reg - consume_bytes;
+`include "inc_lsum.vh"
 
-assign s_ready   = remain <= WB[CW-1:0] - IN_BYTES[CW-1:0];
+// The counts as gates (inc_lsum.vh): with the consumer's group size in
+// front they are one logic cone, without carry chains, in the window's
+// consume-and-refill loop.
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]    remain8 = inc_lsub({{(8-CW){1'b0}}, count_reg}, {{(8-CW){1'b0}}, consume_bytes});
+wire [7:0]    next8   = inc_lsum(remain8, IN_BYTES[7:0]);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [CW-1:0] remain = flush ? {CW{1'b0}} : remain8[CW-1:0];
+localparam integer ROOM_I = WB - IN_BYTES;
+localparam [7:0]  ROOM   = ROOM_I[7:0];
+
+assign s_ready   = flush || inc_lge(ROOM, remain8);
 assign win_data  = buf_reg;
 assign win_count = count_reg;
 
@@ -79,7 +90,7 @@ always @* begin
     count_next = remain;
     if (s_valid && s_ready) begin
         buf_next   = buf_next | ({{(WB*8-IN_BITS){1'b0}}, s_data} << {remain, 3'b000});
-        count_next = remain + IN_BYTES[CW-1:0];
+        count_next = flush ? IN_BYTES[CW-1:0] : next8[CW-1:0];
     end
 end
 

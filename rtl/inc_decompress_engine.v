@@ -451,6 +451,8 @@ function [15:0] fold;   // one's-complement fold of a sum, not complemented
     end
 endfunction
 
+`include "inc_lsum.vh"
+
 // one's-complement sum of two words, the end-around carry in the same
 // adder: 0 only when both are 0, so equal to fold() of their sum
 function [15:0] ones_add;
@@ -806,7 +808,8 @@ inc_fifo #(.WIDTH(2), .DEPTH(8)) eq_fifo (
 // window's consume-and-refill loop as far as possible.
 wire        d_rem_small = d_rem_reg[15:6] == 10'd0;
 wire        d_over_tag  = d_rem_small && d_rem_reg[5:0] < 6'd2;
-wire        d_over_grp  = d_rem_small && du_gsize > d_rem_reg[5:0];
+wire        d_over_grp  = d_rem_small && !inc_lge({2'b00, d_rem_reg[5:0]}, {2'b00, du_gsize});
+wire        d_fits      = bb_count[6:1] != 6'd0 && inc_lge({1'b0, bb_count}, {2'b00, du_gsize});
 reg         d_end;             // the frame's last chunk goes to the unit
 reg         d_load;            // the next frame's first pair goes to the window
 
@@ -826,7 +829,7 @@ always @* begin
             bb_consume = {1'b0, d_skip_reg};
         end
         D_GROUPS: begin
-            if (d_over_tag || (bb_count >= 7'd2 && d_over_grp)) begin
+            if (d_over_tag || (bb_count[6:1] != 6'd0 && d_over_grp)) begin
                 // The group would reach past the stream: malformed.
                 du_valid     = 1'b1;
                 du_raw       = 1'b1;
@@ -835,7 +838,7 @@ always @* begin
                 eq_push      = 1'b1;
                 eq_bad       = 1'b1;
                 d_end        = 1'b1;
-            end else if (bb_count >= 7'd2 && bb_count >= {1'b0, du_gsize}) begin
+            end else if (d_fits) begin
                 bb_consume = {1'b0, du_gsize};
                 du_valid   = 1'b1;
             end
