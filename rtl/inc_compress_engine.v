@@ -223,10 +223,15 @@ integer dk;
 always @(posedge clk) begin
     dv_reg <= {dv_reg[DLY-2:0], beat};
     dd_reg[0] <= d0_bundle;
-    for (dk = 1; dk < DLY; dk = dk + 1)
+    for (dk = 1; dk < DLY - 1; dk = dk + 1)
         dd_reg[dk] <= dd_reg[dk-1];
-    if (rst)
+    // the last stage with a reset: flip-flops, not the end of a LUT shift
+    // register (whose clock-to-out is twice as long)
+    dd_reg[DLY-1] <= dd_reg[DLY-2];
+    if (rst) begin
         dv_reg <= 0;
+        dd_reg[DLY-1] <= 0;
+    end
 end
 
 wire                  d1_valid_reg = dv_reg[DLY-1];
@@ -379,10 +384,11 @@ wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
                                           : {d1_data_reg, prev_reg};
 wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft_reg, 3'b000};
 
-// values left from lane 0 of this payload beat: nvals - 8 * (sel - b1)
-wire [16:0]   gen_rem   = {1'b0, q_nvb_reg} - {2'b00, sel_idx, 3'b000};
-wire          gen_neg   = gen_rem[16];
-wire [3:0]    gen_nv    = gen_neg ? 4'd0 : (gen_rem[15:3] != 13'd0 ? LANES[3:0] : {1'b0, gen_rem[2:0]});
+// values left from lane 0 of this payload beat: nvals - 8 * (sel - b1) =
+// 8 * (nvb / 8 - sel) + nvals mod 8: compares instead of a subtraction
+wire [12:0]   nvb_hi    = q_nvb_reg[15:3];
+wire [3:0]    gen_nv    = {1'b0, sel_idx} < nvb_hi ? LANES[3:0] :
+                          {1'b0, sel_idx} == nvb_hi ? {1'b0, q_nvb_reg[2:0]} : 4'd0;
 wire          gen_tail  = ntail_reg != 2'd0 && sel_idx == q_tidx_reg;
 
 // Stage X: one item per cycle: a payload beat, and/or the end-of-frame token

@@ -127,13 +127,15 @@ reg [KEEP_W-1:0]      lastk_reg = 0;     // bytes of the tlast beat
 reg [7:0]             tos_value_reg = 0, tos_mask_reg = 0;
 reg                   end_reg = 0;       // the previous cycle took tlast
 
-// popcount of the (contiguous) tkeep of this beat
+// bytes of this beat: tkeep is contiguous from lane 0, so the count is the
+// highest set lane + 1 (a priority encoder, not a popcount adder)
 reg [KEEP_W-1:0] keep_cnt;
 integer kc;
 always @* begin
     keep_cnt = 0;
     for (kc = 0; kc < DB; kc = kc + 1)
-        keep_cnt = keep_cnt + {{(KEEP_W-1){1'b0}}, s_tkeep[kc]};
+        if (s_tkeep[kc])
+            keep_cnt = kc[KEEP_W-1:0] + 1'b1;
 end
 
 // Beat index of this beat: the first beat after an end restarts at 0.
