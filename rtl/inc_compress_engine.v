@@ -541,24 +541,25 @@ always @(posedge clk) begin
 end
 
 // Checksum update terms of a payload beat, per valid lane: the restored
-// value's two 16-bit words plus the complements of the original's (the
-// words are the lane's bytes 0-1 and 2-3, big-endian as on the wire). The
-// restored value and the original's sum are registered in B2, the lane's
-// total in C.
-wire [32*LANES-1:0] lane_qv;     // restored values, 0 for invalid lanes
-wire [17*LANES-1:0] lane_xs;     // ~x_lo + ~x_hi, 0 for invalid lanes
+// value's two 16-bit words and the complements of the original's (the
+// words are the lane's bytes 0-1 and 2-3, big-endian as on the wire), 0
+// for invalid lanes. They are summed modulo 0xffff without carry chains:
+// registered in B2, five carry-save levels (inc_csum_csa) into C, three
+// into C2, and a carry-save accumulator of two words per frame; one
+// end-around adder in F3 gives HC' (equal to the model's fold: the
+// reductions give all-zero words only for all-zero inputs).
+wire [64*LANES-1:0] lane_words;
 
 generate
     for (li = 0; li < LANES; li = li + 1) begin : lane_q
         wire [31:0] q;
         wire [31:0] x = b_orig_reg[li*32 +: 32];
-        wire [16:0] xs = {1'b0, ~{x[7:0], x[15:8]}} + {1'b0, ~{x[23:16], x[31:24]}};
 
         inc_decompress_block dblk (
             .tag(b_tags_reg[2*li +: 2]), .payload(b_pay_reg[li*32 +: 32]), .value(q)
         );
-        assign lane_qv[32*li +: 32] = b_lvalid_reg[li] ? q : 32'd0;
-        assign lane_xs[17*li +: 17] = b_lvalid_reg[li] ? xs : 17'd0;
+        assign lane_words[64*li +: 64] = b_lvalid_reg[li] ?
+            {q[7:0], q[15:8], q[23:16], q[31:24], ~{x[7:0], x[15:8]}, ~{x[23:16], x[31:24]}} : 64'd0;
     end
 endgenerate
 
@@ -574,8 +575,7 @@ inc_group_pack #(.LANES(LANES)) pack (
 // one cycle later.
 reg [GRP_BYTES*8-1:0] b2_grp_reg = 0;
 reg [7:0]             b2_grp_len_reg = 0;
-reg [32*LANES-1:0]    b2_lane_q_reg = 0;
-reg [17*LANES-1:0]    b2_lane_xs_reg = 0;
+reg [64*LANES-1:0]    b2_words_reg = 0;
 reg [15:0]            b2_csum_rest_reg = 0;
 reg                   b2_en_reg = 1'b0;
 reg [15:0]            b2_frame_len_reg = 0;
@@ -603,8 +603,7 @@ reg                   b2_vlan_reg = 1'b0;
 always @(posedge clk) begin
     b2_grp_reg       <= grp;
     b2_grp_len_reg   <= grp_len;
-    b2_lane_q_reg    <= lane_qv;
-    b2_lane_xs_reg   <= lane_xs;
+    b2_words_reg     <= lane_words;
     b2_csum_rest_reg  <= b_csum_rest_reg;
     b2_en_reg         <= b_en_reg;
     b2_frame_len_reg  <= b_frame_len_reg;
@@ -647,8 +646,8 @@ reg [4:0]             c_reason_reg = 0;
 reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0;
 reg [7:0]             c_poff_reg = 0;
 reg [OAW:0]           c_orig_base_reg = 0, c_orig_end_reg = 0;
-reg [18*LANES-1:0]    c_lane_dsum_reg = 0;
-integer               li2;
+reg [16*5-1:0]        c_dw_reg = 0;          // the beat's terms, five words
+wire [64*LANES-1:0]   dw_csa1;
 reg [2*LANES-1:0]     c_tw_reg = 0;          // the beat's tag word (0 without a group)
 reg [15:0]            c_hcb_reg = 0;
 reg [6:0]             c_tcs_reg = 0;
@@ -656,13 +655,11 @@ reg [7:0]             c_hl6_reg = 0, c_poff6_reg = 0;
 reg [15:0]            c_plen_m6_reg = 0, c_pre_ck_reg = 0;
 reg                   c_plen_small_reg = 1'b0, c_plen_zero_reg = 1'b0, c_oversize_reg = 1'b0;
 
+inc_csum_csa #(.N(4 * LANES), .LEVELS(5)) dw_csa_c (.in_words(b2_words_reg), .out_words(dw_csa1));
+
 always @(posedge clk) begin
     c_valid_reg <= b2_valid_reg;
-    for (li2 = 0; li2 < LANES; li2 = li2 + 1)
-        c_lane_dsum_reg[18*li2 +: 18] <=
-            {2'b00, b2_lane_q_reg[32*li2 +: 8], b2_lane_q_reg[32*li2 + 8 +: 8]} +
-            {2'b00, b2_lane_q_reg[32*li2 + 16 +: 8], b2_lane_q_reg[32*li2 + 24 +: 8]} +
-            {1'b0, b2_lane_xs_reg[17*li2 +: 17]};
+    c_dw_reg    <= dw_csa1[16*5-1:0];
     c_hcb_reg   <= b2_hcb_reg;
     c_tw_reg    <= (b2_has_reg && b2_nz_reg) ? b2_tags_reg : {2*LANES{1'b0}};
     c_has_reg   <= b2_has_reg;
@@ -776,28 +773,26 @@ always @(posedge clk) begin
 end
 
 // The frame's checksum update terms, one stage behind C (C2, in step with
-// F): the beat's eight lane terms summed, then accumulated; the first
-// payload beat starts from ~HC (captured before any payload beat). The
-// total is registered into F2 with the token.
-reg  [20:0] c_beat_dsum;
-integer     ls;
-always @* begin
-    c_beat_dsum = 21'd0;
-    for (ls = 0; ls < LANES; ls = ls + 1)
-        c_beat_dsum = c_beat_dsum + {3'd0, c_lane_dsum_reg[18*ls +: 18]};
-end
+// F): the beat's five words reduced to two, then the carry-save
+// accumulator; the first payload beat starts from ~HC (captured before any
+// payload beat). The total (two words) is registered into F2 with the token.
+wire [16*5-1:0] dw_csa2;
+inc_csum_csa #(.N(5), .LEVELS(3)) dw_csa_c2 (.in_words(c_dw_reg), .out_words(dw_csa2));
 
 reg         c2_valid_reg = 1'b0, c2_start_reg = 1'b0, c2_last_reg = 1'b0;
-reg  [20:0] c2_dsum_reg = 0;
+reg  [31:0] c2_dw_reg = 0;
 reg  [15:0] c2_hcb_reg = 0;
-reg  [31:0] dsum_acc_reg = 0;
-wire [31:0] dsum_total = (c2_start_reg ? {16'd0, ~c2_hcb_reg} : dsum_acc_reg) + {11'd0, c2_dsum_reg};
+reg  [31:0] dsum_acc_reg = 0;          // two words
+wire [31:0] dsum_base = c2_start_reg ? {16'd0, ~c2_hcb_reg} : dsum_acc_reg;
+wire [63:0] dsum_acc4;
+inc_csum_csa #(.N(4), .LEVELS(2)) dw_csa_acc (.in_words({c2_dw_reg, dsum_base}), .out_words(dsum_acc4));
+wire [31:0] dsum_total = dsum_acc4[31:0];
 
 always @(posedge clk) begin
     c2_valid_reg <= c_valid_reg;
     c2_start_reg <= c_start_reg;
     c2_last_reg  <= c_last_reg;
-    c2_dsum_reg  <= c_beat_dsum;
+    c2_dw_reg    <= dw_csa2[31:0];
     c2_hcb_reg   <= c_hcb_reg;
     if (c2_valid_reg)
         dsum_acc_reg <= c2_last_reg ? 32'd0 : dsum_total;
@@ -1202,7 +1197,8 @@ inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
 /* verilator lint_off UNUSEDSIGNAL */
 wire unused_ok = &{1'b0, cur_vlan, cur_ip_total, cur_tcp_hlen, cur_ip_hlen[0], cur_l3_off[0], m_l3_off, h_tcs_off[6], m_ip_total, m_proto, m_tos,
                    m_done, a0_count, a1_count, tail_src, gen_shift, c_has_reg, comp_len,
-                   comp_p1, row_ptr, orig_ptr, h_out_len[15:5], ob_half, f2_poff6_reg[5:0]};
+                   comp_p1, row_ptr, orig_ptr, h_out_len[15:5], ob_half,
+                   dw_csa1[64*LANES-1:16*5], dw_csa2[16*5-1:32], dsum_acc4[63:32], f2_poff6_reg[5:0]};
 /* verilator lint_on UNUSEDSIGNAL */
 
 endmodule
