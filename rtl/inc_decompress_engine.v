@@ -441,16 +441,6 @@ always @(posedge clk) begin
 end
 `endif
 
-function [15:0] fold;   // one's-complement fold of a sum, not complemented
-    input [31:0] s;
-    reg   [31:0] t;
-    begin
-        t    = {16'd0, s[15:0]} + {16'd0, s[31:16]};
-        t    = {16'd0, t[15:0]} + {16'd0, t[31:16]};
-        fold = t[15:0];
-    end
-endfunction
-
 `include "inc_lsum.vh"
 
 // one's-complement sum of two words, the end-around carry in the same
@@ -968,16 +958,18 @@ wire [23:0]   wq_pseudo = wq_out[23:0];
 
 reg [SAW:0]   w_cnt_reg;           // beats of the frame written so far
 
-// One's-complement sum of a written beat (bytes below P are zero).
-reg [19:0] beat_sum;
-reg [7:0]  cb0, cb1;
-
+// The restored segment's checksum, modulo 0xffff without carry chains: the
+// written beat's 16-bit words (bytes below P are zero, bytes from the count
+// on are cleared) registered in W0, four carry-save levels (inc_csum_csa)
+// into W1, a two-word carry-save accumulator per frame, the pseudo-header
+// added in W3, one end-around adder before the checksum queue. The
+// reductions give all-zero words only for all-zero inputs, so the verdict
+// equals the fold of the plain sum.
+reg [DATA_WIDTH-1:0] w_words;
 always @* begin
-    beat_sum = 20'd0;
     for (i = 0; i < BYTES / 2; i = i + 1) begin
-        cb0 = ({i[4:0], 1'b0} < pk_count) ? pk_data[16*i +: 8] : 8'd0;
-        cb1 = ({i[4:0], 1'b1} < pk_count) ? pk_data[16*i + 8 +: 8] : 8'd0;
-        beat_sum = beat_sum + {4'd0, cb0, cb1};
+        w_words[16*i + 8 +: 8] = ({i[4:0], 1'b0} < pk_count) ? pk_data[16*i +: 8] : 8'd0;
+        w_words[16*i +: 8]     = ({i[4:0], 1'b1} < pk_count) ? pk_data[16*i + 8 +: 8] : 8'd0;
     end
 end
 
@@ -986,42 +978,64 @@ wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
 wire          out_we = pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12;
 wire [AW-1:0] out_wa = wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]};
 
-reg [19:0] bsum_reg;
-reg        bsum_valid_reg;
-reg [31:0] csum_acc_reg;
-reg        w_end_reg;              // the cycle after a frame's last beat
-reg [23:0] w_pseudo_reg;
+reg                  w0_valid_reg = 1'b0, w0_last_reg = 1'b0;
+reg [DATA_WIDTH-1:0] w0_words_reg = 0;
+reg [23:0]           w0_pseudo_reg = 0;
+reg                  w1_valid_reg = 1'b0, w1_last_reg = 1'b0;
+reg [63:0]           w1_words_reg = 0;
+reg [23:0]           w1_pseudo_reg = 0;
+reg                  w2_end_reg = 1'b0, w3_end_reg = 1'b0;
+reg [31:0]           w2_tot_reg = 0, w3_pair_reg = 0;
+reg [23:0]           w2_pseudo_reg = 0;
+reg [31:0]           csum_acc_reg = 0;     // two words
 
-// In the cycle after the last beat its sum is still in bsum_reg. Zero when
-// the restored segment's checksum verifies (its sum folds to 0xffff).
-wire [15:0] w_tcp_csum = ~fold(csum_acc_reg + {8'd0, w_pseudo_reg} +
-                               (bsum_valid_reg ? {12'd0, bsum_reg} : 32'd0));
+wire [DATA_WIDTH-1:0] w_csa1;
+wire [16*6-1:0]       w_csa_acc;
+wire [16*4-1:0]       w_csa_ps;
+inc_csum_csa #(.N(BYTES / 2), .LEVELS(4)) w_csa_a (.in_words(w0_words_reg), .out_words(w_csa1));
+inc_csum_csa #(.N(6), .LEVELS(3)) w_csa_b (.in_words({w1_words_reg, csum_acc_reg}), .out_words(w_csa_acc));
+inc_csum_csa #(.N(4), .LEVELS(2)) w_csa_c (.in_words({w2_tot_reg, w2_pseudo_reg[15:0], 8'd0, w2_pseudo_reg[23:16]}),
+                                            .out_words(w_csa_ps));
+/* verilator lint_off UNUSEDSIGNAL */ // zero above the reductions' last words
+wire unused_wcsa = &{1'b0, w_csa1[DATA_WIDTH-1:64], w_csa_acc[16*6-1:32], w_csa_ps[16*4-1:32]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+// Zero when the restored segment's checksum verifies (its sum folds to 0xffff).
+wire [15:0] w_tcp_csum = ~ones_add(w3_pair_reg[15:0], w3_pair_reg[31:16]);
 
 always @* begin
     wq_pop = pk_valid && pk_last;
 end
 
 always @(posedge clk) begin
-    bsum_valid_reg <= pk_valid;
-    bsum_reg       <= beat_sum;
-    w_end_reg      <= pk_valid && pk_last;
-    if (bsum_valid_reg) begin
-        csum_acc_reg <= csum_acc_reg + {12'd0, bsum_reg};
+    w0_valid_reg  <= pk_valid;
+    w0_last_reg   <= pk_valid && pk_last;
+    w0_words_reg  <= w_words;
+    w0_pseudo_reg <= wq_pseudo;
+    w1_valid_reg  <= w0_valid_reg;
+    w1_last_reg   <= w0_last_reg;
+    w1_words_reg  <= w_csa1[63:0];
+    w1_pseudo_reg <= w0_pseudo_reg;
+    if (w1_valid_reg) begin
+        csum_acc_reg <= w1_last_reg ? 32'd0 : w_csa_acc[31:0];
     end
-    if (w_end_reg) begin
-        csum_acc_reg <= 32'd0;
-    end
+    w2_end_reg    <= w1_valid_reg && w1_last_reg;
+    w2_tot_reg    <= w_csa_acc[31:0];
+    w2_pseudo_reg <= w1_pseudo_reg;
+    w3_end_reg    <= w2_end_reg;
+    w3_pair_reg   <= w_csa_ps[31:0];
     if (pk_valid) begin
         w_cnt_reg <= pk_last ? {(SAW+1){1'b0}} : w_cnt_reg + 1'b1;
     end
-    if (pk_valid && pk_last) begin
-        w_pseudo_reg <= wq_pseudo;
-    end
     if (rst) begin
-        bsum_valid_reg <= 1'b0;
-        w_end_reg      <= 1'b0;
-        csum_acc_reg   <= 32'd0;
-        w_cnt_reg      <= {(SAW+1){1'b0}};
+        w0_valid_reg <= 1'b0;
+        w0_last_reg  <= 1'b0;
+        w1_valid_reg <= 1'b0;
+        w1_last_reg  <= 1'b0;
+        w2_end_reg   <= 1'b0;
+        w3_end_reg   <= 1'b0;
+        csum_acc_reg <= 32'd0;
+        w_cnt_reg    <= {(SAW+1){1'b0}};
     end
 end
 
@@ -1032,7 +1046,7 @@ wire        cq_valid;
 /* verilator lint_off PINCONNECTEMPTY */
 inc_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
     .clk(clk), .rst(rst),
-    .in_data(w_tcp_csum), .in_valid(w_end_reg), .in_ready(),
+    .in_data(w_tcp_csum), .in_valid(w3_end_reg), .in_ready(),
     .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
