@@ -28,6 +28,9 @@ module inc_compress_block (
 
 localparam [1:0] TAG_ZERO = 2'd0, TAG_8 = 2'd1, TAG_16 = 2'd2, TAG_RAW = 2'd3;
 
+`include "inc_lsum.vh"
+
+
 wire [6:0]  eb    = in_eb == 7'd0 ? 7'd1 : (in_eb == 7'd127 ? 7'd126 : in_eb);
 wire [7:0]  e     = in_value[30:23];
 wire        s     = in_value[31];
@@ -44,21 +47,30 @@ wire [6:0]  f8    = x[22:16];
 wire [8:0]  x_low = {x[23], x[7:0]};                       // not part of any field
 /* verilator lint_on UNUSEDSIGNAL */
 
+// The fields are non-zero exactly when the implicit leading one lands in
+// them: x[22:8] != 0 iff n <= 15 (e >= 112), x[22:16] != 0 iff n <= 7
+// (e >= 120). So the tag needs only compares of e, written as gates
+// (inc_lsum.vh), not the shifter.
+wire raw   = e[7] || e[6:0] == 7'h7f;                  // e >= 127
+wire ge_lo = inc_lge(e, ebase);
+wire ge_16 = inc_lge(e, e16);
+wire nz16  = e >= 8'd112;
+wire nz8   = e >= 8'd120;
 always @* begin
     out_tag     = TAG_ZERO;
     out_payload = 32'd0;
-    if (e >= 8'd127) begin
+    if (raw) begin
         out_tag     = TAG_RAW;
         out_payload = in_value;
-    end else if (e < ebase) begin
+    end else if (!ge_lo) begin
         out_tag = TAG_ZERO;
-    end else if (e >= e16) begin
-        if (f16 != 15'd0) begin
+    end else if (ge_16) begin
+        if (nz16) begin
             out_tag     = TAG_16;
             out_payload = {16'd0, s, f16};
         end
     end else begin
-        if (f8 != 7'd0) begin
+        if (nz8) begin
             out_tag     = TAG_8;
             out_payload = {24'd0, s, f8};
         end
