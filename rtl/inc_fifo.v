@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_fifo - the register FIFO of both engines (first-word fall-through):
- * the head is presented from registers, so out_data/out_valid do not depend
- * on out_ready. count tells producers that prefetch (RAM readers) how much
+ * the head is presented from its own register, so out_data/out_valid do not
+ * depend on out_ready and no RAM read sits in front of the consumer. count tells producers that prefetch (RAM readers) how much
  * room is left. The decompress engine's metadata, prefetch and output
  * queues and the compress engine's metadata queue and output FIFO are
  * instances of it; a wider datapath is a WIDTH parameter.
@@ -36,28 +36,52 @@ initial begin
     end
 end
 
+// The head sits in its own register (a FIFO read from LUT RAM would put
+// the RAM's read time in front of every consumer); mem holds the entries
+// behind it, at most DEPTH - 1. A push into an empty FIFO goes straight to
+// the head, so an entry is at the output the cycle after its push, as with
+// a plain fall-through FIFO.
 reg [WIDTH-1:0] mem [0:DEPTH-1];
+reg [WIDTH-1:0] head_reg = {WIDTH{1'b0}};
+reg             head_valid_reg = 1'b0;
 reg [AW:0]      wr_ptr_reg = {(AW+1){1'b0}}, rd_ptr_reg = {(AW+1){1'b0}};
+reg [AW:0]      count_reg = {(AW+1){1'b0}};
 
-wire full  = (wr_ptr_reg ^ rd_ptr_reg) == {1'b1, {AW{1'b0}}};
-wire empty = wr_ptr_reg == rd_ptr_reg;
+wire full      = count_reg == DEPTH[AW:0];
+wire mem_empty = wr_ptr_reg == rd_ptr_reg;
+wire push      = in_valid && !full;
+wire pop       = out_ready && head_valid_reg;
+// the push goes to the head when the head is free (or leaves this cycle)
+// and nothing waits in mem
+wire to_head   = push && mem_empty && (!head_valid_reg || pop);
 
 assign in_ready  = !full;
-assign out_valid = !empty;
-assign out_data  = mem[rd_ptr_reg[AW-1:0]];
-assign count     = wr_ptr_reg - rd_ptr_reg;
+assign out_valid = head_valid_reg;
+assign out_data  = head_reg;
+assign count     = count_reg;
 
 always @(posedge clk) begin
-    if (in_valid && !full) begin
+    if (push && !to_head) begin
         mem[wr_ptr_reg[AW-1:0]] <= in_data;
         wr_ptr_reg <= wr_ptr_reg + 1'b1;
     end
-    if (out_ready && !empty) begin
-        rd_ptr_reg <= rd_ptr_reg + 1'b1;
+    if (to_head) begin
+        head_reg       <= in_data;
+        head_valid_reg <= 1'b1;
+    end else if (pop) begin
+        if (!mem_empty) begin
+            head_reg   <= mem[rd_ptr_reg[AW-1:0]];
+            rd_ptr_reg <= rd_ptr_reg + 1'b1;
+        end else begin
+            head_valid_reg <= 1'b0;
+        end
     end
+    count_reg <= count_reg + {{AW{1'b0}}, push} - {{AW{1'b0}}, pop};
     if (rst) begin
-        wr_ptr_reg <= {(AW+1){1'b0}};
-        rd_ptr_reg <= {(AW+1){1'b0}};
+        wr_ptr_reg     <= {(AW+1){1'b0}};
+        rd_ptr_reg     <= {(AW+1){1'b0}};
+        count_reg      <= {(AW+1){1'b0}};
+        head_valid_reg <= 1'b0;
     end
 end
 
