@@ -164,12 +164,15 @@ wire           pop;                    // output side: a frame's metadata is don
 wire [OAW:0]   pop_orig_end;
 wire [CAW:0]   pop_comp_end;
 
-wire           store    = {20'd0, beat_idx} < MAX_BEATS;
+// beat_idx < MAX_BEATS, from a flag kept for the next beat of the frame
+reg            room_reg = 1'b1;        // ibeat_reg < MAX_BEATS
+wire           store    = !in_active_reg || room_reg;
 
 always @(posedge clk) begin
     if (beat) begin
         in_active_reg <= !s_axis_tlast;
         ibeat_reg <= beat_idx == {BW{1'b1}} ? beat_idx : beat_idx + 1'b1;
+        room_reg  <= {20'd0, beat_idx} < MAX_BEATS - 1;
         if (store) begin
             orig_wr_reg <= orig_wr_reg + 1'b1;
         end
@@ -194,6 +197,7 @@ always @(posedge clk) begin
     if (rst) begin
         in_active_reg <= 1'b0;
         ibeat_reg <= 0;
+        room_reg <= 1'b1;
         tready_reg <= 1'b0;
         orig_wr_reg <= 0;
         orig_rd_reg <= 0;
@@ -711,6 +715,8 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
 // One adder per stage: the constant parts of the sums are formed when the
 // token enters stage C.
 // --------------------------------------------------------------------------
+`include "inc_lsum.vh"
+
 // one's-complement sum of two 16-bit words with the end-around carry in the
 // same adder: 0 only when both are 0, so it equals the model's fold of
 // their sum (sw-model/src/frame.c)
@@ -1104,16 +1110,18 @@ wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
 wire [7:0]  l3 = r_vlan_reg ? 8'd18 : 8'd14;
 // rel clamped to -33..32: beyond it every byte is header (or payload)
 wire        rel_lo = r_rel_reg[17] && r_rel_reg[16:5] != 12'hfff;
+// (in range, rel's bits 17..5 are all its sign)
 wire        rel_hi = !r_rel_reg[17] && r_rel_reg[16:5] != 12'h000;
 reg  [4*DB-1:0] r_sel;
-reg  [8:0]      dd;          // rel + b (signed, 9 bits)
+reg  [7:0]      dd;          // rel + b for rel in -32..31: -32..62, signed
 integer b;
 always @* begin
     for (b = 0; b < DB; b = b + 1) begin
-        dd = {r_rel_reg[17], r_rel_reg[7:0]} + b[8:0];
+        // as gates: per byte a function of rel's low six bits
+        dd = inc_lsum({{2{r_rel_reg[5]}}, r_rel_reg[5:0]}, b[7:0]);
         r_sel[4*b +: 4] = S_ORIG;
-        if (r_comp_reg && !rel_lo && (rel_hi || !dd[8])) begin
-            if (!rel_hi && dd < 9'd6)
+        if (r_comp_reg && !rel_lo && (rel_hi || !dd[7])) begin
+            if (!rel_hi && dd[6:3] == 4'd0 && dd[2:0] < 3'd6)
                 r_sel[4*b +: 4] = S_SHIM + {1'b0, dd[2:0]};
             else
                 r_sel[4*b +: 4] = S_COMP;
