@@ -464,6 +464,12 @@ reg  [7:0]  y1_l3_reg = 0, y1_poff_reg = 0;
 reg  [15:0] y1_avail_reg = 0, y1_orig_reg = 0, y1_tsum_reg = 0, y1_pre_ck_reg = 0;
 reg  [23:0] y1_part_reg = 0;
 reg  [AW-1:0] y1_base_reg = 0;
+reg  [PAW:0]  y1_pair_hi_reg = 0;
+reg  [2:0]    y1_sst_reg = 0;
+/* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
+wire [16:0]   y1_len_m1 = x_len_reg - 17'd1;
+wire [8:0]    y1_sstart = {1'b0, mt_payload_off} + SHIM9;     // first stream byte, P + 6
+/* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
     y1_valid_reg    <= x_valid_reg;
@@ -491,6 +497,10 @@ always @(posedge clk) begin
     // the pseudo-header (addresses, protocol 6) and the TCP header words
     y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, x_tcph_sum_reg};
     y1_base_reg     <= x_base_reg;
+    // the launcher's pairs: the last (the frame's last beat / 2) and the
+    // one holding P + 6
+    y1_pair_hi_reg  <= y1_len_m1[PAW+6:6];
+    y1_sst_reg      <= y1_sstart[8:6];
     if (rst)
         y1_valid_reg <= 1'b0;
 end
@@ -540,7 +550,12 @@ always @* begin
     end
 end
 
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW;
+// The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
+// byte) on a pair boundary reads its last pair instead.
+wire [PAW:0] y_pair_lo = {{(PAW-2){1'b0}}, y1_sst_reg} > y1_pair_hi_reg ? y1_pair_hi_reg
+                                                                        : {{(PAW-2){1'b0}}, y1_sst_reg};
+localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW;
 reg            y2_valid_reg = 1'b0;
 reg  [M1W-1:0] y2_m1_reg = 0;
 
@@ -554,7 +569,9 @@ always @(posedge clk) begin
                      y1_orig_tot_reg[15:0],
                      ~ones_add(y1_pre_ck_reg, y1_orig_tot_reg[15:0]),     // new IP checksum
                      y1_part_reg + {7'd0, y1_tl_reg},                     // pseudo-header + TCP header
-                     y1_tsum_reg, y1_base_reg};
+                     y1_tsum_reg, y1_base_reg,
+                     y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_pair_lo[PAW-1:0]},
+                     y1_pair_hi_reg - y_pair_lo + 1'b1};
     if (rst)
         y2_valid_reg <= 1'b0;
 end
@@ -585,9 +602,11 @@ wire [15:0] m1_sbytes  = m1_out[M1W-60 -: 16];
 wire [15:0] m1_out_len = m1_out[M1W-76 -: 16];
 wire [15:0] m1_ip_tot  = m1_out[M1W-92 -: 16];
 wire [15:0] m1_ip_csum = m1_out[M1W-108 -: 16];
-wire [23:0] m1_pseudo  = m1_out[AW + 16 +: 24];
-wire [15:0] m1_tsum    = m1_out[AW +: 16];
-wire [AW-1:0] m1_base  = m1_out[AW-1:0];
+wire [23:0] m1_pseudo  = m1_out[LW + AW + 16 +: 24];
+wire [15:0] m1_tsum    = m1_out[LW + AW +: 16];
+wire [AW-1:0] m1_base  = m1_out[LW +: AW];
+wire [AW-2:0] m1_lpair = m1_out[PAW + 1 +: AW - 1];  // the launcher's first pair
+wire [PAW:0]  m1_lleft = m1_out[PAW:0];              // and its pair count
 
 // ---------------------------------------------------------------------------
 // Stage 2: decompress
@@ -630,14 +649,6 @@ wire [2*DATA_WIDTH:0] rf_out;
 wire           rf_valid;
 reg            rf_pop;
 
-/* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
-wire [11:0] m1_len_beats = m1_len[16:5] + {11'd0, |m1_len[4:0]};
-wire [8:0]  m1_sstart    = {1'b0, m1_poff} + SHIM9;       // first stream byte, P + 6
-wire [11:0] m1_pair_hi   = (m1_len_beats - 12'd1) >> 1;
-// The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
-// byte) on a pair boundary reads its last pair instead.
-wire [11:0] m1_pair_lo   = ({9'd0, m1_sstart[8:6]} > m1_pair_hi) ? m1_pair_hi : {9'd0, m1_sstart[8:6]};
-/* verilator lint_on UNUSEDSIGNAL */
 
 wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
 
@@ -714,8 +725,8 @@ always @(posedge clk) begin
     end
     if (m1_pop && m1_dec) begin
         l_rd_reg   <= 1'b1;
-        l_pair_reg <= m1_base[AW-1:1] + {{(AW-1-PAW){1'b0}}, m1_pair_lo[PAW-1:0]};
-        l_left_reg <= m1_pair_hi[PAW:0] - m1_pair_lo[PAW:0] + 1'b1;
+        l_pair_reg <= m1_lpair;
+        l_left_reg <= m1_lleft;
     end
     if (rst) begin
         l_rd_reg  <= 1'b0;
