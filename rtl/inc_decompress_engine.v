@@ -243,6 +243,8 @@ end
 //   L3+0 ver/IHL, +1 ToS, +2 total, +6 flags/frag, +8 TTL, +9 proto, +10 csum, +12 saddr, +16 daddr
 //   L4+12 data offset; P+0 magic 0x49, P+1 version 1, P+2 original payload length (BE)
 // ---------------------------------------------------------------------------
+`include "inc_lsum.vh"
+
 function [7:0] hb;   // header byte at an offset (constant at every use)
     input [8*HDR_BYTES-1:0] h;
     input [7:0]             off;
@@ -322,14 +324,24 @@ end
 
 // x2: P = L3 + 4 * (IHL + data offset); the shim; the masked TCP header words
 reg  [4:0]        x_hsum;
+/* verilator lint_off UNUSEDSIGNAL */
+integer           wv;               // a word's byte offset (< 256)
+/* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [7:0]        x_hsum8;
+/* verilator lint_on UNUSEDSIGNAL */
 reg  [7:0]        x_l4, x_p;
 reg  [47:0]       x_shim;
 reg  [16*TWN-1:0] x_tcph_words;
 
 always @* begin
-    x_hsum = {1'b0, x1_ihl_reg} + {1'b0, x1_doff_reg};
-    x_l4   = (x1_vlan_reg ? 8'd18 : 8'd14) + {2'd0, x1_ihl_reg, 2'b00};
-    x_p    = (x1_vlan_reg ? 8'd18 : 8'd14) + {1'b0, x_hsum, 2'b00};
+    // as gates (inc_lsum.vh): functions of the nine bits VLAN, IHL, data
+    // offset, so the shim's byte select and the word mask are a few LUT
+    // levels each
+    x_hsum8 = inc_lsum({4'd0, x1_ihl_reg}, {4'd0, x1_doff_reg});
+    x_hsum  = x_hsum8[4:0];
+    x_l4    = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {2'd0, x1_ihl_reg, 2'b00});
+    x_p     = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {1'b0, x_hsum, 2'b00});
     x_shim = 48'd0;
     for (i = 0; i < 31; i = i + 1) begin
         if (x_hsum == i[4:0]) begin
@@ -339,7 +351,8 @@ always @* begin
         end
     end
     for (i = 0; i < TWN; i = i + 1) begin
-        x_tcph_words[16*i +: 16] = (2 * (TW0 + i) >= x_l4 && 2 * (TW0 + i) < x_p) ?
+        wv = 2 * (TW0 + i);
+        x_tcph_words[16*i +: 16] = (inc_lge(wv[7:0], x_l4) && !inc_lge(wv[7:0], x_p)) ?
             {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]} : 16'd0;
     end
 end
@@ -440,8 +453,6 @@ always @(posedge clk) begin
     end
 end
 `endif
-
-`include "inc_lsum.vh"
 
 // one's-complement sum of two words, the end-around carry in the same
 // adder: 0 only when both are 0, so equal to fold() of their sum
