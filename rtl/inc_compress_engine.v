@@ -1033,7 +1033,9 @@ reg           r_valid_reg = 1'b0;
 
 wire          h_lastb  = ob_reg == h_lastb_idx;
 reg           r2_valid_reg = 1'b0;
-wire          can_go   = {1'b0, of_count} + {{OFW{1'b0}}, r_valid_reg} + {{OFW{1'b0}}, r2_valid_reg} < OFDEPTH;
+// beats in the output FIFO or on their way to it, as gates (a 5-bit function)
+wire [7:0]    of_busy  = inc_lsum(inc_lsum({{(7-OFW){1'b0}}, of_count}, {7'd0, r_valid_reg}), {7'd0, r2_valid_reg});
+wire          can_go   = of_busy[7:OFW] == 0;     // < OFDEPTH
 wire          issue    = !mq_empty && h_mode != M_DROP && can_go;
 assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
 assign pop_orig_end = h_orig_end;

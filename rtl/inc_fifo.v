@@ -48,6 +48,8 @@ reg [AW:0]      wr_ptr_reg = {(AW+1){1'b0}}, rd_ptr_reg = {(AW+1){1'b0}};
 reg [AW:0]      count_reg = {(AW+1){1'b0}};
 
 wire full      = count_reg == DEPTH[AW:0];
+wire [AW:0] count_plus  = count_reg + 1'b1;
+wire [AW:0] count_minus = count_reg - 1'b1;
 wire mem_empty = wr_ptr_reg == rd_ptr_reg;
 wire push      = in_valid && !full;
 wire pop       = out_ready && head_valid_reg;
@@ -76,7 +78,11 @@ always @(posedge clk) begin
             head_valid_reg <= 1'b0;
         end
     end
-    count_reg <= count_reg + {{AW{1'b0}}, push} - {{AW{1'b0}}, pop};
+    // both neighbours ready, pop (the consumer's late signal) only selects
+    if (push && !pop)
+        count_reg <= count_plus;
+    else if (pop && !push)
+        count_reg <= count_minus;
     if (rst) begin
         wr_ptr_reg     <= {(AW+1){1'b0}};
         rd_ptr_reg     <= {(AW+1){1'b0}};
