@@ -1034,7 +1034,9 @@ reg           r_valid_reg = 1'b0;
 wire          h_lastb  = ob_reg == h_lastb_idx;
 reg           r2_valid_reg = 1'b0;
 // beats in the output FIFO or on their way to it, as gates (a 5-bit function)
+/* verilator lint_off UNUSEDSIGNAL */
 wire [7:0]    of_busy  = inc_lsum(inc_lsum({{(7-OFW){1'b0}}, of_count}, {7'd0, r_valid_reg}), {7'd0, r2_valid_reg});
+/* verilator lint_on UNUSEDSIGNAL */
 wire          can_go   = of_busy[7:OFW] == 0;     // < OFDEPTH
 wire          issue    = !mq_empty && h_mode != M_DROP && can_go;
 assign pop          = !mq_empty && (h_mode == M_DROP || (issue && h_lastb));
