@@ -1162,7 +1162,13 @@ wire [DATA_WIDTH-1:0] o_qie, o_qio, o_qo;   // the beat at o_addr_reg in each RA
 wire [2:0]    of_count;
 reg           of_pop;
 
-wire o_issue = o_on_reg && ({1'b0, of_count} + {3'd0, o_fly_reg} < 4'd3);
+reg  o_r2_valid_reg = 1'b0;
+// beats in the output FIFO or on their way to it (the read in flight and
+// stage R2), as gates: the FIFO holds four
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0] o_busy = inc_lsum(inc_lsum({5'd0, of_count}, {7'd0, o_fly_reg}), {7'd0, o_r2_valid_reg});
+/* verilator lint_on UNUSEDSIGNAL */
+wire o_issue = o_on_reg && o_busy[7:2] == 6'd0;
 wire o_end   = o_issue && o_left_reg == 12'd1;
 
 inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_o_ram (
@@ -1227,7 +1233,7 @@ end
 // IP checksum (L3+10) of a decompressed frame. The
 // parameters of the frame are still those of the beat in flight: a new
 // frame's registers load in the cycle after its predecessor's last read.
-reg [DATA_WIDTH-1:0] o_qi, o_patched;
+reg [DATA_WIDTH-1:0] o_patched;
 reg [15:0]           o_boff;
 reg [KW-1:0]         o_keep_bytes;
 reg [7:0]            o_fly_poff_reg, o_fly_l3_reg;
@@ -1242,24 +1248,62 @@ always @(posedge clk) begin
     o_fly_len_reg      <= o_len_reg;
 end
 
+// In the read cycle: a select code per byte from the registers (in
+// parallel with the RAM read); stage R2 registers it with the RAM data, so
+// the compose is a plain mux.
+localparam [2:0] OS_IN = 3'd0, OS_OUT = 3'd1, OS_TOT_H = 3'd2, OS_TOT_L = 3'd3, OS_PROTO = 3'd4,
+                 OS_CS_H = 3'd5, OS_CS_L = 3'd6;
+reg [3*BYTES-1:0] o_sel;
 always @* begin
-    o_qi      = o_fly_beat_reg[0] ? o_qio : o_qie;
-    o_patched = o_qi;
     for (i = 0; i < BYTES; i = i + 1) begin
         o_boff = {{(11-SAW){1'b0}}, o_fly_beat_reg, i[4:0]};
+        o_sel[3*i +: 3] = OS_IN;
         if (o_fly_patch_reg) begin
-            if (o_boff >= {8'd0, o_fly_poff_reg}) o_patched[8*i +: 8] = o_qo[8*i +: 8];
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[15:8];
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_patched[8*i +: 8] = o_fly_ip_tot_reg[7:0];
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_patched[8*i +: 8] = 8'd6;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_patched[8*i +: 8] = o_fly_ip_csum_reg[15:8];
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_patched[8*i +: 8] = o_fly_ip_csum_reg[7:0];
+            if (o_boff >= {8'd0, o_fly_poff_reg}) o_sel[3*i +: 3] = OS_OUT;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_sel[3*i +: 3] = OS_TOT_H;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_sel[3*i +: 3] = OS_TOT_L;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_sel[3*i +: 3] = OS_PROTO;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_sel[3*i +: 3] = OS_CS_H;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_sel[3*i +: 3] = OS_CS_L;
         end
     end
     o_keep_bytes = (o_fly_last_reg && o_fly_len_reg != 5'd0) ? {1'b0, o_fly_len_reg} : BYTES[KW-1:0];
 end
 
-wire [DATA_WIDTH+KW:0] of_in = {o_fly_last_reg, o_keep_bytes, o_patched};
+reg                  o_r2_last_reg = 1'b0;
+reg [KW-1:0]         o_r2_keep_reg = 0;
+reg [DATA_WIDTH-1:0] o_r2_qi_reg = 0, o_r2_qo_reg = 0;
+reg [3*BYTES-1:0]    o_r2_sel_reg = 0;
+reg [15:0]           o_r2_ip_tot_reg = 0, o_r2_ip_csum_reg = 0;
+
+always @(posedge clk) begin
+    o_r2_valid_reg   <= o_fly_reg;
+    o_r2_last_reg    <= o_fly_last_reg;
+    o_r2_keep_reg    <= o_keep_bytes;
+    o_r2_qi_reg      <= o_fly_beat_reg[0] ? o_qio : o_qie;
+    o_r2_qo_reg      <= o_qo;
+    o_r2_sel_reg     <= o_sel;
+    o_r2_ip_tot_reg  <= o_fly_ip_tot_reg;
+    o_r2_ip_csum_reg <= o_fly_ip_csum_reg;
+    if (rst)
+        o_r2_valid_reg <= 1'b0;
+end
+
+always @* begin
+    for (i = 0; i < BYTES; i = i + 1) begin
+        case (o_r2_sel_reg[3*i +: 3])
+            OS_OUT:   o_patched[8*i +: 8] = o_r2_qo_reg[8*i +: 8];
+            OS_TOT_H: o_patched[8*i +: 8] = o_r2_ip_tot_reg[15:8];
+            OS_TOT_L: o_patched[8*i +: 8] = o_r2_ip_tot_reg[7:0];
+            OS_PROTO: o_patched[8*i +: 8] = 8'd6;
+            OS_CS_H:  o_patched[8*i +: 8] = o_r2_ip_csum_reg[15:8];
+            OS_CS_L:  o_patched[8*i +: 8] = o_r2_ip_csum_reg[7:0];
+            default:  o_patched[8*i +: 8] = o_r2_qi_reg[8*i +: 8];
+        endcase
+    end
+end
+
+wire [DATA_WIDTH+KW:0] of_in = {o_r2_last_reg, o_r2_keep_reg, o_patched};
 wire [DATA_WIDTH+KW:0] of_out;
 wire                   of_valid;
 
@@ -1267,7 +1311,7 @@ wire                   of_valid;
 /* verilator lint_off PINCONNECTEMPTY */
 inc_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
     .clk(clk), .rst(rst),
-    .in_data(of_in), .in_valid(o_fly_reg), .in_ready(),
+    .in_data(of_in), .in_valid(o_r2_valid_reg), .in_ready(),
     .out_data(of_out), .out_valid(of_valid), .out_ready(of_pop), .count(of_count)
 );
 /* verilator lint_on PINCONNECTEMPTY */
