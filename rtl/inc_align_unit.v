@@ -33,7 +33,10 @@ module inc_align_unit #(
     parameter IN_BYTES  = 34,
     // row width in bytes (the compress engine uses 64 = two 256-bit beats);
     // IN_BYTES <= OUT_BYTES <= 128
-    parameter OUT_BYTES = 64
+    parameter OUT_BYTES = 64,
+    // 1: bytes of in_data at and beyond in_len are ignored (cleared here);
+    // 0: the source guarantees they are zero (one mask less in the row loop)
+    parameter MASK_IN   = 1
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -79,7 +82,7 @@ integer m;
 always @* begin
     in_masked = in_data;
     for (m = 0; m < IN_BYTES; m = m + 1)
-        if (m >= in_len)
+        if (MASK_IN != 0 && m >= in_len)
             in_masked[m*8 +: 8] = 8'd0;
 end
 wire [ACC_BYTES*8-1:0] chunk    = {{(OUT_BYTES*8){1'b0}}, in_masked};

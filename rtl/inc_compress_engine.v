@@ -669,7 +669,7 @@ always @(posedge clk) begin
     c_has_reg   <= b2_has_reg;
     c_last_reg  <= b2_last_reg;
     c_start_reg <= b2_start_reg;
-    c_data_reg  <= chunk;
+    c_data_reg  <= b2_has_reg ? chunk : {GRP_BYTES*8{1'b0}};   // zero from its length on
     c_len_reg   <= chunk_len;
     c_off_reg   <= b2_off_reg;
     if (b2_last_reg) begin
@@ -699,7 +699,9 @@ wire                   a0_valid, a1_valid;
 wire [ROW_BYTES*8-1:0] a0_data, a1_data;
 wire [7:0]             a0_count, a1_count;
 
-inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES)) align (
+// the chunk is zero from its length on (the packer clears the bytes past
+// the group, the tail is masked by its count)
+inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES), .MASK_IN(0)) align (
     .clk(clk), .rst(rst),
     .in_valid(c_valid_reg), .in_data(c_data_reg), .in_len(c_len_reg),
     .in_start(c_start_reg), .in_offset({2'b00, c_off_reg}), .in_last(c_last_reg),
