@@ -82,7 +82,7 @@ generate
 endgenerate
 
 assign out_group = {level[LEVELS].data, in_tags};
-assign out_len   = level[LEVELS].len + TAG_N;
+assign out_len   = inc_lsum(level[LEVELS].len, TAG_N);
 
 endmodule
 
