@@ -14,7 +14,7 @@
 // Register FIFO, DEPTH entries of WIDTH bits, fall-through head.
 module inc_fifo #(
     parameter WIDTH = 32,  // entry width in bits
-    parameter DEPTH = 4    // entries, power of two, >= 2
+    parameter DEPTH = 4    // entries, power of two, 2..128
 ) (
     input  wire             clk,
     input  wire             rst,      // empties the FIFO
@@ -29,9 +29,12 @@ module inc_fifo #(
 
 localparam AW = $clog2(DEPTH);
 
+`include "inc_lsum.vh"
+
+
 initial begin
-    if (DEPTH < 2 || (1 << AW) != DEPTH) begin
-        $error("inc_fifo: DEPTH must be a power of two >= 2");
+    if (DEPTH < 2 || DEPTH > 128 || (1 << AW) != DEPTH) begin
+        $error("inc_fifo: DEPTH must be a power of two, 2..128");
         $finish;
     end
 end
@@ -48,8 +51,14 @@ reg [AW:0]      wr_ptr_reg = {(AW+1){1'b0}}, rd_ptr_reg = {(AW+1){1'b0}};
 reg [AW:0]      count_reg = {(AW+1){1'b0}};
 
 wire full      = count_reg == DEPTH[AW:0];
-wire [AW:0] count_plus  = count_reg + 1'b1;
-wire [AW:0] count_minus = count_reg - 1'b1;
+// count +- 1 as gates (inc_lsum.vh): an adder here would be merged with the
+// push/pop select into one carry chain behind the consumer's pop
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]  count_plus8  = inc_lsum({{(7-AW){1'b0}}, count_reg}, 8'd1);
+wire [7:0]  count_minus8 = inc_lsub({{(7-AW){1'b0}}, count_reg}, 8'd1);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [AW:0] count_plus  = count_plus8[AW:0];
+wire [AW:0] count_minus = count_minus8[AW:0];
 wire mem_empty = wr_ptr_reg == rd_ptr_reg;
 wire push      = in_valid && !full;
 wire pop       = out_ready && head_valid_reg;
