@@ -45,10 +45,11 @@
  * P mod 32 in beat P/32 (P = 54, 58, 66, ... up to 18 + 60 + 60 = 138).
  * Payload beat j (bytes 32j..32j+31 of the payload, eight float lanes) is
  * {beat[P/32 + j + 1], beat[P/32 + j]} shifted down by P mod 32 bytes; it
- * is formed one cycle after beat P/32 + j + 1 arrives (the last one two
- * cycles after tlast), from registered copies of the beats, while the
- * parsed offsets are registered too: the TCP data-offset byte lies before
- * the payload, so they are known by then.
+ * is formed five cycles after beat P/32 + j + 1 arrives (the last one six
+ * cycles after tlast), from delayed copies of the beats, when the matcher's
+ * pipelined parse of the beats before it has caught up: the TCP
+ * data-offset byte lies before the payload, so the offsets are known by
+ * then.
  *
  * Oversize frames (longer than MAX_FRAME) are taken at full rate, not
  * stored beyond MAX_FRAME bytes, dropped and counted (outcome dropped,
@@ -278,14 +279,15 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
 // --------------------------------------------------------------------------
 // Payload beat generation (realignment)
 // --------------------------------------------------------------------------
-// The payload path runs one cycle behind the input (D1), so the parsed
-// offsets can be registered (q_*): when D1 holds beat i, q_* are the parse
+// The payload path runs DLY = 5 cycles behind the input (D1): the
+// matcher's live view (3 cycles behind the capture) and the q1 and q
+// registers meet each beat there: when D1 holds beat i, q_* are the parse
 // of beats 0..i-1, which hold the TCP data-offset byte for every payload
 // beat (the payload starts at byte 54 or later, in a beat after the one
-// holding the data offset or in that same beat). In the cycle after the
-// tlast beat the parse is still the finished frame's, so the end-of-frame
-// flush (E2, two cycles after tlast) sees it in q_* too; the next frame's
-// first two beats produce no payload beat.
+// holding the data offset or in that same beat). The parse of the cycle
+// after the tlast beat is still the finished frame's, so the end-of-frame
+// flush (E2, DLY + 1 cycles after tlast) sees it in q_* too; the next
+// frame's first two beats produce no payload beat.
 wire        hdr_ok   = cur_hdr_valid && cur_hdr_ok && cur_payload_len != 16'd0;
 
 // q1: the parse's fields; q: the bounds of the payload beats in input beat
