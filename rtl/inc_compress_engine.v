@@ -721,18 +721,6 @@ inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES), .MASK_IN(0)) align
 // --------------------------------------------------------------------------
 `include "inc_lsum.vh"
 
-// one's-complement sum of two 16-bit words with the end-around carry in the
-// same adder: 0 only when both are 0, so it equals the model's fold of
-// their sum (sw-model/src/frame.c)
-function [15:0] ones_add;
-    input [15:0] a, b;
-    reg   [16:0] t;
-    begin
-        t = {1'b0, a} + {1'b0, b};
-        ones_add = t[16] ? a + b + 16'd1 : t[15:0];
-    end
-endfunction
-
 reg  [15:0] csum_acc_reg = 0;          // chunk bytes of the frame so far
 wire [15:0] chunks   = csum_acc_reg + {8'd0, c_len_reg};     // stream + tail bytes
 

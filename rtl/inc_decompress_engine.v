@@ -454,17 +454,6 @@ always @(posedge clk) begin
 end
 `endif
 
-// one's-complement sum of two words, the end-around carry in the same
-// adder: 0 only when both are 0, so equal to fold() of their sum
-function [15:0] ones_add;
-    input [15:0] a, b;
-    reg   [16:0] t;
-    begin
-        t = {1'b0, a} + {1'b0, b};
-        ones_add = t[16] ? a + b + 16'd1 : t[15:0];
-    end
-endfunction
-
 // Stage Y1 (with the matcher's snapshot): the sums, one adder deep.
 wire [15:0] x_orig_reg  = x_shim_reg[31:16];    // the original payload length
 reg         y1_valid_reg = 1'b0, y1_en_reg = 1'b0, y1_vlan_reg = 1'b0, y1_oversize_reg = 1'b0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// inc_lsum.vh - included inside a module body: a + b, a - b and a >= b (8 bits)
-// written as gates. Small sums whose operands come from a few bits (group
-// and lane lengths from tag words) then become a few LUT levels after
-// synthesis instead of a chain of carry chains; an adder operator would be
-// mapped to CARRY4 cells before logic optimisation could collapse it.
+// inc_lsum.vh - included inside a module body: a + b, a - b and a >= b (8
+// bits) written as gates, and ones_add, the one's-complement sum of two
+// words. Small sums whose operands come from a few bits (group and lane
+// lengths from tag words) then become a few LUT levels after synthesis
+// instead of a chain of carry chains; an adder operator would be mapped to
+// CARRY4 cells before logic optimisation could collapse it.
 function [7:0] inc_lsum;
     input [7:0] a, b;
     reg         c;
@@ -41,5 +42,18 @@ function [7:0] inc_lsub;
             inc_lsub[j] = a[j] ^ b[j] ^ br;
             br          = (~a[j] & b[j]) | (~(a[j] ^ b[j]) & br);
         end
+    end
+endfunction
+
+// One's-complement sum of two 16-bit words, the end-around carry in the
+// same adder: 0 only when both are 0, so it equals the model's fold of
+// their sum for the checksums of sw-model/src/frame.c (one carry chain, not
+// the two of a fold after an add).
+function [15:0] ones_add;
+    input [15:0] a, b;
+    reg   [16:0] t;
+    begin
+        t = {1'b0, a} + {1'b0, b};
+        ones_add = t[16] ? a + b + 16'd1 : t[15:0];
     end
 endfunction
