@@ -5,6 +5,9 @@
 // lengths from tag words) then become a few LUT levels after synthesis
 // instead of a chain of carry chains; an adder operator would be mapped to
 // CARRY4 cells before logic optimisation could collapse it.
+// (Verilator 5.006 reports the argument names as hiding the module's own
+// when a module including this file is instantiated twice: VARHIDDEN off.)
+/* verilator lint_off VARHIDDEN */
 function [7:0] inc_lsum;
     input [7:0] a, b;
     reg         c;
@@ -57,3 +60,4 @@ function [15:0] ones_add;
         ones_add = t[16] ? a + b + 16'd1 : t[15:0];
     end
 endfunction
+/* verilator lint_on VARHIDDEN */

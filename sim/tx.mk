@@ -33,11 +33,12 @@ $(SIM_COMMON_LIB): $(SIM_COMMON_OBJS)
 # $(call inc_verilate,NAME,TOP,VERILOG_SOURCES,SHELL_CPP,C_OBJECTS)
 # builds $(SIM_BUILD)/NAME/VTOP: the Verilated TOP with --trace-fst, the
 # C++ shell and the C objects, linked with $(SIM_COMMON_LIB) and the model.
+# VPARAMS_NAME adds Verilator options (parameters: -GDATA_WIDTH=512).
 define inc_verilate
 $(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a sim/common/inc_vshell.h
 	@mkdir -p $(SIM_BUILD)/$(1) && rm -f $$@
 	nice $(VERILATOR) --cc --exe --build -j 2 --trace-fst -Wall -Irtl \
-		$(VERILATOR_FLAGS) --top-module $(2) -Mdir $(SIM_BUILD)/$(1) -o V$(2) \
+		$(VERILATOR_FLAGS) $(VPARAMS_$(1)) --top-module $(2) -Mdir $(SIM_BUILD)/$(1) -o V$(2) \
 		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)" \
 		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) \
 		$(abspath $(LIB)/libincmodel.a) >$(SIM_BUILD)/$(1).build.log 2>&1 || \
@@ -64,10 +65,15 @@ SIM_TESTS += rtl-lint tx-units
 TEST_SUITES += rtl-lint tx-units
 
 # --- compress engine ----------------------------------------------------------
-TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
+TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_compress_core.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
 	rtl/inc_decompress_block.v rtl/inc_compress_unit.v rtl/inc_group_pack.v rtl/inc_align_unit.v rtl/inc_fifo.v rtl/inc_ram.v
 TX_ENGINE_BIN := $(SIM_BUILD)/tx_engine/Vinc_compress_engine
 $(eval $(call inc_verilate,tx_engine,inc_compress_engine,$(TX_ENGINE_V),sim/tx_engine_shell.cpp,$(SIM_BUILD)/obj/sim/tx_engine_tb.o))
+
+# The same testbench on the engine built at DATA_WIDTH 512 (two cores).
+TX_ENGINE512_BIN := $(SIM_BUILD)/tx_engine_w512/Vinc_compress_engine
+VPARAMS_tx_engine_w512 := -GDATA_WIDTH=512
+$(eval $(call inc_verilate,tx_engine_w512,inc_compress_engine,$(TX_ENGINE_V),sim/tx_engine_shell.cpp,$(SIM_BUILD)/obj/sim/tx_engine_tb.o))
 
 # make sim: 2 x 50k random frames (no stalls; gaps + backpressure + resets)
 # plus the captures; make test: 2 x 10k; make sim-soak: 2 x 500k.
@@ -78,12 +84,22 @@ test-tx-engine-quick: $(TX_ENGINE_BIN)
 	@$< +frames=10000 +seed=3 $(TX_ENGINE_ARGS)
 test-tx-engine-soak: $(TX_ENGINE_BIN)
 	@$< +frames=500000 +seed=11 $(TX_ENGINE_ARGS)
-sim-bench: $(TX_ENGINE_BIN)
-	@$< +bench
+sim-bench: $(TX_ENGINE_BIN) $(TX_ENGINE512_BIN)
+	@echo "DATA_WIDTH 256:" && $(TX_ENGINE_BIN) +bench
+	@echo "DATA_WIDTH 512:" && $(TX_ENGINE512_BIN) +bench
 
-SIM_TESTS += tx-engine
-SIM_SOAK_TESTS += tx-engine-soak
-TEST_SUITES += tx-engine-quick
+
+.PHONY: test-tx-engine-w512 test-tx-engine-w512-quick test-tx-engine-w512-soak
+test-tx-engine-w512: $(TX_ENGINE512_BIN)
+	@$< +frames=50000 +seed=2 $(TX_ENGINE_ARGS)
+test-tx-engine-w512-quick: $(TX_ENGINE512_BIN)
+	@$< +frames=10000 +seed=4 $(TX_ENGINE_ARGS)
+test-tx-engine-w512-soak: $(TX_ENGINE512_BIN)
+	@$< +frames=500000 +seed=12 $(TX_ENGINE_ARGS)
+
+SIM_TESTS += tx-engine tx-engine-w512
+SIM_SOAK_TESTS += tx-engine-soak tx-engine-w512-soak
+TEST_SUITES += tx-engine-quick tx-engine-w512-quick
 
 # --- Icarus smoke bench -------------------------------------------------------
 # One bench (sim/common/inc_icarus_tb.v) and one stimulus generator

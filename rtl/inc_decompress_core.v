@@ -1,0 +1,1321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_decompress_core - receive-side INCEPTIONN engine: decompresses
+ * marked frames (matching ToS + IP protocol 253) back to the original TCP
+ * segment; every other frame passes unchanged. Byte-identical to
+ * inc_frame_decompress() (sw-model/src/frame.c, docs/wire-format.md) with
+ * cfg {tos_value, tos_mask, max_frame = MAX_FRAME}.
+ *
+ * Store-and-forward, in three stages. Every frame takes one of eight slots
+ * at its first beat and keeps it until its last beat has been read out:
+ * the same slot (named by its base address) in the input RAM (two banks:
+ * even and odd beats) and in the output RAM.
+ *
+ *   s_axis -> [1 ingest] -> RAM_IN ------------------------------+
+ *                 | header capture (160 B)     |                   |
+ *                 | -> 3-cycle decision        | stream pairs      | header bytes,
+ *                 v -> metadata FIFO 1 -> [2 L D W B] -> RAM_OUT | whole bypassed
+ *                                               |        |         | frames
+ *                                               v        v         v
+ *                                         metadata FIFO 2 -> [3 output] -> m_axis
+ *
+ * 1 ingest: writes the frame into its input slot; inc_tos_matcher (RX = 1)
+ *   parses the headers (checks 1-11 of docs/wire-format.md); the engine
+ *   captures the first 160 bytes for the shim (the largest header + shim is
+ *   18 + 60 + 60 + 6 = 144) and the addresses, and six cycles after the
+ *   end of the frame decides in the model's order: oversize, disabled,
+ *   checks 1-11, not_marked, bad_shim / old_version, and the part of
+ *   bad_stream that needs no stream walk (payload - 6 < tail). The
+ *   decision also sums the TCP header (with the carried checksum) and the
+ *   pseudo-header for the check of the restored segment.
+ * 2 decompress: only the payload of a frame to decompress passes this
+ *   stage. A launcher reads its stream, two beats per cycle, into a
+ *   prefetch FIFO; a decoder walks it through inc_burst_buffer and
+ *   inc_decompress_unit, one group (8 values) per cycle, then the raw tail;
+ *   inc_decompress_packer writes the values to the output slot from byte P
+ *   on, where the payload is summed for the TCP checksum. If the stream
+ *   does not occupy exactly payload - 6 - tail bytes, or a padding lane has
+ *   a non-zero tag, the frame is malformed (bad_stream) and its input is
+ *   sent unchanged; if the restored segment (pseudo-header, TCP header with
+ *   the carried checksum, payload) does not sum to 0xffff, the frame is
+ *   dropped (bad_payload_csum) and nothing is sent. The decoder starts the next frame in the cycle that
+ *   ends the previous one, so a frame costs its groups plus two cycles.
+ * 3 output: reads each beat from the input slot and, for a decompressed
+ *   frame, from the output slot (bytes below P from the input: the header),
+ *   patches IP total length, protocol and IP checksum, and streams it
+ *   out through a register FIFO (tready is registered). Frames leave back
+ *   to back.
+ *
+ * Frame length limits: a frame longer than MAX_FRAME is dropped (no output,
+ * outcome dropped, reason oversize), also when the direction is disabled;
+ * only its first MAX_FRAME bytes touch the slot. With cfg_enable = 0 every
+ * other frame is passed unchanged with reason disabled.
+ *
+ * Reset (synchronous, active high) returns every stage to idle and empties
+ * the slots and FIFOs: frames inside the engine are lost and a frame being
+ * sent on m_axis stops without tlast. The next beat accepted after reset
+ * starts a new frame, so the upstream and downstream sides must be reset
+ * (or resynchronised to a frame boundary) together with the engine.
+ * Nothing else survives a reset; the frames sent afterwards are unaffected
+ * (sim/rx_engine_tb tests this).
+ *
+ * DATA_WIDTH is 256: the stream format has eight values per group, so one
+ * group per cycle fills one 256-bit beat (a 512-bit version needs two
+ * decompress units per cycle).
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "inc_regs.vh"
+
+// Receive-side decompression engine (AXI4-Stream in and out).
+module inc_decompress_core #(
+    parameter DATA_WIDTH = 256,  // AXI4-Stream data width in bits; 256 only (one group per beat)
+    parameter MAX_FRAME  = 9018  // largest frame in bytes (no FCS), 64..65535; longer frames are dropped
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    input  wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+
+    output wire [DATA_WIDTH-1:0]   m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0] m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+
+    input  wire                    cfg_enable,
+    input  wire [7:0]              cfg_tos_value,
+    input  wire [7:0]              cfg_tos_mask,
+
+    output reg                     stat_valid,
+    output reg  [2:0]              stat_outcome,
+    output reg  [4:0]              stat_reason,
+    output reg  [15:0]             stat_bytes_in,
+    output reg  [15:0]             stat_bytes_out
+);
+
+localparam BYTES     = DATA_WIDTH / 8;
+localparam KW        = $clog2(BYTES + 1);                 // byte count within a beat
+localparam SLOT_USED = (MAX_FRAME + BYTES - 1) / BYTES;   // beats of the largest frame
+localparam SAW       = ($clog2(SLOT_USED) < 2) ? 2 : $clog2(SLOT_USED); // beat address within a slot
+localparam PAW       = SAW - 1;                           // beat-pair count within a slot
+localparam NSLOT     = 8;                                 // frame slots
+localparam SLOT_BEATS = 2 * ((SLOT_USED + 1) / 2);        // slot stride in beats (even)
+localparam AW        = $clog2(NSLOT * SLOT_BEATS);        // beat address in a frame RAM
+localparam [AW-1:0] SLOT_BEATS_A = SLOT_BEATS[AW-1:0];
+localparam LAST_BASE  = (NSLOT - 1) * SLOT_BEATS;
+localparam [AW-1:0] LAST_BASE_A  = LAST_BASE[AW-1:0];
+localparam HDR_BYTES = 160;
+localparam [15:0] SHIM16 = 16'd6;                 // shim bytes (INC_WIRE_SHIM_BYTES)
+localparam [8:0]  SHIM9  = 9'd6;
+localparam [5:0]  SHIM6  = 6'd6;
+localparam HDR_BEATS = (HDR_BYTES + BYTES - 1) / BYTES;
+localparam [11:0] SLOT_USED12 = SLOT_USED[11:0];
+localparam [17:0] MAX_FRAME18 = MAX_FRAME[17:0];
+
+initial begin
+    if (DATA_WIDTH != 256) begin
+        $error("inc_decompress_core: DATA_WIDTH must be 256 (one 8-value group per beat)");
+        $finish;
+    end
+    if (MAX_FRAME < 64 || MAX_FRAME > 65535) begin
+        $error("inc_decompress_core: MAX_FRAME must be in 64..65535");
+        $finish;
+    end
+end
+
+localparam [2:0] OUT_BYPASS = `INC_OUT_BYPASS, OUT_DECOMPRESSED = `INC_OUT_DECOMPRESSED,
+                 OUT_MALFORMED = `INC_OUT_MALFORMED, OUT_DROPPED = `INC_OUT_DROPPED;
+localparam [4:0] R_NONE = `INC_R_NONE, R_NOT_MARKED = `INC_R_NOT_MARKED,
+                 R_BAD_SHIM = `INC_R_BAD_SHIM, R_BAD_STREAM = `INC_R_BAD_STREAM,
+                 R_OVERSIZE = `INC_R_OVERSIZE, R_DISABLED = `INC_R_DISABLED,
+                 R_OLD_VERSION = `INC_R_OLD_VERSION,
+                 R_BAD_PAYLOAD_CSUM = `INC_R_BAD_PAYLOAD_CSUM;
+
+integer i;
+
+// ---------------------------------------------------------------------------
+// Frame slot RAMs, eight slots of SLOT_BEATS beats each (282 for 9018-byte
+// frames). A frame keeps the same slot in both from ingest to the end of
+// its output, named by its base: the address of its first beat, slot *
+// SLOT_BEATS, carried in the metadata. The input RAM is two banks (even
+// and odd beats, address = beat address / 2) so that the stream reader
+// takes two beats per cycle; the output RAM is addressed by beat.
+// ---------------------------------------------------------------------------
+// Each bank of the input RAM is read at two addresses in a cycle (stream
+// reader, output stage): two inc_ram instances written alike, as synthesis
+// would duplicate one RAM with two read ports.
+
+// ---------------------------------------------------------------------------
+// Stage 1: ingest
+// ---------------------------------------------------------------------------
+reg                    in_frame_reg;   // inside a frame
+reg  [AW-1:0]          in_base_reg;    // base of the slot of the frame being received
+reg  [3:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
+reg  [16:0]            in_len_reg;     // bytes so far, saturating
+reg  [11:0]            in_beat_reg;    // beat index, saturating
+reg  [8*HDR_BYTES-1:0] hdr_reg;
+reg                    en_reg;
+
+wire [1:0] in_free;                    // slots stage 3 releases this cycle (0..2)
+wire in_take = s_axis_tvalid && s_axis_tready;
+
+assign s_axis_tready = in_frame_reg || in_used_reg != NSLOT[3:0];
+
+reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
+reg [16:0]             len_next;
+reg [8*HDR_BYTES-1:0]  hdr_next;
+
+always @* begin
+    keep_bytes = {KW{1'b0}};
+    for (i = 0; i < BYTES; i = i + 1) begin
+        if (s_axis_tkeep[i]) begin
+            keep_bytes = i[KW-1:0] + 1'b1;
+        end
+    end
+    len_next = (in_frame_reg ? in_len_reg : 17'd0);
+    len_next = (len_next > 17'h1ffff - BYTES) ? 17'h1ffff : len_next + {{(17-KW){1'b0}}, keep_bytes};
+    hdr_next = hdr_reg;
+    for (i = 0; i < HDR_BEATS; i = i + 1) begin
+        if ((in_frame_reg ? in_beat_reg : 12'd0) == i[11:0]) begin
+            hdr_next[DATA_WIDTH*i +: DATA_WIDTH] = s_axis_tdata;
+        end
+    end
+end
+
+wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
+// The base is even: the pair address is base / 2 + beat / 2.
+wire [AW-2:0] in_pair = in_base_reg[AW-1:1] + {{(AW-SAW){1'b0}}, in_beat_cur[SAW-1:1]};
+
+wire in_store = in_take && in_beat_cur < SLOT_USED12;
+wire ie_we    = in_store && !in_beat_cur[0];   // even beats
+wire io_we    = in_store && in_beat_cur[0];    // odd beats
+
+// Decision pipeline registers.
+reg                    d1_valid_reg;
+reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
+reg  [16:0]            d1_len_reg;
+reg                    d1_en_reg;
+reg  [AW-1:0]          d1_base_reg;
+
+always @(posedge clk) begin
+    d1_valid_reg <= 1'b0;
+    if (in_take) begin
+        hdr_reg    <= hdr_next;
+        in_len_reg <= len_next;
+        in_beat_reg <= (in_beat_cur == 12'hfff) ? 12'hfff : in_beat_cur + 12'd1;
+        if (!in_frame_reg) begin
+            in_frame_reg <= 1'b1;
+            en_reg   <= cfg_enable;
+        end
+        if (s_axis_tlast) begin
+            in_frame_reg <= 1'b0;
+            in_base_reg  <= (in_base_reg == LAST_BASE_A) ? {AW{1'b0}} : in_base_reg + SLOT_BEATS_A;
+            d1_valid_reg <= 1'b1;
+            d1_hdr_reg   <= hdr_next;
+            d1_len_reg   <= len_next;
+            d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
+            d1_base_reg  <= in_base_reg;
+        end
+    end
+    in_used_reg <= in_used_reg + {3'd0, in_take && !in_frame_reg} - {2'd0, in_free};
+    if (rst) begin
+        in_frame_reg <= 1'b0;
+        in_base_reg  <= {AW{1'b0}};
+        in_used_reg  <= 4'd0;
+        d1_valid_reg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Decision, cycle 1: extract the header fields.
+//
+//   offset   0        6        12         14/18 (L3)          L4 = L3 + IHL*4      P = L4 + THL
+//          +--------+--------+----------+[802.1Q]+-----------+----------------------+------------+
+//          | dst    | src    | type     |        | IPv4 hdr  | TCP hdr              | shim 4 B   |
+//          +--------+--------+----------+--------+-----------+----------------------+------------+
+//   L3+0 ver/IHL, +1 ToS, +2 total, +6 flags/frag, +8 TTL, +9 proto, +10 csum, +12 saddr, +16 daddr
+//   L4+12 data offset; P+0 magic 0x49, P+1 version 1, P+2 original payload length (BE)
+// ---------------------------------------------------------------------------
+`include "inc_lsum.vh"
+
+function [7:0] hb;   // header byte at an offset (constant at every use)
+    input [8*HDR_BYTES-1:0] h;
+    input [7:0]             off;
+    begin
+        hb = h[{off, 3'b000} +: 8];
+    end
+endfunction
+
+// Every header field sits at one of a few offsets (L3 is 14 or 18, IHL and
+// the data offset take 11 values each): select among those positions
+// explicitly rather than shifting the whole 160-byte header.
+function [7:0] ipb;  // byte L3 + c of the IPv4 header
+    input [8*HDR_BYTES-1:0] h;
+    input                   vlan;
+    input [7:0]             c;
+    begin
+        ipb = vlan ? hb(h, 8'd18 + c) : hb(h, 8'd14 + c);
+    end
+endfunction
+
+// Five register stages from the captured header (d1) to the decision's
+// inputs (x), in step with the matcher's result (m_done six cycles after
+// the tlast beat; d1 is the cycle after it):
+//   x1  VLAN, IHL, data offset, the address sum; the header copied
+//   x2  IHL + data offset, the shim (P .. P + 5), the TCP header words
+//       (L4 .. P, the carried checksum field included) masked out of the
+//       header
+//   x3, x4  the TCP header words summed by one's-complement carry-save
+//       levels (inc_csum_csa): the sum only feeds a folded checksum
+//   x   the two words added with the end-around carry
+// L4 and P are even, so the 16-bit words are those at even offsets; they
+// lie in bytes 34 .. 137 (words TW0 .. TW0 + TWN - 1).
+localparam TW0 = 17, TWN = 52;
+
+wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
+/* verilator lint_off UNUSEDSIGNAL */ // IHL and the data offset nibble only
+wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
+reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [17:0] x_sum_addr;
+
+always @* begin
+    x_doffb = 8'd0;
+    for (i = 5; i < 16; i = i + 1) begin
+        if (x_vihl[3:0] == i[3:0]) begin
+            x_doffb = ipb(d1_hdr_reg, x_vlan, 8'd12 + 4 * i[7:0]);
+        end
+    end
+    // source and destination addresses (L3 + 12 .. L3 + 19)
+    x_sum_addr = 18'd0;
+    for (i = 6; i < 10; i = i + 1) begin
+        x_sum_addr = x_sum_addr + {2'd0, ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
+                                   ipb(d1_hdr_reg, x_vlan, 2 * i[7:0] + 8'd1)};
+    end
+end
+
+reg                   x1_valid_reg = 1'b0, x1_en_reg = 1'b0, x1_vlan_reg = 1'b0;
+reg [3:0]             x1_ihl_reg = 0, x1_doff_reg = 0;
+reg [16:0]            x1_len_reg = 0;
+reg [17:0]            x1_sum_addr_reg = 0;
+reg [AW-1:0]          x1_base_reg = 0;
+reg [8*HDR_BYTES-1:0] x1_hdr_reg = 0;
+
+always @(posedge clk) begin
+    x1_valid_reg    <= d1_valid_reg;
+    x1_en_reg       <= d1_en_reg;
+    x1_vlan_reg     <= x_vlan;
+    x1_ihl_reg      <= x_vihl[3:0];
+    x1_doff_reg     <= x_doffb[7:4];
+    x1_len_reg      <= d1_len_reg;
+    x1_sum_addr_reg <= x_sum_addr;
+    x1_base_reg     <= d1_base_reg;
+    x1_hdr_reg      <= d1_hdr_reg;
+    if (rst)
+        x1_valid_reg <= 1'b0;
+end
+
+// x2: P = L3 + 4 * (IHL + data offset); the shim; the masked TCP header words
+reg  [4:0]        x_hsum;
+/* verilator lint_off UNUSEDSIGNAL */
+integer           wv;               // a word's byte offset (< 256)
+/* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [7:0]        x_hsum8;
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [7:0]        x_l4, x_p;
+reg  [47:0]       x_shim;
+reg  [16*TWN-1:0] x_tcph_words;
+
+always @* begin
+    // as gates (inc_lsum.vh): functions of the nine bits VLAN, IHL, data
+    // offset, so the shim's byte select and the word mask are a few LUT
+    // levels each
+    x_hsum8 = inc_lsum({4'd0, x1_ihl_reg}, {4'd0, x1_doff_reg});
+    x_hsum  = x_hsum8[4:0];
+    x_l4    = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {2'd0, x1_ihl_reg, 2'b00});
+    x_p     = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {1'b0, x_hsum, 2'b00});
+    x_shim = 48'd0;
+    for (i = 0; i < 31; i = i + 1) begin
+        if (x_hsum == i[4:0]) begin
+            x_shim = {ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0]), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd1),
+                      ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd2), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd3),
+                      ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd4), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd5)};
+        end
+    end
+    for (i = 0; i < TWN; i = i + 1) begin
+        wv = 2 * (TW0 + i);
+        x_tcph_words[16*i +: 16] = (inc_lge(wv[7:0], x_l4) && !inc_lge(wv[7:0], x_p)) ?
+            {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]} : 16'd0;
+    end
+end
+
+reg               x2_valid_reg = 1'b0, x2_en_reg = 1'b0;
+reg [16:0]        x2_len_reg = 0;
+reg [47:0]        x2_shim_reg = 0;
+reg [17:0]        x2_sum_addr_reg = 0;
+reg [AW-1:0]      x2_base_reg = 0;
+reg [16*TWN-1:0]  x2_tcph_reg = 0;
+
+always @(posedge clk) begin
+    x2_valid_reg    <= x1_valid_reg;
+    x2_en_reg       <= x1_en_reg;
+    x2_len_reg      <= x1_len_reg;
+    x2_shim_reg     <= x_shim;
+    x2_sum_addr_reg <= x1_sum_addr_reg;
+    x2_base_reg     <= x1_base_reg;
+    x2_tcph_reg     <= x_tcph_words;
+    if (rst)
+        x2_valid_reg <= 1'b0;
+end
+
+// x3, x4: carry-save levels (52 words -> 8 -> 2)
+localparam XDW = 1 + 17 + 48 + 18 + AW;
+wire [16*TWN-1:0] tcph_csa3;
+wire [16*8-1:0]   tcph_csa4;
+inc_csum_csa #(.N(TWN), .LEVELS(5)) tcph_csa_a (.in_words(x2_tcph_reg), .out_words(tcph_csa3));
+
+reg           x3_valid_reg = 1'b0, x4_valid_reg = 1'b0, x5_valid_reg = 1'b0;
+reg [XDW-1:0] x3_reg = 0, x4_reg = 0, x5_reg = 0;
+reg [16*8-1:0] x3_tcph_reg = 0;
+reg [31:0]    x4_tcph_reg = 0;
+reg [15:0]    x5_tcph_reg = 0;
+
+inc_csum_csa #(.N(8), .LEVELS(4)) tcph_csa_b (.in_words(x3_tcph_reg), .out_words(tcph_csa4));
+/* verilator lint_off UNUSEDSIGNAL */ // zero above the reductions' last words
+wire unused_csa = &{1'b0, tcph_csa3[16*TWN-1:16*8], tcph_csa4[16*8-1:32]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    x3_valid_reg <= x2_valid_reg;
+    x3_reg       <= {x2_en_reg, x2_len_reg, x2_shim_reg, x2_sum_addr_reg, x2_base_reg};
+    x3_tcph_reg  <= tcph_csa3[16*8-1:0];
+    x4_valid_reg <= x3_valid_reg;
+    x4_reg       <= x3_reg;
+    x4_tcph_reg  <= tcph_csa4[31:0];
+    x5_valid_reg <= x4_valid_reg;
+    x5_reg       <= x4_reg;
+    x5_tcph_reg  <= ones_add(x4_tcph_reg[15:0], x4_tcph_reg[31:16]);
+    if (rst) begin
+        x3_valid_reg <= 1'b0;
+        x4_valid_reg <= 1'b0;
+        x5_valid_reg <= 1'b0;
+    end
+end
+
+wire          x_valid_reg = x5_valid_reg;
+wire          x_en_reg;
+wire [16:0]   x_len_reg;
+wire [47:0]   x_shim_reg;
+wire [17:0]   x_sum_addr_reg;
+wire [AW-1:0] x_base_reg;
+wire [15:0]   x_tcph_sum_reg = x5_tcph_reg;
+assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg} = x5_reg;
+
+// ---------------------------------------------------------------------------
+// Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
+// inc_tos_matcher (RX = 1) gives checks 1-11 and the parsed header in the
+// same cycle as x_valid_reg (m_done; a simulation check below watches it).
+// ---------------------------------------------------------------------------
+/* verilator lint_off UNUSEDSIGNAL */ // parts of the parse the engine does not need
+wire        mt_done, mt_vlan;
+wire [4:0]  mt_reason;
+wire [15:0] mt_frame_len, mt_ip_total, mt_payload_len, mt_csum_rest;
+wire [7:0]  mt_l3, mt_ip_hlen, mt_tcp_hlen, mt_payload_off, mt_proto, mt_tos, mt_ttl;
+/* verilator lint_on UNUSEDSIGNAL */
+
+/* verilator lint_off PINCONNECTEMPTY */ // the live view is not used
+inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(1)) matcher (
+    .clk(clk), .rst(rst),
+    .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(in_take), .s_tlast(s_axis_tlast),
+    .cfg_tos_value(cfg_tos_value), .cfg_tos_mask(cfg_tos_mask),
+    .cur_hdr_valid(), .cur_hdr_ok(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(), .cur_tcp_hlen(),
+    .cur_ip_total(), .cur_payload_off(), .cur_payload_len(),
+    .m_done(mt_done), .m_reason(mt_reason), .m_frame_len(mt_frame_len), .m_vlan(mt_vlan),
+    .m_l3_off(mt_l3), .m_ip_hlen(mt_ip_hlen), .m_tcp_hlen(mt_tcp_hlen),
+    .m_ip_total(mt_ip_total), .m_payload_off(mt_payload_off), .m_payload_len(mt_payload_len),
+    .m_proto(mt_proto), .m_tos(mt_tos), .m_ttl(mt_ttl), .m_csum_rest(mt_csum_rest)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && mt_done != x_valid_reg) begin
+        $display("inc_decompress_core: matcher result out of step with the decision pipeline");
+        $stop;
+    end
+end
+`endif
+
+// Stage Y1 (with the matcher's snapshot): the sums, one adder deep.
+wire [15:0] x_orig_reg  = x_shim_reg[31:16];    // the original payload length
+reg         y1_valid_reg = 1'b0, y1_en_reg = 1'b0, y1_vlan_reg = 1'b0, y1_oversize_reg = 1'b0;
+reg         y1_short_reg = 1'b0, y1_magic_ok_reg = 1'b0, y1_v1_reg = 1'b0, y1_v2_reg = 1'b0, y1_marked_reg = 1'b0;
+reg  [4:0]  y1_reason_reg = 0;
+reg  [16:0] y1_len_reg = 0, y1_orig_tot_reg = 0, y1_tl_reg = 0;
+reg  [7:0]  y1_l3_reg = 0, y1_poff_reg = 0;
+reg  [15:0] y1_avail_reg = 0, y1_orig_reg = 0, y1_tsum_reg = 0, y1_pre_ck_reg = 0;
+reg  [23:0] y1_part_reg = 0;
+reg  [AW-1:0] y1_base_reg = 0;
+reg  [PAW:0]  y1_pair_hi_reg = 0;
+reg  [2:0]    y1_sst_reg = 0;
+/* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
+wire [16:0]   y1_len_m1 = x_len_reg - 17'd1;
+wire [8:0]    y1_sstart = {1'b0, mt_payload_off} + SHIM9;     // first stream byte, P + 6
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    y1_valid_reg    <= x_valid_reg;
+    y1_en_reg       <= x_en_reg;
+    y1_vlan_reg     <= mt_vlan;
+    y1_len_reg      <= x_len_reg;
+    y1_oversize_reg <= {1'b0, x_len_reg} > MAX_FRAME18;
+    y1_reason_reg   <= mt_reason;
+    y1_marked_reg   <= mt_proto == 8'd253;
+    y1_short_reg    <= mt_payload_len < SHIM16;
+    y1_magic_ok_reg <= x_shim_reg[47:40] == 8'h49;
+    y1_v1_reg       <= x_shim_reg[39:32] == 8'h01;
+    y1_v2_reg       <= x_shim_reg[39:32] == 8'h02;
+    y1_l3_reg       <= mt_l3;
+    y1_poff_reg     <= mt_payload_off;
+    y1_orig_reg     <= x_orig_reg;
+    y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
+    // restored IP total length IHL*4 + THL + original payload length
+    y1_orig_tot_reg <= {9'd0, mt_ip_hlen} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    // TCP length (the restored total less the IP header)
+    y1_tl_reg       <= {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    y1_avail_reg    <= mt_payload_len - SHIM16;
+    // new IP checksum ~fold(rest + total + TTL:6): the constant part here
+    y1_pre_ck_reg   <= ones_add(mt_csum_rest, {mt_ttl, 8'd6});
+    // the pseudo-header (addresses, protocol 6) and the TCP header words
+    y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, x_tcph_sum_reg};
+    y1_base_reg     <= x_base_reg;
+    // the launcher's pairs: the last (the frame's last beat / 2) and the
+    // one holding P + 6
+    y1_pair_hi_reg  <= y1_len_m1[PAW+6:6];
+    y1_sst_reg      <= y1_sstart[8:6];
+    if (rst)
+        y1_valid_reg <= 1'b0;
+end
+
+// Stage Y2: the decision in the model's order and the checksums, pushed
+// into metadata FIFO 1.
+wire [1:0]  y_tail    = y1_orig_reg[1:0];
+// restored frame longer than MAX_FRAME: L3 + total > MAX_FRAME
+wire        y_too_big = y1_orig_tot_reg > (y1_vlan_reg ? {1'b0, MAX_FRAME18[15:0]} - 17'd18
+                                                       : {1'b0, MAX_FRAME18[15:0]} - 17'd14);
+
+reg [2:0] y_outcome;
+reg [4:0] y_reason;
+reg       y_dec;
+
+always @* begin
+    y_outcome = OUT_BYPASS;
+    y_reason  = R_NONE;
+    y_dec     = 1'b0;
+    if (y1_oversize_reg) begin
+        y_outcome = OUT_DROPPED;
+        y_reason  = R_OVERSIZE;
+    end else if (!y1_en_reg) begin
+        y_reason = R_DISABLED;
+    end else if (y1_reason_reg != R_NONE) begin         // checks 1-11
+        y_reason = y1_reason_reg;
+    end else if (!y1_marked_reg) begin
+        y_reason = R_NOT_MARKED;
+    end else if (y1_short_reg || !y1_magic_ok_reg) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (y1_v1_reg) begin                       // version 1: refused
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_OLD_VERSION;
+    end else if (!y1_v2_reg) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (y1_orig_tot_reg[16] || y_too_big) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_SHIM;
+    end else if (y1_avail_reg < {14'd0, y_tail}) begin
+        y_outcome = OUT_MALFORMED;
+        y_reason  = R_BAD_STREAM;
+    end else begin
+        y_outcome = OUT_DECOMPRESSED;
+        y_dec     = 1'b1;
+    end
+end
+
+// The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
+// byte) on a pair boundary reads its last pair instead.
+wire [PAW:0] y_pair_lo = {{(PAW-2){1'b0}}, y1_sst_reg} > y1_pair_hi_reg ? y1_pair_hi_reg
+                                                                        : {{(PAW-2){1'b0}}, y1_sst_reg};
+localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW;
+reg            y2_valid_reg = 1'b0;
+reg  [M1W-1:0] y2_m1_reg = 0;
+
+// Metadata FIFO 1 entry (y2_m1_reg).
+always @(posedge clk) begin
+    y2_valid_reg <= y1_valid_reg;
+    y2_m1_reg    <= {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y1_len_reg,
+                     y1_l3_reg, y1_poff_reg, y1_orig_reg[15:2], y_tail,
+                     y1_avail_reg - {14'd0, y_tail},
+                     {8'd0, y1_l3_reg} + y1_orig_tot_reg[15:0],          // output length
+                     y1_orig_tot_reg[15:0],
+                     ~ones_add(y1_pre_ck_reg, y1_orig_tot_reg[15:0]),     // new IP checksum
+                     y1_part_reg + {7'd0, y1_tl_reg},                     // pseudo-header + TCP header
+                     y1_tsum_reg, y1_base_reg,
+                     y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_pair_lo[PAW-1:0]},
+                     y1_pair_hi_reg - y_pair_lo + 1'b1};
+    if (rst)
+        y2_valid_reg <= 1'b0;
+end
+wire [M1W-1:0] m1_out;
+wire           m1_valid;
+reg            m1_pop;
+
+// Full/level outputs unused where the slot accounting bounds the entries
+// (every FIFO below holds at most one entry per slot).
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(M1W), .DEPTH(8)) m1_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(y2_m1_reg), .in_valid(y2_valid_reg), .in_ready(),
+    .out_data(m1_out), .out_valid(m1_valid), .out_ready(m1_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire        m1_drop    = m1_out[M1W-1];
+wire        m1_dec     = m1_out[M1W-2];
+wire [2:0]  m1_outcome = m1_out[M1W-3 -: 3];
+wire [4:0]  m1_reason  = m1_out[M1W-6 -: 5];
+wire [16:0] m1_len     = m1_out[M1W-11 -: 17];
+wire [7:0]  m1_l3      = m1_out[M1W-28 -: 8];
+wire [7:0]  m1_poff    = m1_out[M1W-36 -: 8];
+wire [13:0] m1_n       = m1_out[M1W-44 -: 14];
+wire [1:0]  m1_tail    = m1_out[M1W-58 -: 2];
+wire [15:0] m1_sbytes  = m1_out[M1W-60 -: 16];
+wire [15:0] m1_out_len = m1_out[M1W-76 -: 16];
+wire [15:0] m1_ip_tot  = m1_out[M1W-92 -: 16];
+wire [15:0] m1_ip_csum = m1_out[M1W-108 -: 16];
+wire [23:0] m1_pseudo  = m1_out[LW + AW + 16 +: 24];
+wire [15:0] m1_tsum    = m1_out[LW + AW +: 16];
+wire [AW-1:0] m1_base  = m1_out[LW +: AW];
+wire [AW-2:0] m1_lpair = m1_out[PAW + 1 +: AW - 1];  // the launcher's first pair
+wire [PAW:0]  m1_lleft = m1_out[PAW:0];              // and its pair count
+
+// ---------------------------------------------------------------------------
+// Stage 2: decompress
+//
+// Only the payload of a frame to decompress passes stage 2; its header and
+// every bypassed or malformed frame are read by stage 3 straight from the
+// input slot. Four parts, each keeping frame order:
+//  L launcher: takes metadata FIFO 1; queues every frame for B (start
+//    queue); for a frame to decompress also queues the decoder's and the
+//    writer's parameters and reads the input slot from the beat pair
+//    holding P + 6 to the frame's last pair into the prefetch FIFO, two
+//    beats per cycle, running ahead into the next frame.
+//  D decoder: loads the first pair into the burst buffer (flush + load in
+//    one cycle), skips to P + 6, then one group per cycle through the unit,
+//    then the raw tail; the packer puts the first chunk at byte P mod 32.
+//    The walk is bounded by the stream bytes (payload - 6 - tail): a group
+//    that would reach past them ends the frame as malformed, so a frame
+//    never waits for bytes it does not have. Pairs of the frame the
+//    buffer did not take are dropped.
+//  W writer: packer beats to the output slot from beat P / 32, and the
+//    one's-complement sum of the written payload plus the header and
+//    pseudo-header sum of the decision; pushes its complement (0 when the
+//    carried TCP checksum verifies) at the frame's last beat.
+//  B finisher: frames in order from the start queue; a bypassed, dropped
+//    or malformed one at once, a decompressed one when its checksum
+//    verdict and its stream verdict (end queue: bad_stream) are there; a
+//    frame whose restored segment fails the checksum is dropped
+//    (bad_payload_csum); one statistics pulse and one metadata FIFO 2
+//    entry each.
+// ---------------------------------------------------------------------------
+
+// ---- L ----
+reg            l_rd_reg;           // reading a frame's pairs
+reg [AW-2:0]   l_pair_reg;         // input RAM address of the next pair
+reg [PAW:0]    l_left_reg;         // pairs still to read
+reg            l_fly_reg, l_fly_last_reg;
+wire [2*DATA_WIDTH-1:0] l_q;           // the pair read for the stream reader
+wire [2:0]     rf_count;
+wire [2*DATA_WIDTH:0] rf_out;
+wire           rf_valid;
+reg            rf_pop;
+
+
+wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_l_ram (
+    .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(l_issue), .rd_addr(l_pair_reg), .rd_data(l_q[DATA_WIDTH-1:0])
+);
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_l_ram (
+    .clk(clk), .wr_en(io_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(l_issue), .rd_addr(l_pair_reg), .rd_data(l_q[2*DATA_WIDTH-1:DATA_WIDTH])
+);
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({l_fly_last_reg, l_q}), .in_valid(l_fly_reg), .in_ready(),
+    .out_data(rf_out), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+wire rf_last = rf_out[2*DATA_WIDTH];
+
+// Start queue (L -> B), every frame.
+localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW;
+wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
+                        m1_len[16] ? 16'hffff : m1_len[15:0], m1_out_len, m1_ip_tot, m1_ip_csum,
+                        m1_l3, m1_poff, m1_base};
+wire [SQW-1:0] sq_out;
+wire           sq_valid, sq_ready;
+reg            b_fin;
+
+// Decoder queue (L -> D) and writer queue (L -> W), frames to decompress.
+localparam DQW = 6 + 14 + 2 + 16 + 16;
+localparam WQW = AW + 3 + 24;
+wire [DQW-1:0] dq_out;
+wire           dq_valid, dq_ready;
+reg            dq_pop;
+wire [WQW-1:0] wq_out;
+wire           wq_ready;
+reg            wq_pop;
+
+always @* begin
+    m1_pop = m1_valid && sq_ready && dq_ready && wq_ready && (!m1_dec || !l_rd_reg);
+end
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(SQW), .DEPTH(8)) sq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(sq_in), .in_valid(m1_pop), .in_ready(sq_ready),
+    .out_data(sq_out), .out_valid(sq_valid), .out_ready(b_fin), .count()
+);
+inc_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({m1_poff[5:0], m1_n, m1_tail, m1_sbytes, m1_tsum}), .in_valid(m1_pop && m1_dec), .in_ready(dq_ready),
+    .out_data(dq_out), .out_valid(dq_valid), .out_ready(dq_pop), .count()
+);
+inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({m1_base, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
+    .out_data(wq_out), .out_valid(), .out_ready(wq_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+always @(posedge clk) begin
+    l_fly_reg      <= l_issue;
+    l_fly_last_reg <= l_issue && l_left_reg == {{PAW{1'b0}}, 1'b1};
+    if (l_issue) begin
+        l_pair_reg <= l_pair_reg + 1'b1;
+        l_left_reg <= l_left_reg - 1'b1;
+        if (l_left_reg == {{PAW{1'b0}}, 1'b1}) begin
+            l_rd_reg <= 1'b0;
+        end
+    end
+    if (m1_pop && m1_dec) begin
+        l_rd_reg   <= 1'b1;
+        l_pair_reg <= m1_lpair;
+        l_left_reg <= m1_lleft;
+    end
+    if (rst) begin
+        l_rd_reg  <= 1'b0;
+        l_fly_reg <= 1'b0;
+    end
+end
+
+// ---- D ----
+localparam [2:0] D_IDLE = 3'd0, D_SKIP = 3'd1, D_GROUPS = 3'd2, D_TAIL = 3'd3, D_DRAIN = 3'd4;
+
+reg [2:0]  d_st_reg;
+reg [5:0]  d_skip_reg;         // (P + 6) mod 64: stream start in the first pair
+reg [4:0]  d_off_reg;          // P mod 32: the packer's first byte
+reg [13:0] d_nleft_reg;        // values still to decode
+reg [1:0]  d_tail_reg;
+reg [15:0] d_rem_reg;          // stream bytes the groups have still to take
+reg        d_pad_bad_reg;
+reg [15:0] d_tsum_reg;         // the frame's tag words so far (sum mod 2^16)
+reg [15:0] d_tsum_want_reg;    // the shim's value
+reg        d_done_reg;         // the frame's last pair has left the prefetch FIFO
+reg        d_first_reg;        // no chunk of this frame sent to the unit yet
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire [(3*DATA_WIDTH/8+2)*8-1:0] bb_win;   // a group is at most 34 bytes: the rest is unused
+/* verilator lint_on UNUSEDSIGNAL */
+wire [6:0]  bb_count;
+reg  [6:0]  bb_consume;
+wire        bb_s_ready;
+reg         bb_flush;
+reg         bb_feed;           // offer the prefetch head to the burst buffer
+
+inc_burst_buffer #(.DATA_WIDTH(DATA_WIDTH), .IN_BEATS(2)) bb (
+    .clk(clk), .rst(rst),
+    .s_data(rf_out[2*DATA_WIDTH-1:0]), .s_valid(rf_valid && bb_feed), .s_ready(bb_s_ready),
+    .win_data(bb_win), .win_count(bb_count), .consume_bytes(bb_consume), .flush(bb_flush)
+);
+
+wire [5:0]  du_gsize;
+wire        du_pad_ok;
+reg         du_valid, du_raw, du_last;
+reg  [1:0]  du_raw_count;
+wire [3:0]  du_nvalid = (d_nleft_reg >= 14'd8) ? 4'd8 : d_nleft_reg[3:0];
+wire [255:0] du_data;
+wire [5:0]  du_count;
+wire        du_out_valid, du_out_last;
+
+inc_decompress_unit du (
+    .clk(clk), .rst(rst),
+    .in_window(bb_win[271:0]), .in_valid(du_valid), .in_nvalid(du_nvalid),
+    .in_raw(du_raw), .in_raw_count(du_raw_count), .in_last(du_last),
+    .group_size(du_gsize), .pad_ok(du_pad_ok),
+    .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
+);
+
+// The unit's two stages, for the packer: first chunk of a frame and its offset.
+reg       du_first1_reg, du_first2_reg;
+reg [4:0] du_off1_reg, du_off2_reg;
+
+always @(posedge clk) begin
+    du_first1_reg <= du_valid && d_first_reg;
+    du_off1_reg   <= d_off_reg;
+    du_first2_reg <= du_first1_reg;
+    du_off2_reg   <= du_off1_reg;
+end
+
+// End queue (D -> B): the stream verdict of each decompressed frame, and
+// whether its tag words fail the shim's sum.
+reg  eq_push, eq_bad, eq_tbad;
+wire eq_out, eq_tout, eq_valid;
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(2), .DEPTH(8)) eq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data({eq_tbad, eq_bad}), .in_valid(eq_push), .in_ready(),
+    .out_data({eq_tout, eq_out}), .out_valid(eq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// A group reaches past the stream: a compare of six bits, kept off the
+// window's consume-and-refill loop as far as possible.
+wire        d_rem_small = d_rem_reg[15:6] == 10'd0;
+wire        d_over_tag  = d_rem_small && d_rem_reg[5:0] < 6'd2;
+wire        d_over_grp  = d_rem_small && !inc_lge({2'b00, d_rem_reg[5:0]}, {2'b00, du_gsize});
+wire        d_fits      = bb_count[6:1] != 6'd0 && inc_lge({1'b0, bb_count}, {2'b00, du_gsize});
+reg         d_end;             // the frame's last chunk goes to the unit
+reg         d_load;            // the next frame's first pair goes to the window
+
+// Group walk (does not look at the window's readiness for a new pair).
+always @* begin
+    bb_consume   = 7'd0;
+    du_valid     = 1'b0;
+    du_raw       = 1'b0;
+    du_last      = 1'b0;
+    du_raw_count = d_tail_reg;
+    eq_push      = 1'b0;
+    eq_bad       = 1'b0;
+    eq_tbad      = 1'b0;
+    d_end        = 1'b0;
+    case (d_st_reg)
+        D_SKIP: begin
+            bb_consume = {1'b0, d_skip_reg};
+        end
+        D_GROUPS: begin
+            if (d_over_tag || (bb_count[6:1] != 6'd0 && d_over_grp)) begin
+                // The group would reach past the stream: malformed.
+                du_valid     = 1'b1;
+                du_raw       = 1'b1;
+                du_raw_count = 2'd0;
+                du_last      = 1'b1;
+                eq_push      = 1'b1;
+                eq_bad       = 1'b1;
+                d_end        = 1'b1;
+            end else if (d_fits) begin
+                bb_consume = {1'b0, du_gsize};
+                du_valid   = 1'b1;
+            end
+        end
+        D_TAIL: begin
+            if (bb_count >= {5'd0, d_tail_reg}) begin
+                bb_consume = {5'd0, d_tail_reg};
+                du_valid   = 1'b1;
+                du_raw     = 1'b1;
+                du_last    = 1'b1;
+                eq_push    = 1'b1;
+                // The groups must have taken exactly payload - 6 - tail
+                // bytes, with tag 0 in every padding lane.
+                eq_bad     = d_rem_reg != 16'd0 || d_pad_bad_reg;
+                eq_tbad    = d_tsum_reg != d_tsum_want_reg;
+                d_end      = 1'b1;
+            end
+        end
+        default: begin
+        end
+    endcase
+end
+
+// Window refill. The next frame's first pair is loaded into an emptied
+// window when idle, or in the cycle that ends a frame whose pairs have all
+// been taken; otherwise the frame's own pairs are offered while it is
+// walked, and dropped once it ends.
+always @* begin
+    d_load   = (d_st_reg == D_IDLE || (d_end && d_done_reg)) && dq_valid && rf_valid;
+    bb_flush = d_load;
+    dq_pop   = d_load;
+    bb_feed  = d_load || ((d_st_reg == D_SKIP || d_st_reg == D_GROUPS || d_st_reg == D_TAIL) &&
+                          !d_done_reg);
+end
+
+always @* begin
+    rf_pop = d_load || (rf_valid && bb_feed && bb_s_ready) ||
+             (d_st_reg == D_DRAIN && rf_valid && !d_done_reg);
+end
+
+always @(posedge clk) begin
+    if (rf_pop && rf_last) begin
+        d_done_reg <= 1'b1;
+    end
+    if (du_valid) begin
+        d_first_reg <= 1'b0;
+    end
+    case (d_st_reg)
+        D_IDLE: begin
+        end
+        D_SKIP: begin
+            d_st_reg <= (d_nleft_reg == 14'd0) ? D_TAIL : D_GROUPS;
+        end
+        D_GROUPS: begin
+            if (d_end) begin
+                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
+            end else if (du_valid) begin
+                d_rem_reg <= d_rem_reg - {10'd0, du_gsize};
+                d_tsum_reg <= d_tsum_reg + bb_win[15:0];   // the group's tag word
+                if (!du_pad_ok) begin
+                    d_pad_bad_reg <= 1'b1;
+                end
+                d_nleft_reg <= d_nleft_reg - {10'd0, du_nvalid};
+                if (d_nleft_reg <= 14'd8) begin
+                    d_st_reg <= D_TAIL;
+                end
+            end
+        end
+        D_TAIL: begin
+            if (d_end) begin
+                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
+            end
+        end
+        D_DRAIN: begin
+            if (d_done_reg || (rf_pop && rf_last)) begin
+                d_st_reg <= D_IDLE;
+            end
+        end
+        default: begin
+            d_st_reg <= D_IDLE;
+        end
+    endcase
+    if (d_load) begin
+        d_off_reg      <= dq_out[DQW-2 -: 5];
+        d_skip_reg     <= dq_out[DQW-1 -: 6] + SHIM6;
+        d_nleft_reg    <= dq_out[DQW-7 -: 14];
+        d_tail_reg     <= dq_out[33:32];
+        d_rem_reg      <= dq_out[31:16];
+        d_tsum_want_reg <= dq_out[15:0];
+        d_tsum_reg     <= 16'd0;
+        d_pad_bad_reg  <= 1'b0;
+        d_done_reg     <= rf_last;
+        d_first_reg    <= 1'b1;
+        d_st_reg       <= D_SKIP;
+    end
+    if (rst) begin
+        d_st_reg <= D_IDLE;
+    end
+end
+
+// Packer, fed by the unit.
+wire [DATA_WIDTH-1:0] pk_data;
+wire [KW-1:0]         pk_count;
+wire                  pk_valid, pk_last, pk_in_ready;
+
+inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
+    .clk(clk), .rst(rst),
+    .in_data(du_data), .in_count(du_count), .in_valid(du_out_valid),
+    .in_first(du_first2_reg), .in_offset({1'b0, du_off2_reg}), .in_last(du_out_last),
+    .in_ready(pk_in_ready),
+    .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
+);
+
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && du_out_valid && !pk_in_ready) begin
+        $display("inc_decompress_core: chunk offered to the packer during a flush");
+        $stop;
+    end
+end
+`endif
+
+// ---- W ----
+wire [AW-1:0] wq_base   = wq_out[WQW-1 -: AW];
+wire [2:0]    wq_pbeat  = wq_out[WQW-AW-1 -: 3];   // P / 32: the first beat written
+wire [23:0]   wq_pseudo = wq_out[23:0];
+
+reg [SAW:0]   w_cnt_reg;           // beats of the frame written so far
+
+// The restored segment's checksum, modulo 0xffff without carry chains: the
+// written beat's 16-bit words (bytes below P are zero, bytes from the count
+// on are cleared) registered in W0, four carry-save levels (inc_csum_csa)
+// into W1, a two-word carry-save accumulator per frame, the pseudo-header
+// added in W3, one end-around adder before the checksum queue. The
+// reductions give all-zero words only for all-zero inputs, so the verdict
+// equals the fold of the plain sum.
+reg [DATA_WIDTH-1:0] w_words;
+always @* begin
+    for (i = 0; i < BYTES / 2; i = i + 1) begin
+        w_words[16*i + 8 +: 8] = ({i[4:0], 1'b0} < pk_count) ? pk_data[16*i +: 8] : 8'd0;
+        w_words[16*i +: 8]     = ({i[4:0], 1'b1} < pk_count) ? pk_data[16*i + 8 +: 8] : 8'd0;
+    end
+end
+
+wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
+
+wire          out_we = pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12;
+wire [AW-1:0] out_wa = wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]};
+
+reg                  w0_valid_reg = 1'b0, w0_last_reg = 1'b0;
+reg [DATA_WIDTH-1:0] w0_words_reg = 0;
+reg [23:0]           w0_pseudo_reg = 0;
+reg                  w1_valid_reg = 1'b0, w1_last_reg = 1'b0;
+reg [63:0]           w1_words_reg = 0;
+reg [23:0]           w1_pseudo_reg = 0;
+reg                  w2_end_reg = 1'b0, w3_end_reg = 1'b0;
+reg [31:0]           w2_tot_reg = 0, w3_pair_reg = 0;
+reg [23:0]           w2_pseudo_reg = 0;
+reg [31:0]           csum_acc_reg = 0;     // two words
+
+wire [DATA_WIDTH-1:0] w_csa1;
+wire [16*6-1:0]       w_csa_acc;
+wire [16*4-1:0]       w_csa_ps;
+inc_csum_csa #(.N(BYTES / 2), .LEVELS(4)) w_csa_a (.in_words(w0_words_reg), .out_words(w_csa1));
+inc_csum_csa #(.N(6), .LEVELS(3)) w_csa_b (.in_words({w1_words_reg, csum_acc_reg}), .out_words(w_csa_acc));
+inc_csum_csa #(.N(4), .LEVELS(2)) w_csa_c (.in_words({w2_tot_reg, w2_pseudo_reg[15:0], 8'd0, w2_pseudo_reg[23:16]}),
+                                            .out_words(w_csa_ps));
+/* verilator lint_off UNUSEDSIGNAL */ // zero above the reductions' last words
+wire unused_wcsa = &{1'b0, w_csa1[DATA_WIDTH-1:64], w_csa_acc[16*6-1:32], w_csa_ps[16*4-1:32]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+// Zero when the restored segment's checksum verifies (its sum folds to 0xffff).
+wire [15:0] w_tcp_csum = ~ones_add(w3_pair_reg[15:0], w3_pair_reg[31:16]);
+
+always @* begin
+    wq_pop = pk_valid && pk_last;
+end
+
+always @(posedge clk) begin
+    w0_valid_reg  <= pk_valid;
+    w0_last_reg   <= pk_valid && pk_last;
+    w0_words_reg  <= w_words;
+    w0_pseudo_reg <= wq_pseudo;
+    w1_valid_reg  <= w0_valid_reg;
+    w1_last_reg   <= w0_last_reg;
+    w1_words_reg  <= w_csa1[63:0];
+    w1_pseudo_reg <= w0_pseudo_reg;
+    if (w1_valid_reg) begin
+        csum_acc_reg <= w1_last_reg ? 32'd0 : w_csa_acc[31:0];
+    end
+    w2_end_reg    <= w1_valid_reg && w1_last_reg;
+    w2_tot_reg    <= w_csa_acc[31:0];
+    w2_pseudo_reg <= w1_pseudo_reg;
+    w3_end_reg    <= w2_end_reg;
+    w3_pair_reg   <= w_csa_ps[31:0];
+    if (pk_valid) begin
+        w_cnt_reg <= pk_last ? {(SAW+1){1'b0}} : w_cnt_reg + 1'b1;
+    end
+    if (rst) begin
+        w0_valid_reg <= 1'b0;
+        w0_last_reg  <= 1'b0;
+        w1_valid_reg <= 1'b0;
+        w1_last_reg  <= 1'b0;
+        w2_end_reg   <= 1'b0;
+        w3_end_reg   <= 1'b0;
+        csum_acc_reg <= 32'd0;
+        w_cnt_reg    <= {(SAW+1){1'b0}};
+    end
+end
+
+// Checksum queue (W -> B).
+wire [15:0] cq_out;
+wire        cq_valid;
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(w_tcp_csum), .in_valid(w3_end_reg), .in_ready(),
+    .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// ---- B ----
+wire          sq_drop    = sq_out[SQW-1];
+wire          sq_copy    = sq_out[SQW-2];
+wire [2:0]    sq_outcome = sq_out[SQW-3 -: 3];
+wire [4:0]    sq_reason  = sq_out[SQW-6 -: 5];
+wire [15:0]   sq_len     = sq_out[SQW-11 -: 16];
+wire [15:0]   sq_out_len = sq_out[SQW-27 -: 16];
+wire [15:0]   sq_ip_tot  = sq_out[SQW-43 -: 16];
+wire [15:0]   sq_ip_csum = sq_out[SQW-59 -: 16];
+wire [7:0]    sq_l3      = sq_out[SQW-75 -: 8];
+wire [7:0]    sq_poff    = sq_out[SQW-83 -: 8];
+wire [AW-1:0] sq_base    = sq_out[AW-1:0];
+
+wire b_bad  = !sq_copy && eq_out;   // decompression failed: the input is output
+// The restored segment fails its TCP checksum, or the tag words the shim's sum.
+wire b_csum = !sq_copy && !eq_out && (cq_out != 16'd0 || eq_tout);
+
+always @* begin
+    b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));
+end
+
+reg        fin_reg;
+reg        fin_patch_reg, fin_drop_reg;
+reg [15:0] fin_len_out_reg;
+reg [AW-1:0] fin_base_reg;
+reg [7:0]  fin_poff_reg, fin_l3_reg;
+reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg;
+
+always @(posedge clk) begin
+    fin_reg <= b_fin;
+    if (b_fin) begin
+        fin_patch_reg    <= !sq_copy && !b_bad;
+        fin_drop_reg     <= sq_drop || b_csum;
+        fin_len_out_reg  <= (sq_copy || b_bad) ? sq_len : sq_out_len;
+        fin_base_reg     <= sq_base;
+        fin_poff_reg     <= sq_poff;
+        fin_l3_reg       <= sq_l3;
+        fin_ip_tot_reg   <= sq_ip_tot;
+        fin_ip_csum_reg  <= sq_ip_csum;
+        stat_outcome     <= b_bad ? OUT_MALFORMED : b_csum ? OUT_DROPPED : sq_outcome;
+        stat_reason      <= b_bad ? R_BAD_STREAM : b_csum ? R_BAD_PAYLOAD_CSUM : sq_reason;
+        stat_bytes_in    <= sq_len;
+        stat_bytes_out   <= (sq_drop || b_csum) ? 16'd0 : (sq_copy || b_bad) ? sq_len : sq_out_len;
+    end
+    stat_valid <= b_fin;
+    if (rst) begin
+        fin_reg    <= 1'b0;
+        stat_valid <= 1'b0;
+    end
+end
+
+// Metadata FIFO 2: what stage 3 needs to read and patch a frame.
+localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 8;
+wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_base_reg, fin_len_out_reg, fin_poff_reg,
+                        fin_ip_tot_reg, fin_ip_csum_reg, fin_l3_reg};
+wire [M2W-1:0] m2_out;
+wire           m2_valid;
+reg            m2_pop;
+
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
+    .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+// ---------------------------------------------------------------------------
+// Stage 3: output. Each beat is read from the input slot and, for a
+// decompressed frame, from the output slot: bytes below P come from the
+// input (the header, the verified TCP checksum included), the rest from the
+// output slot; then IP total length, protocol and IP checksum are patched. The next frame starts in the
+// cycle after the previous one's last read, so frames leave back to back.
+// ---------------------------------------------------------------------------
+reg           o_on_reg;
+reg [AW-1:0]  o_addr_reg;         // RAM address of the next beat
+reg [SAW-1:0] o_beat_reg;         // the same beat within the frame
+reg [11:0]    o_left_reg;
+reg           o_patch_reg;
+reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
+reg [7:0]     o_poff_reg;
+reg [15:0]    o_ip_tot_reg, o_ip_csum_reg;
+reg [7:0]     o_l3_reg;
+reg           o_fly_reg, o_fly_last_reg, o_fly_patch_reg;
+reg [SAW-1:0] o_fly_beat_reg;
+wire [DATA_WIDTH-1:0] o_qie, o_qio, o_qo;   // the beat at o_addr_reg in each RAM
+wire [2:0]    of_count;
+reg           of_pop;
+
+reg  o_r2_valid_reg = 1'b0;
+// beats in the output FIFO or on their way to it (the read in flight and
+// stage R2), as gates: the FIFO holds four
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0] o_busy = inc_lsum(inc_lsum({5'd0, of_count}, {7'd0, o_fly_reg}), {7'd0, o_r2_valid_reg});
+/* verilator lint_on UNUSEDSIGNAL */
+wire o_issue = o_on_reg && o_busy[7:2] == 6'd0;
+wire o_end   = o_issue && o_left_reg == 12'd1;
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_o_ram (
+    .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(o_issue), .rd_addr(o_addr_reg[AW-1:1]), .rd_data(o_qie)
+);
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_o_ram (
+    .clk(clk), .wr_en(io_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
+    .rd_en(o_issue), .rd_addr(o_addr_reg[AW-1:1]), .rd_data(o_qio)
+);
+
+inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS)) out_ram (
+    .clk(clk), .wr_en(out_we), .wr_addr(out_wa), .wr_data(pk_data),
+    .rd_en(o_issue), .rd_addr(o_addr_reg), .rd_data(o_qo)
+);
+
+wire          m2_drop      = m2_out[M2W-1];
+wire [15:0]   m2_len       = m2_out[M2W-3-AW -: 16];
+wire [11:0]   m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
+wire          m2_empty     = m2_drop || m2_len_beats == 12'd0;   // nothing to send
+
+always @* begin
+    m2_pop = m2_valid && (!o_on_reg || o_end);
+end
+
+// Slots released: the last read of a frame, and a frame with nothing to send.
+assign in_free = {1'b0, o_end} + {1'b0, m2_pop && m2_empty};
+
+always @(posedge clk) begin
+    o_fly_reg       <= o_issue;
+    o_fly_last_reg  <= o_end;
+    o_fly_beat_reg  <= o_beat_reg;
+    o_fly_patch_reg <= o_patch_reg;
+    if (o_issue) begin
+        o_beat_reg <= o_beat_reg + 1'b1;
+        o_addr_reg <= o_addr_reg + 1'b1;
+        o_left_reg <= o_left_reg - 12'd1;
+        if (o_left_reg == 12'd1) begin
+            o_on_reg <= 1'b0;
+        end
+    end
+    if (m2_pop && !m2_empty) begin
+        o_on_reg       <= 1'b1;
+        o_beat_reg     <= {SAW{1'b0}};
+        o_left_reg     <= m2_len_beats;
+        o_patch_reg    <= m2_out[M2W-2];
+        o_addr_reg     <= m2_out[M2W-3 -: AW];
+        o_len_reg      <= m2_len[4:0];
+        o_poff_reg     <= m2_out[M2W-19-AW -: 8];
+        o_ip_tot_reg   <= m2_out[M2W-27-AW -: 16];
+        o_ip_csum_reg  <= m2_out[M2W-43-AW -: 16];
+        o_l3_reg       <= m2_out[7:0];
+    end
+    if (rst) begin
+        o_on_reg  <= 1'b0;
+        o_fly_reg <= 1'b0;
+    end
+end
+
+// The landing beat: merge, then patch IP total (L3+2), protocol (L3+9) and
+// IP checksum (L3+10) of a decompressed frame. The
+// parameters of the frame are still those of the beat in flight: a new
+// frame's registers load in the cycle after its predecessor's last read.
+reg [DATA_WIDTH-1:0] o_patched;
+reg [15:0]           o_boff;
+reg [KW-1:0]         o_keep_bytes;
+reg [7:0]            o_fly_poff_reg, o_fly_l3_reg;
+reg [15:0]           o_fly_ip_tot_reg, o_fly_ip_csum_reg;
+reg [4:0]            o_fly_len_reg;
+
+always @(posedge clk) begin
+    o_fly_poff_reg     <= o_poff_reg;
+    o_fly_l3_reg       <= o_l3_reg;
+    o_fly_ip_tot_reg   <= o_ip_tot_reg;
+    o_fly_ip_csum_reg  <= o_ip_csum_reg;
+    o_fly_len_reg      <= o_len_reg;
+end
+
+// In the read cycle: a select code per byte from the registers (in
+// parallel with the RAM read); stage R2 registers it with the RAM data, so
+// the compose is a plain mux.
+localparam [2:0] OS_IN = 3'd0, OS_OUT = 3'd1, OS_TOT_H = 3'd2, OS_TOT_L = 3'd3, OS_PROTO = 3'd4,
+                 OS_CS_H = 3'd5, OS_CS_L = 3'd6;
+reg [3*BYTES-1:0] o_sel;
+always @* begin
+    for (i = 0; i < BYTES; i = i + 1) begin
+        o_boff = {{(11-SAW){1'b0}}, o_fly_beat_reg, i[4:0]};
+        o_sel[3*i +: 3] = OS_IN;
+        if (o_fly_patch_reg) begin
+            if (o_boff >= {8'd0, o_fly_poff_reg}) o_sel[3*i +: 3] = OS_OUT;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_sel[3*i +: 3] = OS_TOT_H;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_sel[3*i +: 3] = OS_TOT_L;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_sel[3*i +: 3] = OS_PROTO;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_sel[3*i +: 3] = OS_CS_H;
+            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_sel[3*i +: 3] = OS_CS_L;
+        end
+    end
+    o_keep_bytes = (o_fly_last_reg && o_fly_len_reg != 5'd0) ? {1'b0, o_fly_len_reg} : BYTES[KW-1:0];
+end
+
+reg                  o_r2_last_reg = 1'b0;
+reg [KW-1:0]         o_r2_keep_reg = 0;
+reg [DATA_WIDTH-1:0] o_r2_qi_reg = 0, o_r2_qo_reg = 0;
+reg [3*BYTES-1:0]    o_r2_sel_reg = 0;
+reg [15:0]           o_r2_ip_tot_reg = 0, o_r2_ip_csum_reg = 0;
+
+always @(posedge clk) begin
+    o_r2_valid_reg   <= o_fly_reg;
+    o_r2_last_reg    <= o_fly_last_reg;
+    o_r2_keep_reg    <= o_keep_bytes;
+    o_r2_qi_reg      <= o_fly_beat_reg[0] ? o_qio : o_qie;
+    o_r2_qo_reg      <= o_qo;
+    o_r2_sel_reg     <= o_sel;
+    o_r2_ip_tot_reg  <= o_fly_ip_tot_reg;
+    o_r2_ip_csum_reg <= o_fly_ip_csum_reg;
+    if (rst)
+        o_r2_valid_reg <= 1'b0;
+end
+
+always @* begin
+    for (i = 0; i < BYTES; i = i + 1) begin
+        case (o_r2_sel_reg[3*i +: 3])
+            OS_OUT:   o_patched[8*i +: 8] = o_r2_qo_reg[8*i +: 8];
+            OS_TOT_H: o_patched[8*i +: 8] = o_r2_ip_tot_reg[15:8];
+            OS_TOT_L: o_patched[8*i +: 8] = o_r2_ip_tot_reg[7:0];
+            OS_PROTO: o_patched[8*i +: 8] = 8'd6;
+            OS_CS_H:  o_patched[8*i +: 8] = o_r2_ip_csum_reg[15:8];
+            OS_CS_L:  o_patched[8*i +: 8] = o_r2_ip_csum_reg[7:0];
+            default:  o_patched[8*i +: 8] = o_r2_qi_reg[8*i +: 8];
+        endcase
+    end
+end
+
+wire [DATA_WIDTH+KW:0] of_in = {o_r2_last_reg, o_r2_keep_reg, o_patched};
+wire [DATA_WIDTH+KW:0] of_out;
+wire                   of_valid;
+
+// Full/level outputs unused: o_issue keeps room for the reads in flight.
+/* verilator lint_off PINCONNECTEMPTY */
+inc_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(of_in), .in_valid(o_r2_valid_reg), .in_ready(),
+    .out_data(of_out), .out_valid(of_valid), .out_ready(of_pop), .count(of_count)
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+always @* begin
+    of_pop = m_axis_tready;
+end
+
+wire [KW-1:0] of_keep = of_out[DATA_WIDTH +: KW];
+
+assign m_axis_tdata  = of_out[DATA_WIDTH-1:0];
+assign m_axis_tkeep  = ~({BYTES{1'b1}} << of_keep);
+assign m_axis_tvalid = of_valid;
+assign m_axis_tlast  = of_out[DATA_WIDTH+KW];
+
+endmodule
+
+`resetall

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_lane_split - front half of an engine at twice a core's width: whole
+ * frames of the DATA_WIDTH input go to one of two lanes, each a FIFO of
+ * input beats and a down-sizer to DATA_WIDTH/2 that feeds one 256-bit
+ * engine core. The lane of every frame is queued in order (ord_*) for
+ * inc_lane_merge, which puts the cores' outputs back into input order.
+ *
+ * A frame goes to the lane with fewer beats waiting (on a tie, the lane not
+ * used last), decided at its first beat. Each entry carries the cfg bits
+ * present when it was taken, so a core sampling its configuration on a
+ * frame's first beat sees what the engine's input saw on that beat.
+ *
+ * Input beats other than the last of a frame must be full (every tkeep bit
+ * set), as for the cores; a last beat whose upper half holds no byte is
+ * passed as one narrow beat.
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Frame-granular split of a 2W stream into two W streams, in-order tag queue.
+module inc_lane_split #(
+    parameter DATA_WIDTH = 512,  // input width; each lane is DATA_WIDTH/2
+    parameter CFG_WIDTH  = 24,   // configuration bits carried with each beat
+    parameter DEPTH      = 128,  // input beats buffered per lane, power of two <= 128
+    parameter ORD_DEPTH  = 64    // frames between split and merge, power of two <= 128
+) (
+    input  wire                      clk,
+    input  wire                      rst,
+
+    input  wire [DATA_WIDTH-1:0]     s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]   s_axis_tkeep,
+    input  wire                      s_axis_tvalid,
+    output wire                      s_axis_tready,
+    input  wire                      s_axis_tlast,
+    input  wire [CFG_WIDTH-1:0]      cfg,
+
+    // lane l: bits [l*W +: W] (W = DATA_WIDTH/2)
+    output wire [DATA_WIDTH-1:0]     m_axis_tdata,
+    output wire [DATA_WIDTH/8-1:0]   m_axis_tkeep,
+    output wire [1:0]                m_axis_tvalid,
+    input  wire [1:0]                m_axis_tready,
+    output wire [1:0]                m_axis_tlast,
+    output wire [2*CFG_WIDTH-1:0]    m_cfg,
+
+    // lane of each frame, in input order
+    output wire                      ord_lane,
+    output wire                      ord_valid,
+    input  wire                      ord_ready
+);
+
+localparam HW = DATA_WIDTH / 2;       // lane width
+localparam HB = HW / 8;               // lane bytes per beat
+localparam EW = 1 + CFG_WIDTH + DATA_WIDTH / 8 + DATA_WIDTH;   // FIFO entry
+localparam AW = $clog2(DEPTH);
+
+initial begin
+    if (DATA_WIDTH % 16 != 0) begin
+        $error("inc_lane_split: DATA_WIDTH must split into two byte-wide halves");
+        $finish;
+    end
+end
+
+reg       in_frame_reg = 1'b0;   // inside a frame (its lane is lane_reg)
+reg       lane_reg = 1'b0;
+reg       last_pick_reg = 1'b1;  // lane of the previous frame
+
+wire [1:0]    lf_in_ready;
+wire [2*AW+1:0] lf_counts;      // lane l: [l*(AW+1) +: AW+1]
+wire [AW:0]   lf_count0 = lf_counts[AW:0], lf_count1 = lf_counts[2*AW+1:AW+1];
+wire          ord_in_ready;
+
+// the lane with fewer beats waiting; on a tie the other one than last time
+wire pick = (lf_count1 < lf_count0) ? 1'b1 :
+            (lf_count0 < lf_count1) ? 1'b0 : !last_pick_reg;
+wire lane = in_frame_reg ? lane_reg : pick;
+
+assign s_axis_tready = in_frame_reg ? lf_in_ready[lane_reg]
+                                    : (lf_in_ready[pick] && ord_in_ready);
+wire take  = s_axis_tvalid && s_axis_tready;
+wire first = take && !in_frame_reg;
+
+always @(posedge clk) begin
+    if (take) begin
+        in_frame_reg <= !s_axis_tlast;
+        lane_reg     <= lane;
+    end
+    if (first)
+        last_pick_reg <= pick;
+    if (rst) begin
+        in_frame_reg  <= 1'b0;
+        lane_reg      <= 1'b0;
+        last_pick_reg <= 1'b1;
+    end
+end
+
+inc_fifo #(.WIDTH(1), .DEPTH(ORD_DEPTH)) ord_fifo (
+    .clk(clk), .rst(rst),
+    .in_data(pick), .in_valid(first), .in_ready(ord_in_ready),
+    .out_data(ord_lane), .out_valid(ord_valid), .out_ready(ord_ready),
+    /* verilator lint_off PINCONNECTEMPTY */
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+genvar l;
+generate
+for (l = 0; l < 2; l = l + 1) begin : g_lane
+    wire [EW-1:0] head;
+    wire          head_valid;
+    wire          pop;
+    reg           hi_reg = 1'b0;     // the upper half of the head goes next
+
+    inc_fifo #(.WIDTH(EW), .DEPTH(DEPTH)) lf (
+        .clk(clk), .rst(rst),
+        .in_data({s_axis_tlast, cfg, s_axis_tkeep, s_axis_tdata}),
+        .in_valid(take && lane == l), .in_ready(lf_in_ready[l]),
+        .out_data(head), .out_valid(head_valid), .out_ready(pop),
+        .count(lf_counts[l*(AW+1) +: AW+1])
+    );
+
+    wire                  h_last = head[EW-1];
+    wire [DATA_WIDTH/8-1:0] h_keep = head[DATA_WIDTH/8 + DATA_WIDTH - 1:DATA_WIDTH];
+    wire                  hi_empty = h_keep[DATA_WIDTH/8-1:HB] == {HB{1'b0}};
+    // this half ends the beat (the upper one, or a last beat's only half)
+    wire                  half_end = hi_reg || (h_last && hi_empty);
+
+    assign m_axis_tdata[l*HW +: HW]  = hi_reg ? head[HW +: HW] : head[0 +: HW];
+    assign m_axis_tkeep[l*HB +: HB]  = hi_reg ? h_keep[HB +: HB] : h_keep[0 +: HB];
+    assign m_axis_tlast[l]           = h_last && half_end;
+    assign m_axis_tvalid[l]          = head_valid;
+    assign m_cfg[l*CFG_WIDTH +: CFG_WIDTH] = head[DATA_WIDTH/8 + DATA_WIDTH +: CFG_WIDTH];
+    assign pop = head_valid && m_axis_tready[l] && half_end;
+
+    always @(posedge clk) begin
+        if (head_valid && m_axis_tready[l])
+            hi_reg <= !half_end;
+        if (rst)
+            hi_reg <= 1'b0;
+    end
+end
+endgenerate
+
+endmodule
+
+`resetall
