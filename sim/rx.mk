@@ -57,6 +57,11 @@ endef
 RX_TB_EXTRA_rx_engine := sim/rx_engine_tb.c
 $(eval $(call rx_verilate,rx_engine,inc_decompress_engine,$(RX_RTL),sim/rx_engine_shell.cpp))
 
+# The same testbench on the engine built at DATA_WIDTH 512 (two cores).
+RX_TB_EXTRA_rx_engine_w512 := sim/rx_engine_tb.c
+RX_VPARAMS_rx_engine_w512 := -GDATA_WIDTH=512
+$(eval $(call rx_verilate,rx_engine_w512,inc_decompress_engine,$(RX_RTL),sim/rx_engine_shell.cpp))
+
 RX_FIXTURES := $(wildcard tests/fixtures/*.pcap)
 RX_PCAP_ARG := $(if $(RX_FIXTURES),+pcap=tests/fixtures)
 
@@ -76,9 +81,21 @@ test-rx-flips: $(RX_SIMDIR)/rx_engine/Vrx_engine
 test-rx-flips-all: $(RX_SIMDIR)/rx_engine/Vrx_engine
 	$< +seed=$${SEED:-5} +flips=tests/fixtures
 
-SIM_TESTS += regmap rx-engine rx-reset rx-flips
-SIM_SOAK_TESTS += rx-engine-soak rx-flips-all
-TEST_SUITES += rx-engine-quick rx-reset rx-flips
+# DATA_WIDTH 512: random frames and captures with stalls, resets, and the
+# bit flips of the capture frames
+.PHONY: test-rx-engine-w512 test-rx-engine-w512-quick test-rx-engine-w512-soak
+test-rx-engine-w512: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	$< +frames=100000 +seed=$${SEED:-2} +stall=2 $(RX_PCAP_ARG)
+test-rx-engine-w512-quick: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	$< +frames=12000 +seed=$${SEED:-8} +stall=2 $(RX_PCAP_ARG)
+	$< +frames=3000 +seed=$${SEED:-9} +stall=2 +resets=20
+	$< +seed=$${SEED:-6} +flips=tests/fixtures +flipframes=2
+test-rx-engine-w512-soak: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	$< +frames=1000000 +seed=$${SEED:-12} +stall=2 +resets=20 $(RX_PCAP_ARG)
+
+SIM_TESTS += regmap rx-engine rx-reset rx-flips rx-engine-w512
+SIM_SOAK_TESTS += rx-engine-soak rx-flips-all rx-engine-w512-soak
+TEST_SUITES += rx-engine-quick rx-reset rx-flips rx-engine-w512-quick
 
 # --- unit tests: decompress block, burst buffer + decompress unit ----------
 RX_UNITS_V := sim/rx_units_top.v rtl/inc_lsum.vh rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \
@@ -114,7 +131,10 @@ TEST_SUITES += rx-icarus
 # 64-byte frames and bypass traffic.
 RX_BENCH_LOADS := zero table3 incompressible small frame64 bypass zero-jumbo table3-jumbo incompressible-jumbo
 .PHONY: sim-bench-rx
-sim-bench-rx: $(RX_SIMDIR)/rx_engine/Vrx_engine
-	@for l in $(RX_BENCH_LOADS); do $< +bench=$$l +frames=$${FRAMES:-2000} | head -n 1; done
+sim-bench-rx: $(RX_SIMDIR)/rx_engine/Vrx_engine $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	@for w in rx_engine/Vrx_engine rx_engine_w512/Vrx_engine_w512; do \
+		echo "DATA_WIDTH $$(case $$w in *w512*) echo 512;; *) echo 256;; esac):"; \
+		for l in $(RX_BENCH_LOADS); do $(RX_SIMDIR)/$$w +bench=$$l +frames=$${FRAMES:-2000} | head -n 1; done; \
+	done
 
 BENCH_TARGETS += sim-bench-rx

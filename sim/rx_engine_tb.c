@@ -324,6 +324,7 @@ static int bench(const char *load, long nframes, uint64_t *rng)
 	static uint8_t pay[16384];
 	uint64_t c0, in_beats0, out_beats0, frame_in = 0, frame_out = 0;
 	size_t len, len_sum = 0;
+	const size_t db = src.io.data_bytes;   /* bytes per beat: 32 or 64 */
 	long i, r;
 
 	set_stall(0);
@@ -361,8 +362,8 @@ static int bench(const char *load, long nframes, uint64_t *rng)
 			len = inc_fg_build(f, sizeof(f), &fg);
 		}
 		r = inc_frame_decompress(f, len, out, sizeof(out), &cfg, NULL);
-		frame_in += (len + 31) / 32;
-		frame_out += r > 0 ? ((size_t)r + 31) / 32 : 0;
+		frame_in += (len + db - 1) / db;
+		frame_out += r > 0 ? ((size_t)r + db - 1) / db : 0;
 		len_sum += len;
 		feed_bounded(f, len);
 	}
