@@ -8,24 +8,33 @@
  * the measured beats/cycle are printed.
  *
  *   inc-rtl-pcap {compress|decompress} IN.pcap OUT.pcap [--error-bound N]
- *                [--tos VALUE[/MASK]] [--stall]
+ *                [--tos VALUE[/MASK]] [--stall] [--width 256|512]
  *
  * OUT.pcap is byte-identical to `inc-pcap compress|decompress IN OUT` with
  * the same options: same link type and snapshot length, dropped (oversize)
  * frames omitted, frames captured short of their length (caplen < len)
  * written unchanged without entering the engine.
+ *
+ * A Verilated model has one DATA_WIDTH, so the tool is built once per
+ * width: inc-rtl-pcap (256 bits) and inc-rtl-pcap-w512 beside it. Given a
+ * --width other than its own, each runs the other with the same arguments.
  */
 #include "top_tb.h"
 #include "inc_model.h"
 #include "inc_regs.h"
 #include "inc_tool.h"
 
+#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_FRAME 9018u   /* the top's MAX_FRAME parameter */
+#ifndef INC_RTL_WIDTH
+#define INC_RTL_WIDTH 256 /* the top's DATA_WIDTH in this build */
+#endif
 
 /* inc_tool_name (tools/inc_tool.c) is set at the start of top_main. */
 
@@ -40,6 +49,7 @@ static const char usage[] =
 "  --error-bound N   error bound 2^-N, N in 1..126; default 10\n"
 "  --tos V[/M]       ToS match (tos & M) == (V & M); default 0x28/0xfc\n"
 "  --stall           random tvalid gaps and tready backpressure\n"
+"  --width W         AXI4-Stream width of the RTL, 256 (default) or 512\n"
 "  --help            this text\n";
 
 struct rec {
@@ -116,6 +126,28 @@ static void print_counters(uint32_t base, const char *dir)
 	       (unsigned long long)top_read_counter(&bus, INC_REG_CNT_BYTES_OUT(base)));
 }
 
+/* Runs the build of the tool for another width (same directory, same
+ * arguments); returns only on failure. */
+static void exec_width(unsigned width, char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		inc_die("--width %u: cannot find this program's path: %s", width, strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		slash[1] = '\0';
+	snprintf(path, sizeof(path), "%sinc-rtl-pcap%s", slash ? self : "",
+		 width == 512 ? "-w512" : "");
+	fflush(stdout);
+	execv(path, argv);
+	inc_die("--width %u: cannot run %s: %s (make %s builds it)", width, path, strerror(errno),
+		width == 512 ? "build/bin/inc-rtl-pcap-w512" : "build/bin/inc-rtl-pcap");
+}
+
 int top_main(int argc, char **argv)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
@@ -123,6 +155,7 @@ int top_main(int argc, char **argv)
 	unsigned eb = INC_EB_DEFAULT;
 	uint8_t tos_value = INC_TOS_DEFAULT, tos_mask = INC_TOS_MASK_DEFAULT;
 	int stall = 0, compress, i, rc;
+	unsigned width = INC_RTL_WIDTH;
 	struct pcap_pkthdr *hdr;
 	const u_char *data;
 	struct inc_axis_src *src;
@@ -146,6 +179,13 @@ int top_main(int argc, char **argv)
 				inc_usage_error("bad --tos '%s' (want VALUE[/MASK], each 0..255)", v);
 		} else if (!strcmp(a, "--stall")) {
 			stall = 1;
+		} else if (inc_opt(argc, argv, &i, "--width", &v)) {
+			if (!strcmp(v, "256"))
+				width = 256;
+			else if (!strcmp(v, "512"))
+				width = 512;
+			else
+				inc_usage_error("bad --width '%s' (want 256 or 512)", v);
 		} else if (a[0] == '-' && a[1]) {
 			inc_usage_error("unknown option '%s'; see --help", a);
 		} else if (!cmd) {
@@ -163,6 +203,8 @@ int top_main(int argc, char **argv)
 	if (!in_path || !out_path)
 		inc_usage_error("want IN.pcap and OUT.pcap; see --help");
 	compress = !strcmp(cmd, "compress");
+	if (width != INC_RTL_WIDTH)
+		exec_width(width, argv);
 
 	pin = pcap_open_offline(in_path, errbuf);
 	if (!pin)
@@ -229,7 +271,7 @@ int top_main(int argc, char **argv)
 	       (unsigned long long)frames, (unsigned long long)frames_out,
 	       (unsigned long long)bytes_out);
 	print_counters(compress ? INC_REG_TX_BASE : INC_REG_RX_BASE, compress ? "TX" : "RX");
-	printf("beats/cycle: in %.3f, out %.3f (%llu cycles%s)\n",
+	printf("beats/cycle (%u-bit): in %.3f, out %.3f (%llu cycles%s)\n", INC_RTL_WIDTH,
 	       c1 > c0 ? (double)src->beats / (double)(c1 - c0) : 0.0,
 	       c1 > c0 ? (double)sink->beats / (double)(c1 - c0) : 0.0,
 	       (unsigned long long)(c1 - c0), stall ? ", with stalls" : "");

@@ -20,9 +20,23 @@ test-loopback-soak: $(RX_SIMDIR)/top/Vtop
 test-csr: $(RX_SIMDIR)/top/Vtop
 	$< +test=csr +frames=3000 +seed=$${SEED:-2}
 
-SIM_TESTS += loopback csr
-SIM_SOAK_TESTS += loopback-soak
-TEST_SUITES += loopback-quick csr
+# The top at DATA_WIDTH 512 (each engine two cores): loopback and CSR.
+RX_TB_EXTRA_top_w512 := sim/top_tb.c sim/top_axil.c
+RX_VPARAMS_top_w512 := -GDATA_WIDTH=512
+$(eval $(call rx_verilate,top_w512,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
+
+.PHONY: test-loopback-w512 test-loopback-w512-quick test-loopback-w512-soak
+test-loopback-w512: $(RX_SIMDIR)/top_w512/Vtop_w512
+	$< +test=loopback +frames=100000 +seed=$${SEED:-2} +stall=2
+test-loopback-w512-quick: $(RX_SIMDIR)/top_w512/Vtop_w512
+	$< +test=loopback +frames=8000 +seed=$${SEED:-6} +stall=2
+	$< +test=csr +frames=3000 +seed=$${SEED:-3}
+test-loopback-w512-soak: $(RX_SIMDIR)/top_w512/Vtop_w512
+	$< +test=loopback +frames=1000000 +seed=$${SEED:-14} +stall=2
+
+SIM_TESTS += loopback csr loopback-w512
+SIM_SOAK_TESTS += loopback-soak loopback-w512-soak
+TEST_SUITES += loopback-quick csr loopback-w512-quick
 
 # --- build/bin/inc-rtl-pcap: captures through the Verilated top ------------
 # The same Verilated top as the tests, with the tool's C main (top_main).
@@ -35,10 +49,21 @@ $(BIN)/inc-rtl-pcap: $(RX_SIMDIR)/rtl_pcap/Vrtl_pcap
 	@mkdir -p $(@D)
 	cp $< $@
 
-ALL_TARGETS += $(BIN)/inc-rtl-pcap
+# The same tool on the top at DATA_WIDTH 512; inc-rtl-pcap --width 512 runs it.
+RX_VLIBS_rtl_pcap_w512 := -LDFLAGS -lpcap
+RX_TB_EXTRA_rtl_pcap_w512 := sim/inc-rtl-pcap.c sim/top_axil.c tools/inc_tool.c
+RX_VPARAMS_rtl_pcap_w512 := -GDATA_WIDTH=512
+$(eval $(call rx_verilate,rtl_pcap_w512,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
+$(RX_SIMDIR)/rtl_pcap_w512/tblib.a: RX_TB_INC += -Itools -DINC_RTL_WIDTH=512
+
+$(BIN)/inc-rtl-pcap-w512: $(RX_SIMDIR)/rtl_pcap_w512/Vrtl_pcap_w512
+	@mkdir -p $(@D)
+	cp $< $@
+
+ALL_TARGETS += $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512
 
 .PHONY: test-rtl-pcap
-test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-pcap $(BUILD)/tests/padded
+test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512 $(BIN)/inc-pcap $(BUILD)/tests/padded
 	@sim/top_rtl_pcap_test.sh
 
 SIM_TESTS += rtl-pcap

@@ -2,7 +2,7 @@
 # Suite rtl-pcap: build/bin/inc-rtl-pcap (the Verilated RTL) writes the same
 # bytes as build/bin/inc-pcap (the model) on every committed capture and on
 # padded short frames, for compress and decompress, with and without stalls
-# and with other options.
+# and with other options; at DATA_WIDTH 256 and 512 (--width 512).
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -14,15 +14,19 @@ check() {   # check NAME CMD...: run both tools with the same arguments
 	if ! build/bin/inc-pcap "$mode" "$in" "$tmp/ref.pcap" "$@" 2>"$tmp/ref.err"; then
 		echo "FAIL $name: inc-pcap failed: $(tail -n 1 "$tmp/ref.err")"; fail=$((fail + 1)); return
 	fi
+	for w in 256 512; do
 	for st in "" --stall; do
-		if ! build/bin/inc-rtl-pcap "$mode" "$in" "$tmp/rtl.pcap" "$@" $st >"$tmp/rtl.out" 2>&1; then
-			echo "FAIL $name $st: inc-rtl-pcap failed: $(tail -n 1 "$tmp/rtl.out")"; fail=$((fail + 1))
+		if ! build/bin/inc-rtl-pcap "$mode" "$in" "$tmp/rtl.pcap" "$@" $st --width $w >"$tmp/rtl.out" 2>&1; then
+			echo "FAIL $name $st --width $w: inc-rtl-pcap failed: $(tail -n 1 "$tmp/rtl.out")"; fail=$((fail + 1))
+		elif ! grep -q "^beats/cycle ($w-bit)" "$tmp/rtl.out"; then
+			echo "FAIL $name $st --width $w: not run at $w bits: $(tail -n 1 "$tmp/rtl.out")"; fail=$((fail + 1))
 		elif cmp -s "$tmp/ref.pcap" "$tmp/rtl.pcap"; then
 			pass=$((pass + 1))
 		else
-			echo "FAIL $name $st: output differs from inc-pcap ($(cmp "$tmp/ref.pcap" "$tmp/rtl.pcap" | head -n 1))"
+			echo "FAIL $name $st --width $w: output differs from inc-pcap ($(cmp "$tmp/ref.pcap" "$tmp/rtl.pcap" | head -n 1))"
 			fail=$((fail + 1))
 		fi
+	done
 	done
 }
 files=(tests/fixtures/*.pcap)
@@ -52,10 +56,12 @@ for seed in 11 12; do
 	check "padded seed $seed decompress raw" decompress "$tmp/pad.pcap"
 done
 # A bad invocation fails with one line and a non-zero status.
-if build/bin/inc-rtl-pcap bogus x y >/dev/null 2>"$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
-	echo "FAIL bad command not rejected with one line"; fail=$((fail + 1))
-else
-	pass=$((pass + 1))
-fi
+for bad in "bogus x y" "compress x y --width 384"; do
+	if build/bin/inc-rtl-pcap $bad >/dev/null 2>"$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		echo "FAIL '$bad' not rejected with one line"; fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

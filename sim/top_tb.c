@@ -202,7 +202,8 @@ static void csr(long frames, uint64_t *rng)
 	CHECK(top_axil_read(&bus, INC_REG_VERSION) == INC_VERSION_VALUE, "version");
 	CHECK((caps & (INC_CAPS_TX | INC_CAPS_RX | INC_CAPS_VLAN)) ==
 		      (INC_CAPS_TX | INC_CAPS_RX | INC_CAPS_VLAN), "caps directions 0x%x", caps);
-	CHECK((caps & INC_CAPS_BEAT_MASK) >> INC_CAPS_BEAT_SHIFT == 32, "caps beat 0x%x", caps);
+	CHECK((caps & INC_CAPS_BEAT_MASK) >> INC_CAPS_BEAT_SHIFT == bus.tx_src.io.data_bytes,
+	      "caps beat 0x%x (beat %u bytes)", caps, bus.tx_src.io.data_bytes);
 	CHECK((caps & INC_CAPS_MAXF_MASK) >> INC_CAPS_MAXF_SHIFT == MAX_FRAME, "caps max 0x%x", caps);
 	CHECK(top_axil_read(&bus, INC_REG_CTRL) == 0, "CTRL resets to 0");
 	CHECK(top_axil_read(&bus, INC_REG_TOS) == INC_TOS_RESET, "TOS reset");

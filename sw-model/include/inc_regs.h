@@ -57,7 +57,7 @@
 #define INC_CAPS_TX             0x00000001 /* compress engine present */
 #define INC_CAPS_RX             0x00000002 /* decompress engine present */
 #define INC_CAPS_VLAN           0x00000004 /* one 802.1Q tag is parsed */
-#define INC_CAPS_BEAT_SHIFT     8          /* [15:8] AXI4-Stream data width in bytes (32 = 256 bits) */
+#define INC_CAPS_BEAT_SHIFT     8          /* [15:8] AXI4-Stream data width in bytes (32 or 64) */
 #define INC_CAPS_BEAT_MASK      0x0000ff00
 #define INC_CAPS_MAXF_SHIFT     16         /* [31:16] largest frame in bytes (9018); longer are dropped */
 #define INC_CAPS_MAXF_MASK      0xffff0000
