@@ -7,23 +7,34 @@
 # (scripts/timing.py with the Virtex-7 -2 delay table synth/xc7-2-delays.txt:
 # worst path, Fmax, LUT levels). Results in build/synth/ (TOP.log,
 # TOP.stat.txt, TOP.ltp.txt, TOP.json, TOP.timing.txt, summary.txt).
-#   scripts/synth.sh [TOP...]     default: all three
+# TOP@512 synthesises TOP with DATA_WIDTH 512 (results named TOP_w512).
+#   scripts/synth.sh [TOP[@512]...]   default: the three at 256, the engines at 512
 set -eu
 cd "$(dirname "$0")/.."
 out=build/synth
 mkdir -p "$out"
 tops=("$@")
-[ ${#tops[@]} -eq 0 ] && tops=(inc_compress_engine inc_decompress_engine inc_offload_top)
+[ ${#tops[@]} -eq 0 ] && tops=(inc_compress_engine inc_decompress_engine inc_offload_top
+	inc_compress_engine@512 inc_decompress_engine@512)
 srcs=$(ls rtl/*.v)
 summary=$out/summary.txt
 : >"$summary.new"
-for top in "${tops[@]}"; do
+names=()
+for spec in "${tops[@]}"; do
+	mod=${spec%@*}
+	chparam=
+	top=$mod
+	case $spec in
+	*@512) chparam="chparam -set DATA_WIDTH 512 $mod;"; top=${mod}_w512 ;;
+	*@*) echo "synth: $spec: the width must be 512 (256 is the default)" >&2; exit 2 ;;
+	esac
+	names+=("$top")
 	sed "s|@OUT@|$out/$top|g" synth/xc7.ys >"$out/$top.ys"
 	echo "synth: $top (log $out/$top.log)"
 	start=$(date +%s)
 	# Yosys narrows the data ports of block RAMs it maps in 1K x 18 mode and
 	# warns once per port; those are counted, every other warning is shown.
-	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); hierarchy -check -top $top; script $out/$top.ys" \
+	nice yosys -q -l "$out/$top.log" -p "read_verilog -Irtl $(echo $srcs); $chparam hierarchy -check -top $mod; script $out/$top.ys" \
 		>/dev/null 2>"$out/$top.warn.txt" || { cat "$out/$top.warn.txt" >&2; exit 1; }
 	grep -v 'Resizing cell port ' "$out/$top.warn.txt" >&2 || true
 	nres=$(grep -c 'Resizing cell port ' "$out/$top.warn.txt" || true)
@@ -40,7 +51,7 @@ for top in "${tops[@]}"; do
 	carry=$(cnt '^CARRY4$')
 	ltp=$(grep -o 'Longest topological path in [^ ]* (length=[0-9]*)' "$out/$top.ltp.txt" | grep -o 'length=[0-9]*' | cut -d= -f2)
 	# Clock estimate from the mapped netlist (synth/xc7-2-delays.txt).
-	scripts/timing.py "$out/$top.json" --top "$top" >"$out/$top.timing.txt" ||
+	scripts/timing.py "$out/$top.json" --top "$mod" >"$out/$top.timing.txt" ||
 		{ cat "$out/$top.timing.txt" >&2; exit 1; }
 	fmax=$(sed -nE '1s/.*Fmax ([0-9]+) MHz.*/\1/p' "$out/$top.timing.txt")
 	levels=$(sed -nE '1s/.* ([0-9]+) LUT levels.*/\1/p' "$out/$top.timing.txt")
@@ -50,7 +61,7 @@ for top in "${tops[@]}"; do
 done
 # Keep the lines of tops not synthesised this time.
 if [ -f "$summary" ]; then
-	for top in "${tops[@]}"; do sed -i "/^$top /d" "$summary"; done
+	for top in "${names[@]}"; do sed -i "/^$top /d" "$summary"; done
 	cat "$summary" >>"$summary.new"
 fi
 sort -o "$summary" "$summary.new" && rm -f "$summary.new"

@@ -12,7 +12,8 @@
  *   +resets=N     reset the engine in the middle of a frame about every N
  *                 frames of the stalled run (default 2000; 0 = never)
  *   +nopcap       skip the captures tests/fixtures/NAME.pcap (run by default)
- *   +bench        instead: throughput benchmark (beats/cycle in and out)
+ *   +bench        instead: throughput benchmark (beats/cycle in and out);
+ *                 +bench=K runs K times as many frames per load (default 1)
  *   +seed=N, +trace[=file]
  * The configuration (enable, ToS value/mask, eb) changes at random between
  * frames; the engine samples it on each frame's first beat.
@@ -436,7 +437,7 @@ static void bench_one(const char *what, size_t len, enum inc_fg_mix mix,
 	run_free(&r);
 }
 
-static void bench(void)
+static void bench(unsigned k)
 {
 	static const struct {
 		const char *name;
@@ -451,11 +452,11 @@ static void bench(void)
 	unsigned i;
 
 	for (i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
-		bench_one(loads[i].name, 1514, loads[i].mix, loads[i].bypass, 400);
-		bench_one(loads[i].name, 9018, loads[i].mix, loads[i].bypass, 100);
+		bench_one(loads[i].name, 1514, loads[i].mix, loads[i].bypass, 400 * k);
+		bench_one(loads[i].name, 9018, loads[i].mix, loads[i].bypass, 100 * k);
 	}
-	bench_one("64-byte frames, zero-class", 64, INC_FG_ZERO, 0, 4000);
-	bench_one("64-byte frames, bypass", 64, INC_FG_ZERO, 1, 4000);
+	bench_one("64-byte frames, zero-class", 64, INC_FG_ZERO, 0, 4000 * k);
+	bench_one("64-byte frames, bypass", 64, INC_FG_ZERO, 1, 4000 * k);
 }
 
 int tx_engine_main(int argc, char **argv)
@@ -474,7 +475,13 @@ int tx_engine_main(int argc, char **argv)
 	*io->cfg_eb = INC_EB_DEFAULT;
 	reset_engine();
 	if (inc_sim_arg(argc, argv, "bench", NULL)) {
-		bench();
+		long k = inc_sim_arg_long(argc, argv, "bench", 1);
+
+		if (k < 1 || k > 1000) {
+			fprintf(stderr, "tx_engine: +bench=K wants K in 1..1000\n");
+			return 2;
+		}
+		bench((unsigned)k);
 	} else {
 		test_edges(0, seed);
 		test_edges(30, seed + 1);
