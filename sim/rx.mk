@@ -84,18 +84,21 @@ test-rx-flips-all: $(RX_SIMDIR)/rx_engine/Vrx_engine
 # DATA_WIDTH 512: random frames and captures with stalls, resets, and the
 # bit flips of the capture frames
 .PHONY: test-rx-engine-w512 test-rx-engine-w512-quick test-rx-engine-w512-soak
+.PHONY: test-rx-reset-w512 test-rx-flips-w512
 test-rx-engine-w512: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
 	$< +frames=100000 +seed=$${SEED:-2} +stall=2 $(RX_PCAP_ARG)
 test-rx-engine-w512-quick: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
 	$< +frames=12000 +seed=$${SEED:-8} +stall=2 $(RX_PCAP_ARG)
-	$< +frames=3000 +seed=$${SEED:-9} +stall=2 +resets=20
-	$< +seed=$${SEED:-6} +flips=tests/fixtures +flipframes=2
+test-rx-reset-w512: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	$< +frames=6000 +seed=$${SEED:-9} +stall=2 +resets=40
+test-rx-flips-w512: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
+	$< +seed=$${SEED:-6} +flips=tests/fixtures +flipframes=4
 test-rx-engine-w512-soak: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
 	$< +frames=1000000 +seed=$${SEED:-12} +stall=2 +resets=20 $(RX_PCAP_ARG)
 
-SIM_TESTS += regmap rx-engine rx-reset rx-flips rx-engine-w512
+SIM_TESTS += regmap rx-engine rx-reset rx-flips rx-engine-w512 rx-reset-w512 rx-flips-w512
 SIM_SOAK_TESTS += rx-engine-soak rx-flips-all rx-engine-w512-soak
-TEST_SUITES += rx-engine-quick rx-reset rx-flips rx-engine-w512-quick
+TEST_SUITES += rx-engine-quick rx-reset rx-flips rx-engine-w512-quick rx-reset-w512 rx-flips-w512
 
 # --- unit tests: decompress block, burst buffer + decompress unit ----------
 RX_UNITS_V := sim/rx_units_top.v rtl/inc_lsum.vh rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \

@@ -25,18 +25,19 @@ RX_TB_EXTRA_top_w512 := sim/top_tb.c sim/top_axil.c
 RX_VPARAMS_top_w512 := -GDATA_WIDTH=512
 $(eval $(call rx_verilate,top_w512,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))
 
-.PHONY: test-loopback-w512 test-loopback-w512-quick test-loopback-w512-soak
+.PHONY: test-loopback-w512 test-loopback-w512-quick test-loopback-w512-soak test-csr-w512
 test-loopback-w512: $(RX_SIMDIR)/top_w512/Vtop_w512
 	$< +test=loopback +frames=100000 +seed=$${SEED:-2} +stall=2
 test-loopback-w512-quick: $(RX_SIMDIR)/top_w512/Vtop_w512
 	$< +test=loopback +frames=8000 +seed=$${SEED:-6} +stall=2
+test-csr-w512: $(RX_SIMDIR)/top_w512/Vtop_w512
 	$< +test=csr +frames=3000 +seed=$${SEED:-3}
 test-loopback-w512-soak: $(RX_SIMDIR)/top_w512/Vtop_w512
 	$< +test=loopback +frames=1000000 +seed=$${SEED:-14} +stall=2
 
-SIM_TESTS += loopback csr loopback-w512
+SIM_TESTS += loopback csr loopback-w512 csr-w512
 SIM_SOAK_TESTS += loopback-soak loopback-w512-soak
-TEST_SUITES += loopback-quick csr loopback-w512-quick
+TEST_SUITES += loopback-quick csr loopback-w512-quick csr-w512
 
 # --- build/bin/inc-rtl-pcap: captures through the Verilated top ------------
 # The same Verilated top as the tests, with the tool's C main (top_main).
