@@ -113,18 +113,25 @@ test-synth-timing:
 TEST_SUITES += synth-timing
 
 # --- power-up: random initial state, reset held ----------------------------
-POWERUP_DIR := $(BUILD)/sim/powerup
-$(POWERUP_DIR)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
-	@mkdir -p $(@D)
-	verilator --cc --exe --build -j 1 -Wall -Irtl --x-initial unique --x-assign unique \
-		--top-module inc_offload_top --prefix Vpowerup --Mdir $(POWERUP_DIR) -o Vpowerup \
+# $(call inc_powerup,DIR,VERILATOR_PARAMS)
+define inc_powerup
+$(1)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
+	@mkdir -p $$(@D)
+	verilator --cc --exe --build -j 1 -Wall -Irtl --x-initial unique --x-assign unique $(2) \
+		--top-module inc_offload_top --prefix Vpowerup --Mdir $(1) -o Vpowerup \
 		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
-		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp >$(POWERUP_DIR)/build.log 2>&1 || \
-		{ tail -n 30 $(POWERUP_DIR)/build.log; exit 1; }
+		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp >$(1)/build.log 2>&1 || \
+		{ tail -n 30 $(1)/build.log; exit 1; }
+endef
+POWERUP_DIR := $(BUILD)/sim/powerup
+$(eval $(call inc_powerup,$(POWERUP_DIR),))
+$(eval $(call inc_powerup,$(POWERUP_DIR)_w512,-GDATA_WIDTH=512))
 
-.PHONY: test-powerup
+.PHONY: test-powerup test-powerup-w512
 test-powerup: $(POWERUP_DIR)/Vpowerup
 	$< +seeds=$${SEEDS:-300}
+test-powerup-w512: $(POWERUP_DIR)_w512/Vpowerup
+	$< +seeds=$${SEEDS:-100}
 
-SIM_TESTS += powerup
-TEST_SUITES += powerup
+SIM_TESTS += powerup powerup-w512
+TEST_SUITES += powerup powerup-w512
