@@ -7,7 +7,8 @@
  * inc_lane_merge, which puts the cores' outputs back into input order.
  *
  * A frame goes to the lane with fewer beats waiting (on a tie, the lane not
- * used last), decided at its first beat. Each entry carries the cfg bits
+ * used last), chosen a cycle ahead from registered counts (pick_reg) so no
+ * compare sits in front of the FIFOs' write enables. Each entry carries the cfg bits
  * present when it was taken, so a core sampling its configuration on a
  * frame's first beat sees what the engine's input saw on that beat.
  *
@@ -65,15 +66,14 @@ end
 reg       in_frame_reg = 1'b0;   // inside a frame (its lane is lane_reg)
 reg       lane_reg = 1'b0;
 reg       last_pick_reg = 1'b1;  // lane of the previous frame
+reg       pick_reg = 1'b0;       // lane of a frame starting this cycle
 
 wire [1:0]    lf_in_ready;
 wire [2*AW+1:0] lf_counts;      // lane l: [l*(AW+1) +: AW+1]
 wire [AW:0]   lf_count0 = lf_counts[AW:0], lf_count1 = lf_counts[2*AW+1:AW+1];
 wire          ord_in_ready;
 
-// the lane with fewer beats waiting; on a tie the other one than last time
-wire pick = (lf_count1 < lf_count0) ? 1'b1 :
-            (lf_count0 < lf_count1) ? 1'b0 : !last_pick_reg;
+wire pick = pick_reg;
 wire lane = in_frame_reg ? lane_reg : pick;
 
 assign s_axis_tready = in_frame_reg ? lf_in_ready[lane_reg]
@@ -88,10 +88,16 @@ always @(posedge clk) begin
     end
     if (first)
         last_pick_reg <= pick;
+    // next cycle's choice: the lane with fewer beats waiting (counts one
+    // cycle old); on a tie the other one than the last frame's
+    pick_reg <= (lf_count1 < lf_count0) ? 1'b1 :
+                (lf_count0 < lf_count1) ? 1'b0 :
+                !(first ? pick : last_pick_reg);
     if (rst) begin
         in_frame_reg  <= 1'b0;
         lane_reg      <= 1'b0;
         last_pick_reg <= 1'b1;
+        pick_reg      <= 1'b0;
     end
 end
 
