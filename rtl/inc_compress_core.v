@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * inc_compress_core.v - transmit engine: compresses the TCP payload of
- * ToS-matched IPv4/TCP frames into the INCEPTIONN frame format v2
- * (docs/wire-format.md), byte-exact with inc_frame_compress() of the model.
+ * inc_compress_core.v - the 256-bit transmit engine: compresses the TCP
+ * payload of ToS-matched IPv4/TCP frames into the INCEPTIONN frame format
+ * v2 (docs/wire-format.md), byte-exact with inc_frame_compress() of the
+ * model. inc_compress_engine is this core at 256 bits and two of them on
+ * whole frames at 512 (docs/rtl.md, "DATA_WIDTH 512").
  */
 
 `resetall
@@ -63,8 +65,8 @@
  * the reset ends without tlast, so the sink must be reset together.
  */
 module inc_compress_core #(
-    // AXI4-Stream data width in bits; only 256 is implemented (one group of
-    // 8 floats per beat; 512 would need two groups per beat)
+    // AXI4-Stream data width in bits; 256 only (one group of 8 floats per
+    // beat); inc_compress_engine builds 512 from two cores
     parameter DATA_WIDTH = 256,
     // largest frame in bytes (no FCS), 64..65535; sizes the buffers. Longer
     // frames are dropped and counted (reason oversize)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * inc_decompress_core - receive-side INCEPTIONN engine: decompresses
+ * inc_decompress_core - the 256-bit receive engine: decompresses
  * marked frames (matching ToS + IP protocol 253) back to the original TCP
  * segment; every other frame passes unchanged. Byte-identical to
  * inc_frame_decompress() (sw-model/src/frame.c, docs/wire-format.md) with
@@ -60,8 +60,8 @@
  * (sim/rx_engine_tb tests this).
  *
  * DATA_WIDTH is 256: the stream format has eight values per group, so one
- * group per cycle fills one 256-bit beat (a 512-bit version needs two
- * decompress units per cycle).
+ * group per cycle fills one 256-bit beat. inc_decompress_engine at 512 bits
+ * is two of these cores on whole frames (docs/rtl.md, "DATA_WIDTH 512").
  */
 `resetall
 `timescale 1ns / 1ps
