@@ -6,8 +6,8 @@
  * The frame processing is inc_compress_core's (256 bits: one group of eight
  * floats per beat); see there and docs/rtl.md.
  *
- * DATA_WIDTH 256: the core itself. DATA_WIDTH 512 (100 GbE): two cores, each
- * taking whole frames (inc_lane_split: the lane with fewer beats waiting,
+ * DATA_WIDTH 256: the core itself. DATA_WIDTH 512 (100 GbE): two cores in
+ * inc_lanes, each taking whole frames (inc_lane_split: the lane with fewer beats waiting,
  * a FIFO of 128 input beats per lane, down-sized to 256 bits) and their
  * outputs put back into input order (inc_lane_merge: up-sized, a FIFO of
  * 128 output beats per lane, the statistics pulses in the same order). A
@@ -63,64 +63,52 @@ end
 generate
 if (DATA_WIDTH == 512) begin : g_w512
     localparam CW = 24;           // cfg bits carried with each beat
-    localparam SW = 41;           // record: has output, outcome, reason, bytes in, bytes out
-    wire [511:0]     l_in_tdata, l_out_tdata;
-    wire [63:0]      l_in_tkeep, l_out_tkeep;
-    wire [1:0]       l_in_tvalid, l_in_tready, l_in_tlast;
-    wire [1:0]       l_out_tvalid, l_out_tready, l_out_tlast;
-    wire [2*CW-1:0]  l_cfg;
-    wire [1:0]       l_st_valid;
-    wire [2*SW-1:0]  l_st_data;
-    wire             ord_lane, ord_valid, ord_ready;
+    wire [511:0]    c_in_tdata, c_out_tdata;
+    wire [63:0]     c_in_tkeep, c_out_tkeep;
+    wire [1:0]      c_in_tvalid, c_in_tready, c_in_tlast;
+    wire [1:0]      c_out_tvalid, c_out_tready, c_out_tlast;
+    wire [2*CW-1:0] c_cfg;
+    wire [1:0]      c_st_valid;
+    wire [5:0]      c_st_outcome;
+    wire [9:0]      c_st_reason;
+    wire [31:0]     c_st_bytes_in, c_st_bytes_out;
 
-    inc_lane_split #(.DATA_WIDTH(512), .CFG_WIDTH(CW)) split (
+    inc_lanes #(.CFG_WIDTH(CW)) lanes (
         .clk(clk), .rst(rst),
         .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep),
         .s_axis_tvalid(s_axis_tvalid), .s_axis_tready(s_axis_tready),
-        .s_axis_tlast(s_axis_tlast),
-        .cfg({cfg_enable, cfg_tos_value, cfg_tos_mask, cfg_eb}),
-        .m_axis_tdata(l_in_tdata), .m_axis_tkeep(l_in_tkeep),
-        .m_axis_tvalid(l_in_tvalid), .m_axis_tready(l_in_tready),
-        .m_axis_tlast(l_in_tlast), .m_cfg(l_cfg),
-        .ord_lane(ord_lane), .ord_valid(ord_valid), .ord_ready(ord_ready)
+        .s_axis_tlast(s_axis_tlast), .cfg({cfg_enable, cfg_tos_value, cfg_tos_mask, cfg_eb}),
+        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
+        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
+        .m_axis_tlast(m_axis_tlast),
+        .stat_valid(stat_valid), .stat_outcome(stat_outcome), .stat_reason(stat_reason),
+        .stat_bytes_in(stat_bytes_in), .stat_bytes_out(stat_bytes_out),
+        .c_in_tdata(c_in_tdata), .c_in_tkeep(c_in_tkeep), .c_in_tvalid(c_in_tvalid),
+        .c_in_tready(c_in_tready), .c_in_tlast(c_in_tlast), .c_cfg(c_cfg),
+        .c_out_tdata(c_out_tdata), .c_out_tkeep(c_out_tkeep), .c_out_tvalid(c_out_tvalid),
+        .c_out_tready(c_out_tready), .c_out_tlast(c_out_tlast),
+        .c_stat_valid(c_st_valid), .c_stat_outcome(c_st_outcome), .c_stat_reason(c_st_reason),
+        .c_stat_bytes_in(c_st_bytes_in), .c_stat_bytes_out(c_st_bytes_out)
     );
 
     genvar l;
     for (l = 0; l < 2; l = l + 1) begin : g_core
-        wire [CW-1:0] c = l_cfg[l*CW +: CW];
-        wire [2:0]    outcome;
-        wire [4:0]    reason;
-        wire [15:0]   bytes_in, bytes_out;
+        wire [CW-1:0] c = c_cfg[l*CW +: CW];
         inc_compress_core #(.DATA_WIDTH(256), .MAX_FRAME(MAX_FRAME)) core (
             .clk(clk), .rst(rst),
-            .s_axis_tdata(l_in_tdata[l*256 +: 256]), .s_axis_tkeep(l_in_tkeep[l*32 +: 32]),
-            .s_axis_tvalid(l_in_tvalid[l]), .s_axis_tready(l_in_tready[l]),
-            .s_axis_tlast(l_in_tlast[l]),
-            .m_axis_tdata(l_out_tdata[l*256 +: 256]), .m_axis_tkeep(l_out_tkeep[l*32 +: 32]),
-            .m_axis_tvalid(l_out_tvalid[l]), .m_axis_tready(l_out_tready[l]),
-            .m_axis_tlast(l_out_tlast[l]),
-        .cfg_enable(c[23]), .cfg_tos_value(c[22:15]),
-        .cfg_tos_mask(c[14:7]), .cfg_eb(c[6:0]),
-            .stat_valid(l_st_valid[l]), .stat_outcome(outcome), .stat_reason(reason),
-            .stat_bytes_in(bytes_in), .stat_bytes_out(bytes_out)
+            .s_axis_tdata(c_in_tdata[l*256 +: 256]), .s_axis_tkeep(c_in_tkeep[l*32 +: 32]),
+            .s_axis_tvalid(c_in_tvalid[l]), .s_axis_tready(c_in_tready[l]),
+            .s_axis_tlast(c_in_tlast[l]),
+            .m_axis_tdata(c_out_tdata[l*256 +: 256]), .m_axis_tkeep(c_out_tkeep[l*32 +: 32]),
+            .m_axis_tvalid(c_out_tvalid[l]), .m_axis_tready(c_out_tready[l]),
+            .m_axis_tlast(c_out_tlast[l]),
+            .cfg_enable(c[23]), .cfg_tos_value(c[22:15]),
+            .cfg_tos_mask(c[14:7]), .cfg_eb(c[6:0]),
+            .stat_valid(c_st_valid[l]), .stat_outcome(c_st_outcome[l*3 +: 3]),
+            .stat_reason(c_st_reason[l*5 +: 5]), .stat_bytes_in(c_st_bytes_in[l*16 +: 16]),
+            .stat_bytes_out(c_st_bytes_out[l*16 +: 16])
         );
-        // a dropped frame (outcome 4, inc_outcome INC_OUT_DROPPED) has no output
-        assign l_st_data[l*SW +: SW] = {outcome != 3'd4, outcome, reason, bytes_in, bytes_out};
     end
-
-    inc_lane_merge #(.DATA_WIDTH(512), .STAT_WIDTH(SW)) merge (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(l_out_tdata), .s_axis_tkeep(l_out_tkeep),
-        .s_axis_tvalid(l_out_tvalid), .s_axis_tready(l_out_tready),
-        .s_axis_tlast(l_out_tlast),
-        .s_stat_valid(l_st_valid), .s_stat_data(l_st_data),
-        .ord_lane(ord_lane), .ord_valid(ord_valid), .ord_ready(ord_ready),
-        .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep),
-        .m_axis_tvalid(m_axis_tvalid), .m_axis_tready(m_axis_tready),
-        .m_axis_tlast(m_axis_tlast),
-        .stat_valid(stat_valid),
-        .stat_data({stat_outcome, stat_reason, stat_bytes_in, stat_bytes_out})
-    );
 end else begin : g_w256
     inc_compress_core #(.DATA_WIDTH(DATA_WIDTH), .MAX_FRAME(MAX_FRAME)) core (
         .clk(clk), .rst(rst),

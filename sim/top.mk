@@ -5,7 +5,7 @@
 # modules are picked up; the matcher and the decompress block are already
 # in RX_RTL.
 TOP_RTL := rtl/inc_offload_top.v rtl/inc_csr.v $(RX_RTL) \
-           $(filter-out rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_fifo.v rtl/inc_ram.v rtl/inc_decompress_block.v,$(TX_ENGINE_V))
+           $(filter-out rtl/inc_regs.vh rtl/inc_lanes.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_fifo.v rtl/inc_ram.v rtl/inc_decompress_block.v,$(TX_ENGINE_V))
 
 RX_TB_EXTRA_top := sim/top_tb.c sim/top_axil.c
 $(eval $(call rx_verilate,top,inc_offload_top,$(TOP_RTL),sim/top_shell.cpp))

@@ -65,7 +65,7 @@ SIM_TESTS += rtl-lint tx-units
 TEST_SUITES += rtl-lint tx-units
 
 # --- compress engine ----------------------------------------------------------
-TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_compress_core.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
+TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_compress_core.v rtl/inc_lanes.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_regs.vh rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
 	rtl/inc_decompress_block.v rtl/inc_compress_unit.v rtl/inc_group_pack.v rtl/inc_align_unit.v rtl/inc_fifo.v rtl/inc_ram.v
 TX_ENGINE_BIN := $(SIM_BUILD)/tx_engine/Vinc_compress_engine
 $(eval $(call inc_verilate,tx_engine,inc_compress_engine,$(TX_ENGINE_V),sim/tx_engine_shell.cpp,$(SIM_BUILD)/obj/sim/tx_engine_tb.o))
