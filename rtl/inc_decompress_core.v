@@ -643,10 +643,14 @@ reg            l_rd_reg;           // reading a frame's pairs
 reg [AW-2:0]   l_pair_reg;         // input RAM address of the next pair
 reg [PAW:0]    l_left_reg;         // pairs still to read
 reg            l_fly_reg, l_fly_last_reg;
+reg [11:0]     l_pe_left_reg;      // pairs before the one holding the end of the groups
+reg [5:0]      l_eo_reg;           // that end's byte in its pair
+reg            l_fly_lim_on_reg;   // the pair read: the walker's overrun limit
+reg [6:0]      l_fly_lim_reg;
 wire [2*DATA_WIDTH-1:0] l_q;           // the pair read for the stream reader
 wire [2:0]     rf_count;
-wire [2*DATA_WIDTH:0] rf_out;
-wire           rf_valid;
+wire [2*DATA_WIDTH+8:0] rf_out;
+wire           rf_valid, rf_ready;
 reg            rf_pop;
 
 
@@ -663,14 +667,20 @@ inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_l_ram (
 );
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_fifo #(.WIDTH(2 * DATA_WIDTH + 1), .DEPTH(4)) rf_fifo (
+inc_fifo #(.WIDTH(2 * DATA_WIDTH + 9), .DEPTH(4)) rf_fifo (
     .clk(clk), .rst(rst),
-    .in_data({l_fly_last_reg, l_q}), .in_valid(l_fly_reg), .in_ready(),
+    .in_data({l_fly_lim_on_reg, l_fly_lim_reg, l_fly_last_reg, l_q}), .in_valid(l_fly_reg), .in_ready(),
     .out_data(rf_out), .out_valid(rf_valid), .out_ready(rf_pop), .count(rf_count)
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-wire rf_last = rf_out[2*DATA_WIDTH];
+wire       rf_last   = rf_out[2*DATA_WIDTH];
+wire [6:0] rf_lim    = rf_out[2*DATA_WIDTH+1 +: 7];
+wire       rf_lim_on = rf_out[2*DATA_WIDTH+8];
+
+// The end of a frame's groups, counted in bytes from its first pair:
+// (P + 6) mod 64 + stream bytes.
+wire [16:0] m1_gend = {11'd0, m1_poff[5:0] + SHIM6} + {1'b0, m1_sbytes};
 
 // Start queue (L -> B), every frame.
 localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW;
@@ -686,7 +696,7 @@ localparam DQW = 6 + 14 + 2 + 16 + 16;
 localparam WQW = AW + 3 + 24;
 wire [DQW-1:0] dq_out;
 wire           dq_valid, dq_ready;
-reg            dq_pop;
+wire           dq_pop;
 wire [WQW-1:0] wq_out;
 wire           wq_ready;
 reg            wq_pop;
@@ -716,7 +726,12 @@ inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
 always @(posedge clk) begin
     l_fly_reg      <= l_issue;
     l_fly_last_reg <= l_issue && l_left_reg == {{PAW{1'b0}}, 1'b1};
+    // A group in the pair holding the end overruns past its offset there,
+    // one in the pair before past 64 + that offset.
+    l_fly_lim_on_reg <= l_pe_left_reg == 12'd0 || l_pe_left_reg == 12'd1;
+    l_fly_lim_reg    <= {l_pe_left_reg != 12'd0, l_eo_reg};
     if (l_issue) begin
+        l_pe_left_reg <= l_pe_left_reg - 12'd1;
         l_pair_reg <= l_pair_reg + 1'b1;
         l_left_reg <= l_left_reg - 1'b1;
         if (l_left_reg == {{PAW{1'b0}}, 1'b1}) begin
@@ -727,6 +742,8 @@ always @(posedge clk) begin
         l_rd_reg   <= 1'b1;
         l_pair_reg <= m1_lpair;
         l_left_reg <= m1_lleft;
+        l_pe_left_reg <= {1'b0, m1_gend[16:6]};
+        l_eo_reg      <= m1_gend[5:0];
     end
     if (rst) begin
         l_rd_reg  <= 1'b0;
@@ -735,48 +752,42 @@ always @(posedge clk) begin
 end
 
 // ---- D ----
-localparam [2:0] D_IDLE = 3'd0, D_SKIP = 3'd1, D_GROUPS = 3'd2, D_TAIL = 3'd3, D_DRAIN = 3'd4;
+// inc_group_walker finds the groups in the pairs (a ring of four pairs,
+// one group per cycle); its chunks go to the unit one cycle after the
+// decision, and the stream checks follow them.
+localparam DTW = 5 + 16 + 16;      // chunk tag: P mod 32, stream bytes, the shim's tag-word sum
 
-reg [2:0]  d_st_reg;
-reg [5:0]  d_skip_reg;         // (P + 6) mod 64: stream start in the first pair
-reg [4:0]  d_off_reg;          // P mod 32: the packer's first byte
-reg [13:0] d_nleft_reg;        // values still to decode
-reg [1:0]  d_tail_reg;
-reg [15:0] d_rem_reg;          // stream bytes the groups have still to take
-reg        d_pad_bad_reg;
-reg [15:0] d_tsum_reg;         // the frame's tag words so far (sum mod 2^16)
-reg [15:0] d_tsum_want_reg;    // the shim's value
-reg        d_done_reg;         // the frame's last pair has left the prefetch FIFO
-reg        d_first_reg;        // no chunk of this frame sent to the unit yet
+wire           gw_valid, gw_raw, gw_first, gw_last, gw_over;
+wire [271:0]   gw_window;
+wire [1:0]     gw_raw_count;
+wire [3:0]     gw_nvalid;
+wire [DTW-1:0] gw_tag;
 
-/* verilator lint_off UNUSEDSIGNAL */
-wire [(3*DATA_WIDTH/8+2)*8-1:0] bb_win;   // a group is at most 34 bytes: the rest is unused
-/* verilator lint_on UNUSEDSIGNAL */
-wire [6:0]  bb_count;
-reg  [6:0]  bb_consume;
-wire        bb_s_ready;
-reg         bb_flush;
-reg         bb_feed;           // offer the prefetch head to the burst buffer
-
-inc_burst_buffer #(.DATA_WIDTH(DATA_WIDTH), .IN_BEATS(2)) bb (
+inc_group_walker #(.TAGW(DTW)) gw (
     .clk(clk), .rst(rst),
-    .s_data(rf_out[2*DATA_WIDTH-1:0]), .s_valid(rf_valid && bb_feed), .s_ready(bb_s_ready),
-    .win_data(bb_win), .win_count(bb_count), .consume_bytes(bb_consume), .flush(bb_flush)
+    .s_data(rf_out[2*DATA_WIDTH-1:0]), .s_last(rf_last), .s_lim_on(rf_lim_on), .s_lim(rf_lim),
+    .s_valid(rf_valid), .s_ready(rf_ready),
+    .f_valid(dq_valid), .f_ready(dq_pop), .f_skip(dq_out[DQW-1 -: 6] + SHIM6),
+    .f_values(dq_out[DQW-7 -: 14]), .f_tail(dq_out[33:32]),
+    .f_tag({dq_out[DQW-2 -: 5], dq_out[31:0]}),
+    .c_valid(gw_valid), .c_window(gw_window), .c_raw(gw_raw), .c_raw_count(gw_raw_count),
+    .c_nvalid(gw_nvalid), .c_first(gw_first), .c_last(gw_last), .c_over(gw_over), .c_tag(gw_tag)
 );
 
-wire [5:0]  du_gsize;
-wire        du_pad_ok;
-reg         du_valid, du_raw, du_last;
-reg  [1:0]  du_raw_count;
-wire [3:0]  du_nvalid = (d_nleft_reg >= 14'd8) ? 4'd8 : d_nleft_reg[3:0];
+always @* begin
+    rf_pop = rf_valid && rf_ready;
+end
+
+wire [5:0]   du_gsize;
+wire         du_pad_ok;
 wire [255:0] du_data;
-wire [5:0]  du_count;
-wire        du_out_valid, du_out_last;
+wire [5:0]   du_count;
+wire         du_out_valid, du_out_last;
 
 inc_decompress_unit du (
     .clk(clk), .rst(rst),
-    .in_window(bb_win[271:0]), .in_valid(du_valid), .in_nvalid(du_nvalid),
-    .in_raw(du_raw), .in_raw_count(du_raw_count), .in_last(du_last),
+    .in_window(gw_window), .in_valid(gw_valid), .in_nvalid(gw_nvalid),
+    .in_raw(gw_raw), .in_raw_count(gw_raw_count), .in_last(gw_last),
     .group_size(du_gsize), .pad_ok(du_pad_ok),
     .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
 );
@@ -786,15 +797,29 @@ reg       du_first1_reg, du_first2_reg;
 reg [4:0] du_off1_reg, du_off2_reg;
 
 always @(posedge clk) begin
-    du_first1_reg <= du_valid && d_first_reg;
-    du_off1_reg   <= d_off_reg;
+    du_first1_reg <= gw_valid && gw_first;
+    du_off1_reg   <= gw_tag[DTW-1 -: 5];
     du_first2_reg <= du_first1_reg;
     du_off2_reg   <= du_off1_reg;
 end
 
+// Stream checks, per frame: the groups must take exactly payload - 6 -
+// tail bytes (none may overrun), carry tag 0 in every padding lane, and
+// their tag words must sum to the shim's value. K0 registers each chunk's
+// group size, tag word and padding verdict; K1 sums them and, at the
+// frame's last chunk (raw: it adds nothing), pushes the verdict to the end
+// queue.
+reg         k0_valid_reg = 1'b0, k0_group_reg = 1'b0, k0_last_reg = 1'b0, k0_over_reg = 1'b0;
+reg         k0_pad_ok_reg = 1'b1;
+reg  [5:0]  k0_gsize_reg = 6'd0;
+reg  [15:0] k0_tword_reg = 16'd0, k0_sbytes_reg = 16'd0, k0_tsum_want_reg = 16'd0;
+reg  [15:0] k1_bytes_reg = 16'd0;  // stream bytes the frame's groups took so far
+reg  [15:0] k1_tsum_reg = 16'd0;   // their tag words (sum mod 2^16)
+reg         k1_pad_bad_reg = 1'b0;
+
 // End queue (D -> B): the stream verdict of each decompressed frame, and
 // whether its tag words fail the shim's sum.
-reg  eq_push, eq_bad, eq_tbad;
+reg  eq_push = 1'b0, eq_bad = 1'b0, eq_tbad = 1'b0;
 wire eq_out, eq_tout, eq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
@@ -805,138 +830,38 @@ inc_fifo #(.WIDTH(2), .DEPTH(8)) eq_fifo (
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
-// A group reaches past the stream: a compare of six bits, kept off the
-// window's consume-and-refill loop as far as possible.
-wire        d_rem_small = d_rem_reg[15:6] == 10'd0;
-wire        d_over_tag  = d_rem_small && d_rem_reg[5:0] < 6'd2;
-wire        d_over_grp  = d_rem_small && !inc_lge({2'b00, d_rem_reg[5:0]}, {2'b00, du_gsize});
-wire        d_fits      = bb_count[6:1] != 6'd0 && inc_lge({1'b0, bb_count}, {2'b00, du_gsize});
-reg         d_end;             // the frame's last chunk goes to the unit
-reg         d_load;            // the next frame's first pair goes to the window
-
-// Group walk (does not look at the window's readiness for a new pair).
-always @* begin
-    bb_consume   = 7'd0;
-    du_valid     = 1'b0;
-    du_raw       = 1'b0;
-    du_last      = 1'b0;
-    du_raw_count = d_tail_reg;
-    eq_push      = 1'b0;
-    eq_bad       = 1'b0;
-    eq_tbad      = 1'b0;
-    d_end        = 1'b0;
-    case (d_st_reg)
-        D_SKIP: begin
-            bb_consume = {1'b0, d_skip_reg};
-        end
-        D_GROUPS: begin
-            if (d_over_tag || (bb_count[6:1] != 6'd0 && d_over_grp)) begin
-                // The group would reach past the stream: malformed.
-                du_valid     = 1'b1;
-                du_raw       = 1'b1;
-                du_raw_count = 2'd0;
-                du_last      = 1'b1;
-                eq_push      = 1'b1;
-                eq_bad       = 1'b1;
-                d_end        = 1'b1;
-            end else if (d_fits) begin
-                bb_consume = {1'b0, du_gsize};
-                du_valid   = 1'b1;
-            end
-        end
-        D_TAIL: begin
-            if (bb_count >= {5'd0, d_tail_reg}) begin
-                bb_consume = {5'd0, d_tail_reg};
-                du_valid   = 1'b1;
-                du_raw     = 1'b1;
-                du_last    = 1'b1;
-                eq_push    = 1'b1;
-                // The groups must have taken exactly payload - 6 - tail
-                // bytes, with tag 0 in every padding lane.
-                eq_bad     = d_rem_reg != 16'd0 || d_pad_bad_reg;
-                eq_tbad    = d_tsum_reg != d_tsum_want_reg;
-                d_end      = 1'b1;
-            end
-        end
-        default: begin
-        end
-    endcase
-end
-
-// Window refill. The next frame's first pair is loaded into an emptied
-// window when idle, or in the cycle that ends a frame whose pairs have all
-// been taken; otherwise the frame's own pairs are offered while it is
-// walked, and dropped once it ends.
-always @* begin
-    d_load   = (d_st_reg == D_IDLE || (d_end && d_done_reg)) && dq_valid && rf_valid;
-    bb_flush = d_load;
-    dq_pop   = d_load;
-    bb_feed  = d_load || ((d_st_reg == D_SKIP || d_st_reg == D_GROUPS || d_st_reg == D_TAIL) &&
-                          !d_done_reg);
-end
-
-always @* begin
-    rf_pop = d_load || (rf_valid && bb_feed && bb_s_ready) ||
-             (d_st_reg == D_DRAIN && rf_valid && !d_done_reg);
-end
-
 always @(posedge clk) begin
-    if (rf_pop && rf_last) begin
-        d_done_reg <= 1'b1;
+    k0_valid_reg     <= gw_valid;
+    k0_group_reg     <= gw_valid && !gw_raw;
+    k0_last_reg      <= gw_last;
+    k0_over_reg      <= gw_over;
+    k0_pad_ok_reg    <= du_pad_ok;
+    k0_gsize_reg     <= du_gsize;
+    k0_tword_reg     <= gw_window[15:0];
+    k0_sbytes_reg    <= gw_tag[31:16];
+    k0_tsum_want_reg <= gw_tag[15:0];
+    eq_push <= k0_valid_reg && k0_last_reg;
+    eq_bad  <= k0_over_reg || k1_bytes_reg != k0_sbytes_reg || k1_pad_bad_reg;
+    eq_tbad <= k1_tsum_reg != k0_tsum_want_reg;
+    if (k0_group_reg) begin
+        k1_bytes_reg <= k1_bytes_reg + {10'd0, k0_gsize_reg};
+        k1_tsum_reg  <= k1_tsum_reg + k0_tword_reg;
+        if (!k0_pad_ok_reg) begin
+            k1_pad_bad_reg <= 1'b1;
+        end
     end
-    if (du_valid) begin
-        d_first_reg <= 1'b0;
-    end
-    case (d_st_reg)
-        D_IDLE: begin
-        end
-        D_SKIP: begin
-            d_st_reg <= (d_nleft_reg == 14'd0) ? D_TAIL : D_GROUPS;
-        end
-        D_GROUPS: begin
-            if (d_end) begin
-                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
-            end else if (du_valid) begin
-                d_rem_reg <= d_rem_reg - {10'd0, du_gsize};
-                d_tsum_reg <= d_tsum_reg + bb_win[15:0];   // the group's tag word
-                if (!du_pad_ok) begin
-                    d_pad_bad_reg <= 1'b1;
-                end
-                d_nleft_reg <= d_nleft_reg - {10'd0, du_nvalid};
-                if (d_nleft_reg <= 14'd8) begin
-                    d_st_reg <= D_TAIL;
-                end
-            end
-        end
-        D_TAIL: begin
-            if (d_end) begin
-                d_st_reg <= (d_done_reg || (rf_pop && rf_last)) ? D_IDLE : D_DRAIN;
-            end
-        end
-        D_DRAIN: begin
-            if (d_done_reg || (rf_pop && rf_last)) begin
-                d_st_reg <= D_IDLE;
-            end
-        end
-        default: begin
-            d_st_reg <= D_IDLE;
-        end
-    endcase
-    if (d_load) begin
-        d_off_reg      <= dq_out[DQW-2 -: 5];
-        d_skip_reg     <= dq_out[DQW-1 -: 6] + SHIM6;
-        d_nleft_reg    <= dq_out[DQW-7 -: 14];
-        d_tail_reg     <= dq_out[33:32];
-        d_rem_reg      <= dq_out[31:16];
-        d_tsum_want_reg <= dq_out[15:0];
-        d_tsum_reg     <= 16'd0;
-        d_pad_bad_reg  <= 1'b0;
-        d_done_reg     <= rf_last;
-        d_first_reg    <= 1'b1;
-        d_st_reg       <= D_SKIP;
+    if (k0_valid_reg && k0_last_reg) begin
+        k1_bytes_reg   <= 16'd0;
+        k1_tsum_reg    <= 16'd0;
+        k1_pad_bad_reg <= 1'b0;
     end
     if (rst) begin
-        d_st_reg <= D_IDLE;
+        k0_valid_reg   <= 1'b0;
+        k0_group_reg   <= 1'b0;
+        eq_push        <= 1'b0;
+        k1_bytes_reg   <= 16'd0;
+        k1_tsum_reg    <= 16'd0;
+        k1_pad_bad_reg <= 1'b0;
     end
 end
 

@@ -92,13 +92,8 @@ always @* begin
     end
 end
 
-// The burst buffer's consume loop needs only the size: the lane sizes
-// summed as gates in a balanced tree (a function of the 16 tag bits).
-wire [5:0] gs01 = lsum6(size[5:0],   size[11:6]);
-wire [5:0] gs23 = lsum6(size[17:12], size[23:18]);
-wire [5:0] gs45 = lsum6(size[29:24], size[35:30]);
-wire [5:0] gs67 = lsum6(size[41:36], size[47:42]);
-assign group_size = lsum6(lsum6(gs01, gs23), lsum6(lsum6(gs45, gs67), 6'd2));
+// The group's size, for the engine's stream checks.
+assign group_size = inc_group_bytes(tagword);
 assign pad_ok = (in_nvalid >= 4'd8) || ((tagword >> {in_nvalid, 1'b0}) == 16'd0);
 
 // Stage 1: tags and payloads.

@@ -60,4 +60,23 @@ function [15:0] ones_add;
         ones_add = t[16] ? a + b + 16'd1 : t[15:0];
     end
 endfunction
+// Bytes of the stream group whose tag word is t (docs/codec.md): 2 + the
+// eight lanes' payload sizes (tag 0/1/2/3 -> 0/1/2/4 bytes), 2..34, summed
+// as gates in a balanced tree (a function of the 16 tag bits).
+function [5:0] inc_group_bytes;
+    input [15:0] t;
+    reg   [7:0]  sz [0:7];
+    reg   [7:0]  a, b, c, d;
+    integer      j;
+    begin
+        for (j = 0; j < 8; j = j + 1)
+            sz[j] = (t[2*j +: 2] == 2'd3) ? 8'd4 : {6'd0, t[2*j +: 2]};
+        a = inc_lsum(sz[0], sz[1]);
+        b = inc_lsum(sz[2], sz[3]);
+        c = inc_lsum(sz[4], sz[5]);
+        d = inc_lsum(sz[6], sz[7]);
+        a = inc_lsum(inc_lsum(a, b), inc_lsum(inc_lsum(c, d), 8'd2));
+        inc_group_bytes = a[5:0];
+    end
+endfunction
 /* verilator lint_on VARHIDDEN */

@@ -23,7 +23,7 @@ VERILATOR ?= verilator
 RX_SIMDIR := $(BUILD)/sim
 # The decompress engine and the modules it instantiates.
 RX_RTL := rtl/inc_decompress_engine.v rtl/inc_decompress_core.v rtl/inc_lanes.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_fifo.v rtl/inc_decompress_packer.v \
-          rtl/inc_decompress_unit.v rtl/inc_decompress_block.v rtl/inc_burst_buffer.v rtl/inc_ram.v rtl/inc_regs.vh rtl/inc_lsum.vh
+          rtl/inc_decompress_unit.v rtl/inc_decompress_block.v rtl/inc_group_walker.v rtl/inc_ram.v rtl/inc_regs.vh rtl/inc_lsum.vh
 RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 # Test logic in C (model, frame generator, shared plumbing), as an archive
 # linked into the Verilated executable.

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * inc_group_walker - finds the groups of the receive engine's compressed
+ * streams, one group per cycle, with a position loop of a table read and
+ * a select (no adder, no shifter in the loop).
+ *
+ * The stream arrives in pairs (64 bytes, two beats) from the engine's
+ * prefetch FIFO and is written in order into a ring of four pair slots
+ * (256 bytes). When a pair is written, the size of a group starting at
+ * each of its 64 byte offsets is computed from the tag word there (the
+ * tag word at offset 63 takes the next pair's first byte: that entry is
+ * completed when the next pair is written), and stored per ring byte as
+ *
+ *   next[j]  = (j + size) mod 256      where the following group starts
+ *   cross[j] = the group reaches into the next slot
+ *   over[j]  = the group reaches past the end of the frame's groups
+ *
+ * over[] is exact because the launcher tags each pair with the limit of
+ * its frame's stream: for the pair holding the end e of the groups (skip
+ * + stream bytes, counted from the first pair) the limit is e mod 64, for
+ * the pair before it 64 + e mod 64; a group at offset j overruns when
+ * j + size > limit. Earlier pairs have no limit.
+ *
+ * The walk then is pos <= next[pos] while the slot of pos and the one
+ * after it are written (or the slot is the frame's last), so a group's
+ * bytes are all in the ring when it is read. A frame's walk:
+ *
+ *   IDLE -> (frame parameters and first pair there) START -> GROUPS ... -> TAIL
+ *
+ * START is one cycle without a chunk (the packer's flush of the previous
+ * frame may take it); GROUPS sends one group per cycle until the values
+ * are decoded, or a group that would overrun: then a raw chunk of 0 bytes,
+ * c_over, ends the frame (the stream is malformed); TAIL sends the raw
+ * tail (0..3 bytes) and ends the frame. A frame that ends in its last
+ * slot starts the next one in the same cycle; otherwise the slots left of
+ * it are released as they arrive (DRAIN). A frame thus costs its groups
+ * plus two cycles.
+ *
+ * Slots are released when the walk leaves them; the window of a chunk is
+ * read from the ring in its decision cycle, before a released slot can be
+ * rewritten. The chunk leaves one cycle after its decision:
+ * c_window is the 34 bytes from its position (a group is at most 34 bytes).
+ * f_tag travels with every chunk of its frame.
+ */
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Group walker over a ring of stream pairs, one group per cycle.
+module inc_group_walker #(
+    parameter TAGW = 8   // bits of f_tag carried with each chunk
+) (
+    input  wire            clk,
+    input  wire            rst,
+
+    input  wire [511:0]    s_data,      // two stream beats, byte 0 first
+    input  wire            s_last,      // the frame's last pair
+    input  wire            s_lim_on,    // a group in this pair may overrun the stream
+    input  wire [6:0]      s_lim,       // ... it does when offset + size > s_lim
+    input  wire            s_valid,
+    output wire            s_ready,
+
+    input  wire            f_valid,     // next frame's parameters
+    output reg             f_ready,     // taken (its walk starts)
+    input  wire [5:0]      f_skip,      // stream start in the frame's first pair
+    input  wire [13:0]     f_values,    // values to decode
+    input  wire [1:0]      f_tail,      // raw tail bytes after the groups
+    input  wire [TAGW-1:0] f_tag,
+
+    output reg             c_valid,
+    output reg  [271:0]    c_window,    // 34 stream bytes from the chunk's position
+    output reg             c_raw,       // a raw chunk (tail, or the overrun end)
+    output reg  [1:0]      c_raw_count, // its bytes
+    output reg  [3:0]      c_nvalid,    // values of a group that are output, 1..8
+    output reg             c_first,     // first chunk of the frame
+    output reg             c_last,      // last chunk of the frame
+    output reg             c_over,      // the frame ends at a group that overruns its stream
+    output reg  [TAGW-1:0] c_tag
+);
+
+`include "inc_lsum.vh"
+
+integer j;
+
+// ---------------------------------------------------------------------------
+// Ring writer: pops a pair when its slot is free, and writes it with its
+// 64 table entries and entry 63 of the slot before.
+// ---------------------------------------------------------------------------
+reg  [1:0]    wr_slot_reg;
+reg  [3:0]    full_reg, last_reg;
+reg  [2047:0] ring_reg;
+reg  [2047:0] next_reg;            // 8 bits per ring byte
+reg  [255:0]  cross_reg, over_reg;
+
+reg  [7:0]    p_byte_reg;          // last byte of the previous pair
+reg           p_lim_on_reg;        // and its limit
+reg  [6:0]    p_lim_reg;
+
+assign s_ready = !full_reg[wr_slot_reg];
+wire   s_take  = s_valid && !full_reg[wr_slot_reg];
+
+// Entries of the written pair: offsets 0..62 from its own bytes, 63 with a
+// zero high byte (it is rewritten when the next pair arrives; alone it
+// counts only in a frame's last pair, where every group there overruns).
+reg  [7:0]    e_next [0:63];
+reg  [63:0]   e_cross, e_over;
+reg  [7:0]    p_next;              // entry 63 of the slot before
+reg           p_over;
+reg  [7:0]    sum;
+wire [1:0]    p_slot = wr_slot_reg - 2'd1;
+
+always @* begin
+    for (j = 0; j < 64; j = j + 1) begin
+        sum = inc_lsum(j[7:0], {2'b00, inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]}
+                                                                : s_data[8*j +: 16])});
+        e_next[j]  = {wr_slot_reg + {1'b0, sum[6]}, sum[5:0]};
+        e_cross[j] = sum[6];
+        e_over[j]  = s_lim_on && !inc_lge({1'b0, s_lim}, sum);
+    end
+    sum    = inc_lsum(8'd63, {2'b00, inc_group_bytes({s_data[7:0], p_byte_reg})});
+    p_next = {wr_slot_reg, sum[5:0]};
+    p_over = p_lim_on_reg && !inc_lge({1'b0, p_lim_reg}, sum);
+end
+
+// ---------------------------------------------------------------------------
+// Walk
+// ---------------------------------------------------------------------------
+localparam [2:0] W_IDLE = 3'd0, W_START = 3'd1, W_GROUPS = 3'd2, W_TAIL = 3'd3, W_DRAIN = 3'd4;
+
+reg  [2:0]      st_reg;
+reg  [7:0]      pos_reg;
+reg  [13:0]     left_reg;          // values still to decode
+reg  [1:0]      tail_reg;
+reg  [TAGW-1:0] tag_reg;
+reg             first_reg;         // no chunk of the frame sent yet
+reg             past_reg;          // the walk left the frame's last slot (its groups end there)
+reg  [1:0]      nslot_reg;         // IDLE: the next frame's first slot; DRAIN: the slot to release
+
+wire [1:0] slot  = pos_reg[7:6];
+wire [1:0] slot1 = slot + 2'd1;
+wire [1:0] slot2 = slot + 2'd2;
+// The group at pos is in the ring: its slot and the next are written, or
+// its slot is the frame's last.
+wire       ok    = full_reg[slot] && (last_reg[slot] || full_reg[slot1]);
+// A slot written or being written (a frame may start as its first pair arrives).
+wire [3:0] avail = full_reg | ({3'd0, s_take} << wr_slot_reg);
+wire [7:0] nx    = next_reg[{pos_reg, 3'b000} +: 8];
+wire       ov    = over_reg[pos_reg];
+wire       cr    = cross_reg[pos_reg];
+wire [3:0] nv    = (left_reg >= 14'd8) ? 4'd8 : left_reg[3:0];
+
+reg        adv, fin, load;
+reg        k_valid, k_raw, k_over;
+reg  [1:0] load_slot;
+reg  [3:0] rel;
+reg  [1:0] end_slot;              // at the end of a frame: the first slot after it
+reg        end_known;             // ... known (else: release the rest, DRAIN)
+
+always @* begin
+    adv       = 1'b0;
+    fin       = 1'b0;
+    k_valid   = 1'b0;
+    k_raw     = 1'b0;
+    k_over    = 1'b0;
+    load      = 1'b0;
+    load_slot = nslot_reg;
+    rel       = 4'd0;
+    // Where the next frame starts: after the frame's last slot, which is
+    // the present one, or the next (a tail or padding past the groups).
+    end_known = 1'b1;
+    end_slot  = slot1;
+    if (past_reg) begin
+        end_slot = slot;
+    end else if (!last_reg[slot]) begin
+        end_slot  = slot2;
+        end_known = full_reg[slot1] && last_reg[slot1];
+    end
+    case (st_reg)
+        W_IDLE: begin
+            load = f_valid && avail[nslot_reg];
+        end
+        W_GROUPS: begin
+            if (past_reg || (ok && ov)) begin
+                k_valid = 1'b1;
+                k_raw   = 1'b1;
+                k_over  = 1'b1;
+                fin     = 1'b1;
+            end else if (ok) begin
+                k_valid = 1'b1;
+                adv     = 1'b1;
+                if (cr) begin
+                    rel[slot] = 1'b1;
+                end
+            end
+        end
+        W_TAIL: begin
+            if (past_reg || tail_reg == 2'd0 || ok) begin
+                k_valid = 1'b1;
+                k_raw   = 1'b1;
+                fin     = 1'b1;
+                // The next frame starts now when this one's slots are done.
+                load_slot = end_slot;
+                load      = f_valid && end_known && avail[end_slot];
+            end
+        end
+        W_DRAIN: begin
+            if (full_reg[nslot_reg]) begin
+                rel[nslot_reg] = 1'b1;
+            end
+        end
+        default: begin
+        end
+    endcase
+    if (fin && !past_reg) begin
+        rel[slot] = 1'b1;
+        if (!last_reg[slot] && end_known) begin
+            rel[slot1] = 1'b1;
+        end
+    end
+    f_ready = load;
+end
+
+always @(posedge clk) begin
+    case (st_reg)
+        W_START: begin
+            st_reg <= (left_reg == 14'd0) ? W_TAIL : W_GROUPS;
+        end
+        W_GROUPS: begin
+            if (adv) begin
+                pos_reg  <= nx;
+                left_reg <= left_reg - {10'd0, nv};
+                if (left_reg <= 14'd8) begin
+                    st_reg <= W_TAIL;
+                end
+                if (cr && last_reg[slot]) begin
+                    past_reg <= 1'b1;
+                end
+            end
+        end
+        W_DRAIN: begin
+            if (full_reg[nslot_reg]) begin
+                nslot_reg <= nslot_reg + 2'd1;
+                if (last_reg[nslot_reg]) begin
+                    st_reg <= W_IDLE;
+                end
+            end
+        end
+        default: begin
+        end
+    endcase
+    if (fin) begin
+        // After its last slot (or past it) the next frame's first slot;
+        // otherwise release the frame's remaining slots first.
+        st_reg    <= end_known ? W_IDLE : W_DRAIN;
+        nslot_reg <= end_known ? end_slot : slot1;
+    end
+    if (k_valid) begin
+        first_reg <= 1'b0;
+    end
+    if (load) begin
+        st_reg    <= W_START;
+        pos_reg   <= {load_slot, f_skip};
+        left_reg  <= f_values;
+        tail_reg  <= f_tail;
+        tag_reg   <= f_tag;
+        first_reg <= 1'b1;
+        past_reg  <= 1'b0;
+    end
+    if (rst) begin
+        st_reg    <= W_IDLE;
+        nslot_reg <= 2'd0;
+    end
+end
+
+// Ring state.
+always @(posedge clk) begin
+    full_reg <= full_reg & ~rel;
+    if (s_take) begin
+        full_reg[wr_slot_reg] <= 1'b1;
+        last_reg[wr_slot_reg] <= s_last;
+        ring_reg[512*wr_slot_reg +: 512] <= s_data;
+        for (j = 0; j < 64; j = j + 1) begin
+            next_reg[8*(64*wr_slot_reg + j) +: 8] <= e_next[j];
+            cross_reg[64*wr_slot_reg + j]         <= e_cross[j];
+            over_reg[64*wr_slot_reg + j]          <= e_over[j];
+        end
+        next_reg[8*(64*p_slot + 63) +: 8] <= p_next;
+        cross_reg[64*p_slot + 63]         <= 1'b1;
+        over_reg[64*p_slot + 63]          <= p_over;
+        p_byte_reg   <= s_data[511:504];
+        p_lim_on_reg <= s_lim_on;
+        p_lim_reg    <= s_lim;
+        wr_slot_reg  <= wr_slot_reg + 2'd1;
+    end
+    if (rst) begin
+        wr_slot_reg  <= 2'd0;
+        full_reg     <= 4'd0;
+        p_lim_on_reg <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------------------
+// Chunk out, registered: the window is read from the ring in the decision
+// cycle, as the 49 bytes from 16 * (pos / 16), then the 34 from pos.
+// ---------------------------------------------------------------------------
+reg  [391:0] x_bytes;
+reg  [271:0] x_win;
+
+always @* begin
+    for (j = 0; j < 49; j = j + 1) begin
+        x_bytes[8*j +: 8] = ring_reg[8*((16*pos_reg[7:4] + j) % 256) +: 8];
+    end
+    x_win = x_bytes[8*pos_reg[3:0] +: 272];
+end
+
+always @(posedge clk) begin
+    c_valid     <= k_valid;
+    c_raw       <= k_raw;
+    c_over      <= k_over;
+    c_raw_count <= k_over ? 2'd0 : tail_reg;
+    c_nvalid    <= nv;
+    c_first     <= first_reg;
+    c_last      <= fin;
+    c_tag       <= tag_reg;
+    c_window    <= x_win;
+    if (rst) begin
+        c_valid <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
