@@ -169,16 +169,14 @@ wire in_take = s_axis_tvalid && s_axis_tready;
 assign s_axis_tready = in_frame_reg || in_used_reg != NSLOT[3:0];
 
 reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
+/* verilator lint_off UNUSEDSIGNAL */
+wire [6:0]             keep_count7 = inc_keep_count({{(64-BYTES){1'b0}}, s_axis_tkeep});
+/* verilator lint_on UNUSEDSIGNAL */
 reg [16:0]             len_next;
 reg [8*HDR_BYTES-1:0]  hdr_next;
 
 always @* begin
-    keep_bytes = {KW{1'b0}};
-    for (i = 0; i < BYTES; i = i + 1) begin
-        if (s_axis_tkeep[i]) begin
-            keep_bytes = i[KW-1:0] + 1'b1;
-        end
-    end
+    keep_bytes = keep_count7[KW-1:0];
     len_next = (in_frame_reg ? in_len_reg : 17'd0);
     len_next = (len_next > 17'h1ffff - BYTES) ? 17'h1ffff : len_next + {{(17-KW){1'b0}}, keep_bytes};
     hdr_next = hdr_reg;

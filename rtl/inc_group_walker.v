@@ -278,15 +278,21 @@ always @(posedge clk) begin
     if (s_take) begin
         full_reg[wr_slot_reg] <= 1'b1;
         last_reg[wr_slot_reg] <= s_last;
-        ring_reg[512*wr_slot_reg +: 512] <= s_data;
-        for (j = 0; j < 64; j = j + 1) begin
-            next_reg[8*(64*wr_slot_reg + j) +: 8] <= e_next[j];
-            cross_reg[64*wr_slot_reg + j]         <= e_cross[j];
-            over_reg[64*wr_slot_reg + j]          <= e_over[j];
+        // Every ring byte with a constant index: entries of the slot
+        // written, and entry 63 of the slot before.
+        for (j = 0; j < 256; j = j + 1) begin
+            if (wr_slot_reg == j[7:6]) begin
+                ring_reg[8*j +: 8]  <= s_data[8*(j % 64) +: 8];
+                next_reg[8*j +: 8]  <= e_next[j % 64];
+                cross_reg[j]        <= e_cross[j % 64];
+                over_reg[j]         <= e_over[j % 64];
+            end
+            if (p_slot == j[7:6] && j[5:0] == 6'd63) begin
+                next_reg[8*j +: 8]  <= p_next;
+                cross_reg[j]        <= 1'b1;
+                over_reg[j]         <= p_over;
+            end
         end
-        next_reg[8*(64*p_slot + 63) +: 8] <= p_next;
-        cross_reg[64*p_slot + 63]         <= 1'b1;
-        over_reg[64*p_slot + 63]          <= p_over;
         p_byte_reg   <= s_data[511:504];
         p_lim_on_reg <= s_lim_on;
         p_lim_reg    <= s_lim;
@@ -303,15 +309,15 @@ end
 // Chunk out, registered: the window is read from the ring in the decision
 // cycle, as the 49 bytes from 16 * (pos / 16), then the 34 from pos.
 // ---------------------------------------------------------------------------
-reg  [391:0] x_bytes;
-reg  [271:0] x_win;
-
-always @* begin
-    for (j = 0; j < 49; j = j + 1) begin
-        x_bytes[8*j +: 8] = ring_reg[8*((16*pos_reg[7:4] + j) % 256) +: 8];
-    end
-    x_win = x_bytes[8*pos_reg[3:0] +: 272];
-end
+// Shifts by multiples of 128 and 8 bits: two log shifters.
+/* verilator lint_off UNUSEDSIGNAL */
+wire [4095:0] x_rot  = {ring_reg, ring_reg} >> {pos_reg[7:4], 7'd0};
+/* verilator lint_on UNUSEDSIGNAL */
+wire [391:0]  x_bytes = x_rot[391:0];
+/* verilator lint_off UNUSEDSIGNAL */
+wire [391:0]  x_sh   = x_bytes >> {pos_reg[3:0], 3'd0};
+/* verilator lint_on UNUSEDSIGNAL */
+wire [271:0]  x_win  = x_sh[271:0];
 
 always @(posedge clk) begin
     c_valid     <= k_valid;

@@ -79,4 +79,21 @@ function [5:0] inc_group_bytes;
         inc_group_bytes = a[5:0];
     end
 endfunction
+// Bytes of a beat whose tkeep (up to 64 lanes, zero above the beat) is
+// contiguous from lane 0, a thermometer code: bit b of the count is set
+// when the code ends inside an odd block of 2^b lanes. Two LUT levels for
+// 32 lanes, where a priority encoder maps to a chain of wide muxes.
+function [6:0] inc_keep_count;
+    input [63:0] k;
+    integer      b, j, hi;
+    begin
+        inc_keep_count = 7'd0;
+        for (b = 0; b < 7; b = b + 1)
+            for (j = 1; j * (1 << b) <= 64; j = j + 2) begin
+                hi = (j + 1) * (1 << b) - 1;
+                inc_keep_count[b] = inc_keep_count[b] |
+                    (k[j * (1 << b) - 1] & (hi >= 64 || !k[hi % 64]));
+            end
+    end
+endfunction
 /* verilator lint_on VARHIDDEN */

@@ -128,15 +128,11 @@ reg [7:0]             tos_value_reg = 0, tos_mask_reg = 0;
 reg                   end_reg = 0;       // the previous cycle took tlast
 
 // bytes of this beat: tkeep is contiguous from lane 0, so the count is the
-// highest set lane + 1 (a priority encoder, not a popcount adder)
-reg [KEEP_W-1:0] keep_cnt;
-integer kc;
-always @* begin
-    keep_cnt = 0;
-    for (kc = 0; kc < DB; kc = kc + 1)
-        if (s_tkeep[kc])
-            keep_cnt = kc[KEEP_W-1:0] + 1'b1;
-end
+// highest set lane + 1, decoded as a thermometer code (inc_lsum.vh)
+/* verilator lint_off UNUSEDSIGNAL */
+wire [6:0]       keep_cnt7 = inc_keep_count({{(64-DB){1'b0}}, s_tkeep});
+/* verilator lint_on UNUSEDSIGNAL */
+wire [KEEP_W-1:0] keep_cnt = keep_cnt7[KEEP_W-1:0];
 
 // Beat index of this beat: the first beat after an end restarts at 0.
 wire [CNT_W-1:0] beat_idx = end_reg ? {CNT_W{1'b0}} : beat_reg;
