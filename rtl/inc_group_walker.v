@@ -107,7 +107,9 @@ reg  [63:0]   e_cross, e_over;
 reg  [7:0]    p_next;              // entry 63 of the slot before
 reg           p_over;
 reg  [7:0]    sum;
-wire [1:0]    p_slot = wr_slot_reg - 2'd1;
+// The slot written and the one before, one-hot (writes with constant indices).
+wire [3:0]    wr_oh  = 4'd1 << wr_slot_reg;
+wire [3:0]    p_oh   = {wr_oh[0], wr_oh[3:1]};
 
 always @* begin
     for (j = 0; j < 64; j = j + 1) begin
@@ -139,11 +141,13 @@ reg  [1:0]      nslot_reg;         // IDLE: the next frame's first slot; DRAIN: 
 wire [1:0] slot  = pos_reg[7:6];
 wire [1:0] slot1 = slot + 2'd1;
 wire [1:0] slot2 = slot + 2'd2;
+wire [3:0] slot_oh  = 4'd1 << slot;
+wire [3:0] slot1_oh = {slot_oh[2:0], slot_oh[3]};
 // The group at pos is in the ring: its slot and the next are written, or
 // its slot is the frame's last.
 wire       ok    = full_reg[slot] && (last_reg[slot] || full_reg[slot1]);
 // A slot written or being written (a frame may start as its first pair arrives).
-wire [3:0] avail = full_reg | ({3'd0, s_take} << wr_slot_reg);
+wire [3:0] avail = full_reg | (s_take ? wr_oh : 4'd0);
 wire [7:0] nx    = next_reg[{pos_reg, 3'b000} +: 8];
 wire       ov    = over_reg[pos_reg];
 wire       cr    = cross_reg[pos_reg];
@@ -189,7 +193,7 @@ always @* begin
                 k_valid = 1'b1;
                 adv     = 1'b1;
                 if (cr) begin
-                    rel[slot] = 1'b1;
+                    rel = slot_oh;
                 end
             end
         end
@@ -205,17 +209,14 @@ always @* begin
         end
         W_DRAIN: begin
             if (full_reg[nslot_reg]) begin
-                rel[nslot_reg] = 1'b1;
+                rel = 4'd1 << nslot_reg;
             end
         end
         default: begin
         end
     endcase
     if (fin && !past_reg) begin
-        rel[slot] = 1'b1;
-        if (!last_reg[slot] && end_known) begin
-            rel[slot1] = 1'b1;
-        end
+        rel = slot_oh | ((!last_reg[slot] && end_known) ? slot1_oh : 4'd0);
     end
     f_ready = load;
 end
@@ -274,20 +275,19 @@ end
 
 // Ring state.
 always @(posedge clk) begin
-    full_reg <= full_reg & ~rel;
+    full_reg <= (full_reg & ~rel) | (s_take ? wr_oh : 4'd0);
     if (s_take) begin
-        full_reg[wr_slot_reg] <= 1'b1;
-        last_reg[wr_slot_reg] <= s_last;
+        last_reg <= (last_reg & ~wr_oh) | (s_last ? wr_oh : 4'd0);
         // Every ring byte with a constant index: entries of the slot
         // written, and entry 63 of the slot before.
         for (j = 0; j < 256; j = j + 1) begin
-            if (wr_slot_reg == j[7:6]) begin
+            if (wr_oh[j / 64]) begin
                 ring_reg[8*j +: 8]  <= s_data[8*(j % 64) +: 8];
                 next_reg[8*j +: 8]  <= e_next[j % 64];
                 cross_reg[j]        <= e_cross[j % 64];
                 over_reg[j]         <= e_over[j % 64];
             end
-            if (p_slot == j[7:6] && j[5:0] == 6'd63) begin
+            if (p_oh[j / 64] && j % 64 == 63) begin
                 next_reg[8*j +: 8]  <= p_next;
                 cross_reg[j]        <= 1'b1;
                 over_reg[j]         <= p_over;
