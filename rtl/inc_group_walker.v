@@ -229,7 +229,7 @@ always @(posedge clk) begin
         W_GROUPS: begin
             if (adv) begin
                 pos_reg  <= nx;
-                left_reg <= left_reg - {10'd0, nv};
+                left_reg <= left_reg - 14'd8;   // below 8: the walk moves to the tail
                 if (left_reg <= 14'd8) begin
                     st_reg <= W_TAIL;
                 end
