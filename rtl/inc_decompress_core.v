@@ -30,8 +30,9 @@
  *   pseudo-header for the check of the restored segment.
  * 2 decompress: only the payload of a frame to decompress passes this
  *   stage. A launcher reads its stream, two beats per cycle, into a
- *   prefetch FIFO; a decoder walks it through inc_burst_buffer and
- *   inc_decompress_unit, one group (8 values) per cycle, then the raw tail;
+ *   prefetch FIFO; inc_group_walker finds its groups in a ring of four
+ *   pairs and inc_decompress_unit decodes them, one group (8 values) per
+ *   cycle, then the raw tail;
  *   inc_decompress_packer writes the values to the output slot from byte P
  *   on, where the payload is summed for the TCP checksum. If the stream
  *   does not occupy exactly payload - 6 - tail bytes, or a padding lane has
@@ -617,13 +618,15 @@ wire [PAW:0]  m1_lleft = m1_out[PAW:0];              // and its pair count
 //    writer's parameters and reads the input slot from the beat pair
 //    holding P + 6 to the frame's last pair into the prefetch FIFO, two
 //    beats per cycle, running ahead into the next frame.
-//  D decoder: loads the first pair into the burst buffer (flush + load in
-//    one cycle), skips to P + 6, then one group per cycle through the unit,
+//  D decoder: inc_group_walker writes the pairs into a ring of four and
+//    walks the frame from P + 6, one group per cycle through the unit,
 //    then the raw tail; the packer puts the first chunk at byte P mod 32.
-//    The walk is bounded by the stream bytes (payload - 6 - tail): a group
-//    that would reach past them ends the frame as malformed, so a frame
-//    never waits for bytes it does not have. Pairs of the frame the
-//    buffer did not take are dropped.
+//    The launcher tags each pair with where the stream's groups end
+//    ((P + 6) mod 64 + payload - 6 - tail from the first pair): a group
+//    that would reach past it ends the frame as malformed, so a frame
+//    never waits for bytes it does not have. Pairs of the frame the walk
+//    did not reach are released. The stream checks (bytes taken, padding
+//    tags, tag-word sum) follow the chunks.
 //  W writer: packer beats to the output slot from beat P / 32, and the
 //    one's-complement sum of the written payload plus the header and
 //    pseudo-header sum of the decision; pushes its complement (0 when the

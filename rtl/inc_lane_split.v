@@ -7,8 +7,9 @@
  * inc_lane_merge, which puts the cores' outputs back into input order.
  *
  * A frame goes to the lane with fewer beats waiting (on a tie, the lane not
- * used last), chosen a cycle ahead from registered counts (pick_reg) so no
- * compare sits in front of the FIFOs' write enables. Each entry carries the cfg bits
+ * used last), chosen a cycle ahead (pick_reg) from the FIFO counts plus the
+ * beat taken in that cycle, so no compare sits in front of the FIFOs'
+ * write enables. Each entry carries the cfg bits
  * present when it was taken, so a core sampling its configuration on a
  * frame's first beat sees what the engine's input saw on that beat.
  *
@@ -81,6 +82,9 @@ assign s_axis_tready = in_frame_reg ? lf_in_ready[lane_reg]
 wire take  = s_axis_tvalid && s_axis_tready;
 wire first = take && !in_frame_reg;
 
+wire [AW+1:0] wait0 = {1'b0, lf_count0} + {{(AW+1){1'b0}}, take && !lane};
+wire [AW+1:0] wait1 = {1'b0, lf_count1} + {{(AW+1){1'b0}}, take && lane};
+
 always @(posedge clk) begin
     if (take) begin
         in_frame_reg <= !s_axis_tlast;
@@ -88,10 +92,12 @@ always @(posedge clk) begin
     end
     if (first)
         last_pick_reg <= pick;
-    // next cycle's choice: the lane with fewer beats waiting (counts one
-    // cycle old); on a tie the other one than the last frame's
-    pick_reg <= (lf_count1 < lf_count0) ? 1'b1 :
-                (lf_count0 < lf_count1) ? 1'b0 :
+    // next cycle's choice: the lane with fewer beats waiting, counting the
+    // beat taken this cycle (without it the last beat of a frame is missed
+    // and equal frames go to one lane in pairs); on a tie the other one
+    // than the last frame's
+    pick_reg <= (wait1 < wait0) ? 1'b1 :
+                (wait0 < wait1) ? 1'b0 :
                 !(first ? pick : last_pick_reg);
     if (rst) begin
         in_frame_reg  <= 1'b0;

@@ -12,7 +12,7 @@
 
 // Harness around the decompress block, burst buffer and decompress unit.
 module rx_units_top #(
-    parameter IN_BEATS = 2               // burst buffer beats per transfer (the engine: 2)
+    parameter IN_BEATS = 2               // burst buffer beats per transfer, 1 or 2
 ) (
     input  wire         clk,
     input  wire         rst,
