@@ -1009,24 +1009,8 @@ always @* begin
     b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));
 end
 
-reg        fin_reg;
-reg        fin_patch_reg, fin_drop_reg;
-reg [15:0] fin_len_out_reg;
-reg [AW-1:0] fin_base_reg;
-reg [7:0]  fin_poff_reg, fin_l3_reg;
-reg [15:0] fin_ip_tot_reg, fin_ip_csum_reg;
-
 always @(posedge clk) begin
-    fin_reg <= b_fin;
     if (b_fin) begin
-        fin_patch_reg    <= !sq_copy && !b_bad;
-        fin_drop_reg     <= sq_drop || b_csum;
-        fin_len_out_reg  <= (sq_copy || b_bad) ? sq_len : sq_out_len;
-        fin_base_reg     <= sq_base;
-        fin_poff_reg     <= sq_poff;
-        fin_l3_reg       <= sq_l3;
-        fin_ip_tot_reg   <= sq_ip_tot;
-        fin_ip_csum_reg  <= sq_ip_csum;
         stat_outcome     <= b_bad ? OUT_MALFORMED : b_csum ? OUT_DROPPED : sq_outcome;
         stat_reason      <= b_bad ? R_BAD_STREAM : b_csum ? R_BAD_PAYLOAD_CSUM : sq_reason;
         stat_bytes_in    <= sq_len;
@@ -1034,15 +1018,17 @@ always @(posedge clk) begin
     end
     stat_valid <= b_fin;
     if (rst) begin
-        fin_reg    <= 1'b0;
         stat_valid <= 1'b0;
     end
 end
 
-// Metadata FIFO 2: what stage 3 needs to read and patch a frame.
+// Metadata FIFO 2: what stage 3 needs to read and patch a frame, pushed
+// as the frame is retired (its head is a register: a frame's slot is
+// held one cycle less than with a register stage in front).
 localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 8;
-wire [M2W-1:0] m2_in = {fin_drop_reg, fin_patch_reg, fin_base_reg, fin_len_out_reg, fin_poff_reg,
-                        fin_ip_tot_reg, fin_ip_csum_reg, fin_l3_reg};
+wire [M2W-1:0] m2_in = {sq_drop || b_csum, !sq_copy && !b_bad, sq_base,
+                        (sq_copy || b_bad) ? sq_len : sq_out_len, sq_poff,
+                        sq_ip_tot, sq_ip_csum, sq_l3};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
 reg            m2_pop;
@@ -1050,7 +1036,7 @@ reg            m2_pop;
 /* verilator lint_off PINCONNECTEMPTY */
 inc_fifo #(.WIDTH(M2W), .DEPTH(8)) m2_fifo (
     .clk(clk), .rst(rst),
-    .in_data(m2_in), .in_valid(fin_reg), .in_ready(),
+    .in_data(m2_in), .in_valid(b_fin), .in_ready(),
     .out_data(m2_out), .out_valid(m2_valid), .out_ready(m2_pop), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
