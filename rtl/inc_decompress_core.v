@@ -267,12 +267,13 @@ endfunction
 // Five register stages from the captured header (d1) to the decision's
 // inputs (x), in step with the matcher's result (m_done six cycles after
 // the tlast beat; d1 is the cycle after it):
-//   x1  VLAN, IHL, data offset, the address sum; the header copied
+//   x1  VLAN, IHL, data offset, the four address words; the header copied
 //   x2  IHL + data offset, the shim (P .. P + 5), the TCP header words
 //       (L4 .. P, the carried checksum field included) masked out of the
-//       header
+//       header; the address words added in pairs
 //   x3, x4  the TCP header words summed by one's-complement carry-save
-//       levels (inc_csum_csa): the sum only feeds a folded checksum
+//       levels (inc_csum_csa): the sum only feeds a folded checksum; the
+//       address sum completed in x3
 //   x   the two words added with the end-around carry
 // L4 and P are even, so the 16-bit words are those at even offsets; they
 // lie in bytes 34 .. 137 (words TW0 .. TW0 + TWN - 1).
@@ -283,7 +284,7 @@ wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100
 wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 /* verilator lint_on UNUSEDSIGNAL */
-reg  [17:0] x_sum_addr;
+reg  [63:0] x_addr_words;   // source and destination address, four words
 
 always @* begin
     x_doffb = 8'd0;
@@ -293,17 +294,16 @@ always @* begin
         end
     end
     // source and destination addresses (L3 + 12 .. L3 + 19)
-    x_sum_addr = 18'd0;
     for (i = 6; i < 10; i = i + 1) begin
-        x_sum_addr = x_sum_addr + {2'd0, ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
-                                   ipb(d1_hdr_reg, x_vlan, 2 * i[7:0] + 8'd1)};
+        x_addr_words[16*(i-6) +: 16] = {ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
+                                        ipb(d1_hdr_reg, x_vlan, 2 * i[7:0] + 8'd1)};
     end
 end
 
 reg                   x1_valid_reg = 1'b0, x1_en_reg = 1'b0, x1_vlan_reg = 1'b0;
 reg [3:0]             x1_ihl_reg = 0, x1_doff_reg = 0;
 reg [16:0]            x1_len_reg = 0;
-reg [17:0]            x1_sum_addr_reg = 0;
+reg [63:0]            x1_addr_reg = 0;
 reg [AW-1:0]          x1_base_reg = 0;
 reg [8*HDR_BYTES-1:0] x1_hdr_reg = 0;
 
@@ -314,7 +314,7 @@ always @(posedge clk) begin
     x1_ihl_reg      <= x_vihl[3:0];
     x1_doff_reg     <= x_doffb[7:4];
     x1_len_reg      <= d1_len_reg;
-    x1_sum_addr_reg <= x_sum_addr;
+    x1_addr_reg     <= x_addr_words;
     x1_base_reg     <= d1_base_reg;
     x1_hdr_reg      <= d1_hdr_reg;
     if (rst)
@@ -359,7 +359,7 @@ end
 reg               x2_valid_reg = 1'b0, x2_en_reg = 1'b0;
 reg [16:0]        x2_len_reg = 0;
 reg [47:0]        x2_shim_reg = 0;
-reg [17:0]        x2_sum_addr_reg = 0;
+reg [33:0]        x2_addr_reg = 0;    // the address words summed in pairs
 reg [AW-1:0]      x2_base_reg = 0;
 reg [16*TWN-1:0]  x2_tcph_reg = 0;
 
@@ -368,7 +368,8 @@ always @(posedge clk) begin
     x2_en_reg       <= x1_en_reg;
     x2_len_reg      <= x1_len_reg;
     x2_shim_reg     <= x_shim;
-    x2_sum_addr_reg <= x1_sum_addr_reg;
+    x2_addr_reg     <= {{1'b0, x1_addr_reg[63:48]} + {1'b0, x1_addr_reg[47:32]},
+                        {1'b0, x1_addr_reg[31:16]} + {1'b0, x1_addr_reg[15:0]}};
     x2_base_reg     <= x1_base_reg;
     x2_tcph_reg     <= x_tcph_words;
     if (rst)
@@ -394,7 +395,8 @@ wire unused_csa = &{1'b0, tcph_csa3[16*TWN-1:16*8], tcph_csa4[16*8-1:32]};
 
 always @(posedge clk) begin
     x3_valid_reg <= x2_valid_reg;
-    x3_reg       <= {x2_en_reg, x2_len_reg, x2_shim_reg, x2_sum_addr_reg, x2_base_reg};
+    x3_reg       <= {x2_en_reg, x2_len_reg, x2_shim_reg,
+                     {1'b0, x2_addr_reg[33:17]} + {1'b0, x2_addr_reg[16:0]}, x2_base_reg};
     x3_tcph_reg  <= tcph_csa3[16*8-1:0];
     x4_valid_reg <= x3_valid_reg;
     x4_reg       <= x3_reg;
@@ -683,18 +685,27 @@ wire       rf_lim_on = rf_out[2*DATA_WIDTH+8];
 // (P + 6) mod 64 + stream bytes.
 wire [16:0] m1_gend = {11'd0, m1_poff[5:0] + SHIM6} + {1'b0, m1_sbytes};
 
-// Start queue (L -> B), every frame.
-localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW;
+// Where W writes a frame's output: its first beat is P / 32 into the slot,
+// and beats from SLOT_USED into the slot are not kept.
+wire [AW-1:0] m1_wstart = m1_base + {{(AW-3){1'b0}}, m1_poff[7:5]};
+wire [11:0]   m1_wroom  = (SLOT_USED12 > {9'd0, m1_poff[7:5]}) ? SLOT_USED12 - {9'd0, m1_poff[7:5]} : 12'd0;
+
+// Start queue (L -> B), every frame. Both lengths also in beats (rounded
+// up), so stage 3 loads a frame's read count without an adder.
+localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW + 12 + 12;
+wire [15:0] m1_len16 = m1_len[16] ? 16'hffff : m1_len[15:0];
 wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
-                        m1_len[16] ? 16'hffff : m1_len[15:0], m1_out_len, m1_ip_tot, m1_ip_csum,
-                        m1_l3, m1_poff, m1_base};
+                        m1_len16, m1_out_len, m1_ip_tot, m1_ip_csum,
+                        m1_l3, m1_poff, m1_base,
+                        {1'b0, m1_len16[15:5]} + {11'd0, |m1_len16[4:0]},
+                        {1'b0, m1_out_len[15:5]} + {11'd0, |m1_out_len[4:0]}};
 wire [SQW-1:0] sq_out;
 wire           sq_valid, sq_ready;
 reg            b_fin;
 
 // Decoder queue (L -> D) and writer queue (L -> W), frames to decompress.
 localparam DQW = 6 + 14 + 2 + 16 + 16;
-localparam WQW = AW + 3 + 24;
+localparam WQW = AW + 12 + 24;
 wire [DQW-1:0] dq_out;
 wire           dq_valid, dq_ready;
 wire           dq_pop;
@@ -719,7 +730,7 @@ inc_fifo #(.WIDTH(DQW), .DEPTH(8)) dq_fifo (
 );
 inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
     .clk(clk), .rst(rst),
-    .in_data({m1_base, m1_poff[7:5], m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
+    .in_data({m1_wstart, m1_wroom, m1_pseudo}), .in_valid(m1_pop && m1_dec), .in_ready(wq_ready),
     .out_data(wq_out), .out_valid(), .out_ready(wq_pop), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
@@ -889,8 +900,8 @@ end
 `endif
 
 // ---- W ----
-wire [AW-1:0] wq_base   = wq_out[WQW-1 -: AW];
-wire [2:0]    wq_pbeat  = wq_out[WQW-AW-1 -: 3];   // P / 32: the first beat written
+wire [AW-1:0] wq_start  = wq_out[WQW-1 -: AW];      // RAM address of the first beat written
+wire [11:0]   wq_room   = wq_out[WQW-AW-1 -: 12];   // beats that may be written
 wire [23:0]   wq_pseudo = wq_out[23:0];
 
 reg [SAW:0]   w_cnt_reg;           // beats of the frame written so far
@@ -910,10 +921,19 @@ always @* begin
     end
 end
 
-wire [SAW:0] w_beat = {{(SAW-2){1'b0}}, wq_pbeat} + w_cnt_reg;
+// The output RAM's write port is registered (the frame is read from it
+// only after W3 has queued its checksum).
+reg                  out_we_reg = 1'b0;
+reg [AW-1:0]         out_wa_reg = 0;
+reg [DATA_WIDTH-1:0] out_wd_reg = 0;
 
-wire          out_we = pk_valid && {{(11-SAW){1'b0}}, w_beat} < SLOT_USED12;
-wire [AW-1:0] out_wa = wq_base + {{(AW-SAW){1'b0}}, w_beat[SAW-1:0]};
+always @(posedge clk) begin
+    out_we_reg <= pk_valid && {{(11-SAW){1'b0}}, w_cnt_reg} < wq_room;
+    out_wa_reg <= wq_start + {{(AW-SAW-1){1'b0}}, w_cnt_reg};
+    out_wd_reg <= pk_data;
+    if (rst)
+        out_we_reg <= 1'b0;
+end
 
 reg                  w0_valid_reg = 1'b0, w0_last_reg = 1'b0;
 reg [DATA_WIDTH-1:0] w0_words_reg = 0;
@@ -999,7 +1019,9 @@ wire [15:0]   sq_ip_tot  = sq_out[SQW-43 -: 16];
 wire [15:0]   sq_ip_csum = sq_out[SQW-59 -: 16];
 wire [7:0]    sq_l3      = sq_out[SQW-75 -: 8];
 wire [7:0]    sq_poff    = sq_out[SQW-83 -: 8];
-wire [AW-1:0] sq_base    = sq_out[AW-1:0];
+wire [AW-1:0] sq_base    = sq_out[24 +: AW];
+wire [11:0]   sq_beats   = sq_out[12 +: 12];   // sq_len in beats
+wire [11:0]   sq_obeats  = sq_out[0 +: 12];    // sq_out_len in beats
 
 wire b_bad  = !sq_copy && eq_out;   // decompression failed: the input is output
 // The restored segment fails its TCP checksum, or the tag words the shim's sum.
@@ -1025,9 +1047,12 @@ end
 // Metadata FIFO 2: what stage 3 needs to read and patch a frame, pushed
 // as the frame is retired (its head is a register: a frame's slot is
 // held one cycle less than with a register stage in front).
-localparam M2W = 1 + 1 + AW + 16 + 8 + 16 + 16 + 8;
-wire [M2W-1:0] m2_in = {sq_drop || b_csum, !sq_copy && !b_bad, sq_base,
-                        (sq_copy || b_bad) ? sq_len : sq_out_len, sq_poff,
+// The frame's length goes in as beats and its last beat's byte count; a
+// frame with nothing to send (dropped, or empty) is flagged.
+localparam M2W = 1 + 1 + AW + 12 + 5 + 8 + 16 + 16 + 8;
+wire [11:0]    b_beats = (sq_copy || b_bad) ? sq_beats : sq_obeats;
+wire [M2W-1:0] m2_in = {sq_drop || b_csum || b_beats == 12'd0, !sq_copy && !b_bad, sq_base,
+                        b_beats, (sq_copy || b_bad) ? sq_len[4:0] : sq_out_len[4:0], sq_poff,
                         sq_ip_tot, sq_ip_csum, sq_l3};
 wire [M2W-1:0] m2_out;
 wire           m2_valid;
@@ -1052,6 +1077,7 @@ reg           o_on_reg;
 reg [AW-1:0]  o_addr_reg;         // RAM address of the next beat
 reg [SAW-1:0] o_beat_reg;         // the same beat within the frame
 reg [11:0]    o_left_reg;
+reg           o_one_reg;      // o_left_reg == 1
 reg           o_patch_reg;
 reg [4:0]     o_len_reg;          // frame length mod 32 (bytes of the last beat)
 reg [7:0]     o_poff_reg;
@@ -1070,7 +1096,7 @@ reg  o_r2_valid_reg = 1'b0;
 wire [7:0] o_busy = inc_lsum(inc_lsum({5'd0, of_count}, {7'd0, o_fly_reg}), {7'd0, o_r2_valid_reg});
 /* verilator lint_on UNUSEDSIGNAL */
 wire o_issue = o_on_reg && o_busy[7:2] == 6'd0;
-wire o_end   = o_issue && o_left_reg == 12'd1;
+wire o_end   = o_issue && o_one_reg;
 
 inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_o_ram (
     .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
@@ -1083,14 +1109,13 @@ inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) io_o_ram (
 );
 
 inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS)) out_ram (
-    .clk(clk), .wr_en(out_we), .wr_addr(out_wa), .wr_data(pk_data),
+    .clk(clk), .wr_en(out_we_reg), .wr_addr(out_wa_reg), .wr_data(out_wd_reg),
     .rd_en(o_issue), .rd_addr(o_addr_reg), .rd_data(o_qo)
 );
 
-wire          m2_drop      = m2_out[M2W-1];
-wire [15:0]   m2_len       = m2_out[M2W-3-AW -: 16];
-wire [11:0]   m2_len_beats = {1'b0, m2_len[15:5]} + {11'd0, |m2_len[4:0]};
-wire          m2_empty     = m2_drop || m2_len_beats == 12'd0;   // nothing to send
+wire          m2_empty     = m2_out[M2W-1];   // nothing to send
+wire [11:0]   m2_len_beats = m2_out[M2W-3-AW -: 12];
+wire [4:0]    m2_len5      = m2_out[M2W-15-AW -: 5];
 
 always @* begin
     m2_pop = m2_valid && (!o_on_reg || o_end);
@@ -1108,7 +1133,8 @@ always @(posedge clk) begin
         o_beat_reg <= o_beat_reg + 1'b1;
         o_addr_reg <= o_addr_reg + 1'b1;
         o_left_reg <= o_left_reg - 12'd1;
-        if (o_left_reg == 12'd1) begin
+        o_one_reg  <= o_left_reg == 12'd2;
+        if (o_one_reg) begin
             o_on_reg <= 1'b0;
         end
     end
@@ -1116,12 +1142,13 @@ always @(posedge clk) begin
         o_on_reg       <= 1'b1;
         o_beat_reg     <= {SAW{1'b0}};
         o_left_reg     <= m2_len_beats;
+        o_one_reg      <= m2_len_beats == 12'd1;
         o_patch_reg    <= m2_out[M2W-2];
         o_addr_reg     <= m2_out[M2W-3 -: AW];
-        o_len_reg      <= m2_len[4:0];
-        o_poff_reg     <= m2_out[M2W-19-AW -: 8];
-        o_ip_tot_reg   <= m2_out[M2W-27-AW -: 16];
-        o_ip_csum_reg  <= m2_out[M2W-43-AW -: 16];
+        o_len_reg      <= m2_len5;
+        o_poff_reg     <= m2_out[M2W-20-AW -: 8];
+        o_ip_tot_reg   <= m2_out[M2W-28-AW -: 16];
+        o_ip_csum_reg  <= m2_out[M2W-44-AW -: 16];
         o_l3_reg       <= m2_out[7:0];
     end
     if (rst) begin
