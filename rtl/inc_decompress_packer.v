@@ -11,7 +11,9 @@
  * A beat is emitted once more than BYTES bytes are held, so after every
  * cycle 1..BYTES bytes remain; the chunk flagged in_last flushes them (one
  * beat, or two over two cycles: in_ready is low in the second). No other
- * backpressure: at most one chunk in, one beat out per cycle.
+ * backpressure: at most one chunk in, one beat out per cycle. A beat leaves
+ * the cycle after the chunk that completes it, from the accumulator and
+ * that chunk registered (the outputs are not registered).
  */
 `resetall
 `timescale 1ns / 1ps
@@ -32,7 +34,7 @@ module inc_decompress_packer #(
     input  wire                  in_last,   // last chunk of the frame: flush
     output wire                  in_ready,  // low only in the second cycle of a two-beat flush
 
-    output reg  [DATA_WIDTH-1:0] out_data,
+    output reg  [DATA_WIDTH-1:0] out_data,  // combinational from registers
     output reg  [KW-1:0]         out_count, // bytes in the beat, BYTES except on the last
     output reg                   out_valid,
     output reg                   out_last
@@ -49,70 +51,87 @@ initial begin
     end
 end
 
-reg [2*DATA_WIDTH-1:0] acc_reg, acc_next;
+// Two steps. P1 keeps the fill level (a 6-bit loop), decides what the
+// cycle does (emit a beat, end the frame, flush) and registers the chunk
+// already masked and shifted to its place; a cycle later the accumulator
+// merges it (its loop is an OR and a select) and the beat leaves.
 reg [FW-1:0]           fill_reg, fill_next;
 reg                    flush_reg, flush_next;
 
 reg [2*DATA_WIDTH-1:0] chunk;
 reg [FW-1:0]           total;
 reg [FW-1:0]           fill;       // bytes held, or the first chunk's offset
+reg                    emit;       // a full beat leaves with this chunk
 
 assign in_ready = !flush_reg;
 
 always @* begin
-    acc_next   = acc_reg;
     fill_next  = fill_reg;
     flush_next = 1'b0;
-    chunk      = {{DATA_WIDTH{1'b0}}, in_data} &
-                 ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000});
     // After a frame's last chunk the accumulator is zero, so a first chunk
     // only needs the offset as its fill level.
     fill       = in_first ? {{(FW-KW){1'b0}}, in_offset} : fill_reg;
     total      = fill + {{(FW-KW){1'b0}}, in_count};
+    emit       = total > BYTES[FW-1:0];
+    chunk      = ({{DATA_WIDTH{1'b0}}, in_data} &
+                  ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000})) << {fill, 3'b000};
     if (flush_reg) begin
         fill_next = {FW{1'b0}};
     end else if (in_valid) begin
-        acc_next = acc_reg | (chunk << {fill, 3'b000});
-        if (total > BYTES[FW-1:0]) begin
-            acc_next  = acc_next >> DATA_WIDTH;
-            fill_next = total - BYTES[FW-1:0];
+        if (emit) begin
+            fill_next  = total - BYTES[FW-1:0];
             flush_next = in_last;
         end else begin
             fill_next = in_last ? {FW{1'b0}} : total;
         end
-        if (in_last && total <= BYTES[FW-1:0]) begin
-            acc_next = {2*DATA_WIDTH{1'b0}};
-        end
     end
 end
 
+reg                    p1_valid_reg = 1'b0;   // a chunk to merge
+reg                    p1_flush_reg = 1'b0;   // second beat of a flush
+reg                    p1_emit_reg  = 1'b0;   // a full beat leaves
+reg                    p1_last_reg  = 1'b0;   // the frame's last chunk
+reg [KW-1:0]           p1_count_reg = 0;      // bytes of the beat that leaves
+reg [2*DATA_WIDTH-1:0] p1_chunk_reg = 0;
+
 always @(posedge clk) begin
-    out_valid <= 1'b0;
-    out_last  <= 1'b0;
-    if (flush_reg) begin
-        out_data  <= acc_reg[DATA_WIDTH-1:0];
-        out_count <= fill_reg[KW-1:0];
-        out_valid <= 1'b1;
-        out_last  <= 1'b1;
-        acc_reg   <= {2*DATA_WIDTH{1'b0}};
-    end else begin
-        if (in_valid && (total > BYTES[FW-1:0] || in_last)) begin
-            out_data  <= acc_reg[DATA_WIDTH-1:0] | chunk[DATA_WIDTH-1:0] << {fill, 3'b000};
-            out_count <= total > BYTES[FW-1:0] ? BYTES[KW-1:0] : total[KW-1:0];
-            out_valid <= 1'b1;
-            out_last  <= in_last && total <= BYTES[FW-1:0];
-        end
-        acc_reg <= acc_next;
-    end
-    fill_reg  <= fill_next;
-    flush_reg <= flush_next;
+    p1_valid_reg <= in_valid && !flush_reg;
+    p1_flush_reg <= flush_reg;
+    p1_emit_reg  <= emit;
+    p1_last_reg  <= in_last;
+    p1_count_reg <= flush_reg ? fill_reg[KW-1:0] : emit ? BYTES[KW-1:0] : total[KW-1:0];
+    p1_chunk_reg <= chunk;
+    fill_reg     <= fill_next;
+    flush_reg    <= flush_next;
     if (rst) begin
-        fill_reg  <= {FW{1'b0}};
-        flush_reg <= 1'b0;
-        out_valid <= 1'b0;
-        out_last  <= 1'b0;
-        acc_reg   <= {2*DATA_WIDTH{1'b0}};
+        p1_valid_reg <= 1'b0;
+        p1_flush_reg <= 1'b0;
+        fill_reg     <= {FW{1'b0}};
+        flush_reg    <= 1'b0;
     end
+end
+
+reg [2*DATA_WIDTH-1:0] acc_reg = 0;
+wire [2*DATA_WIDTH-1:0] merged = acc_reg | p1_chunk_reg;
+
+// The beat leaving: the low half of the accumulator (second beat of a
+// flush) or of the merge.
+always @* begin
+    out_data  = p1_flush_reg ? acc_reg[DATA_WIDTH-1:0] : merged[DATA_WIDTH-1:0];
+    out_count = p1_count_reg;
+    out_valid = p1_flush_reg || (p1_valid_reg && (p1_emit_reg || p1_last_reg));
+    out_last  = p1_flush_reg || (p1_valid_reg && p1_last_reg && !p1_emit_reg);
+end
+
+always @(posedge clk) begin
+    if (p1_flush_reg) begin
+        acc_reg <= {2*DATA_WIDTH{1'b0}};
+    end else if (p1_valid_reg) begin
+        acc_reg <= p1_emit_reg ? merged >> DATA_WIDTH :
+                   p1_last_reg ? {2*DATA_WIDTH{1'b0}} : merged;
+    end
+    if (rst)
+        acc_reg <= {2*DATA_WIDTH{1'b0}};
 end
 
 endmodule
