@@ -159,7 +159,10 @@ integer i;
 reg                    in_frame_reg;   // inside a frame
 reg  [AW-1:0]          in_base_reg;    // base of the slot of the frame being received
 reg  [3:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
-reg  [16:0]            in_len_reg;     // bytes so far, saturating
+reg  [16:0]            in_len_reg;     // bytes of the frame's beats before the last two, saturating
+reg  [KW-1:0]          in_kc_reg;      // bytes of the beat taken last cycle if it was not a last beat
+reg  [AW-2:0]          in_pair_reg;    // input RAM pair of beat in_beat_reg
+reg                    in_room_reg;    // in_beat_reg < SLOT_USED: the beat is stored
 reg  [11:0]            in_beat_reg;    // beat index, saturating
 reg  [8*HDR_BYTES-1:0] hdr_reg;
 reg                    en_reg;
@@ -169,17 +172,25 @@ wire in_take = s_axis_tvalid && s_axis_tready;
 
 assign s_axis_tready = in_frame_reg || in_used_reg != NSLOT[3:0];
 
+// A byte count plus a beat's bytes, saturating at 2^17 - 1.
+function [16:0] inc_len_add;
+    input [16:0]   len;
+    input [KW-1:0] bytes;
+    reg   [17:0]   sum;
+    begin
+        sum = {1'b0, len} + {{(18-KW){1'b0}}, bytes};
+        inc_len_add = sum[17] ? 17'h1ffff : sum[16:0];
+    end
+endfunction
+
 reg [KW-1:0]           keep_bytes;     // tkeep is contiguous from lane 0
 /* verilator lint_off UNUSEDSIGNAL */
 wire [6:0]             keep_count7 = inc_keep_count({{(64-BYTES){1'b0}}, s_axis_tkeep});
 /* verilator lint_on UNUSEDSIGNAL */
-reg [16:0]             len_next;
 reg [8*HDR_BYTES-1:0]  hdr_next;
 
 always @* begin
     keep_bytes = keep_count7[KW-1:0];
-    len_next = (in_frame_reg ? in_len_reg : 17'd0);
-    len_next = (len_next > 17'h1ffff - BYTES) ? 17'h1ffff : len_next + {{(17-KW){1'b0}}, keep_bytes};
     hdr_next = hdr_reg;
     for (i = 0; i < HDR_BEATS; i = i + 1) begin
         if ((in_frame_reg ? in_beat_reg : 12'd0) == i[11:0]) begin
@@ -189,17 +200,20 @@ always @* begin
 end
 
 wire [11:0] in_beat_cur = in_frame_reg ? in_beat_reg : 12'd0;
-// The base is even: the pair address is base / 2 + beat / 2.
-wire [AW-2:0] in_pair = in_base_reg[AW-1:1] + {{(AW-SAW){1'b0}}, in_beat_cur[SAW-1:1]};
+// The base is even: the pair address is base / 2 + beat / 2, kept as a
+// register stepped on odd beats.
+wire [AW-2:0] in_pair    = in_frame_reg ? in_pair_reg : in_base_reg[AW-1:1];
+wire [11:0]   in_beat_nx = (in_beat_cur == 12'hfff) ? 12'hfff : in_beat_cur + 12'd1;
 
-wire in_store = in_take && in_beat_cur < SLOT_USED12;
+wire in_store = in_take && (!in_frame_reg || in_room_reg);
 wire ie_we    = in_store && !in_beat_cur[0];   // even beats
 wire io_we    = in_store && in_beat_cur[0];    // odd beats
 
 // Decision pipeline registers.
 reg                    d1_valid_reg;
 reg  [8*HDR_BYTES-1:0] d1_hdr_reg;
-reg  [16:0]            d1_len_reg;
+reg  [16:0]            d1_len_reg;     // bytes of the beats before the last
+reg  [KW-1:0]          d1_klast_reg;   // bytes of the last beat
 reg                    d1_en_reg;
 reg  [AW-1:0]          d1_base_reg;
 
@@ -207,8 +221,9 @@ always @(posedge clk) begin
     d1_valid_reg <= 1'b0;
     if (in_take) begin
         hdr_reg    <= hdr_next;
-        in_len_reg <= len_next;
-        in_beat_reg <= (in_beat_cur == 12'hfff) ? 12'hfff : in_beat_cur + 12'd1;
+        in_beat_reg <= in_beat_nx;
+        in_room_reg <= in_beat_nx < SLOT_USED12;
+        in_pair_reg <= in_pair + {{(AW-2){1'b0}}, in_beat_cur[0]};
         if (!in_frame_reg) begin
             in_frame_reg <= 1'b1;
             en_reg   <= cfg_enable;
@@ -218,13 +233,21 @@ always @(posedge clk) begin
             in_base_reg  <= (in_base_reg == LAST_BASE_A) ? {AW{1'b0}} : in_base_reg + SLOT_BEATS_A;
             d1_valid_reg <= 1'b1;
             d1_hdr_reg   <= hdr_next;
-            d1_len_reg   <= len_next;
+            d1_len_reg   <= inc_len_add(in_len_reg, in_kc_reg);
+            d1_klast_reg <= keep_bytes;
             d1_en_reg    <= in_frame_reg ? en_reg : cfg_enable;
             d1_base_reg  <= in_base_reg;
         end
     end
+    // The byte count lags the beats by two cycles (a beat's keep count is
+    // registered, then added): the last beat's d1 entry takes the sum so
+    // far, the count of the beat before it and its own, added in x1.
+    in_kc_reg  <= (in_take && !s_axis_tlast) ? keep_bytes : {KW{1'b0}};
+    in_len_reg <= (in_take && s_axis_tlast) ? 17'd0 : inc_len_add(in_len_reg, in_kc_reg);
     in_used_reg <= in_used_reg + {3'd0, in_take && !in_frame_reg} - {2'd0, in_free};
     if (rst) begin
+        in_kc_reg    <= {KW{1'b0}};
+        in_len_reg   <= 17'd0;
         in_frame_reg <= 1'b0;
         in_base_reg  <= {AW{1'b0}};
         in_used_reg  <= 4'd0;
@@ -313,7 +336,7 @@ always @(posedge clk) begin
     x1_vlan_reg     <= x_vlan;
     x1_ihl_reg      <= x_vihl[3:0];
     x1_doff_reg     <= x_doffb[7:4];
-    x1_len_reg      <= d1_len_reg;
+    x1_len_reg      <= inc_len_add(d1_len_reg, d1_klast_reg);
     x1_addr_reg     <= x_addr_words;
     x1_base_reg     <= d1_base_reg;
     x1_hdr_reg      <= d1_hdr_reg;
@@ -462,6 +485,7 @@ reg         y1_short_reg = 1'b0, y1_magic_ok_reg = 1'b0, y1_v1_reg = 1'b0, y1_v2
 reg  [4:0]  y1_reason_reg = 0;
 reg  [16:0] y1_len_reg = 0, y1_orig_tot_reg = 0, y1_tl_reg = 0;
 reg  [7:0]  y1_l3_reg = 0, y1_poff_reg = 0;
+reg  [5:0]  y1_pe_reg = 0;     // (P + 6) mod 64: where the groups start in the first pair
 reg  [15:0] y1_avail_reg = 0, y1_orig_reg = 0, y1_tsum_reg = 0, y1_pre_ck_reg = 0;
 reg  [23:0] y1_part_reg = 0;
 reg  [AW-1:0] y1_base_reg = 0;
@@ -486,6 +510,7 @@ always @(posedge clk) begin
     y1_v2_reg       <= x_shim_reg[39:32] == 8'h02;
     y1_l3_reg       <= mt_l3;
     y1_poff_reg     <= mt_payload_off;
+    y1_pe_reg       <= mt_payload_off[5:0] + SHIM6;
     y1_orig_reg     <= x_orig_reg;
     y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
     // restored IP total length IHL*4 + THL + original payload length
@@ -556,7 +581,7 @@ end
 wire [PAW:0] y_pair_lo = {{(PAW-2){1'b0}}, y1_sst_reg} > y1_pair_hi_reg ? y1_pair_hi_reg
                                                                         : {{(PAW-2){1'b0}}, y1_sst_reg};
 localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
-localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW;
+localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW + 17;
 reg            y2_valid_reg = 1'b0;
 reg  [M1W-1:0] y2_m1_reg = 0;
 
@@ -572,7 +597,10 @@ always @(posedge clk) begin
                      y1_part_reg + {7'd0, y1_tl_reg},                     // pseudo-header + TCP header
                      y1_tsum_reg, y1_base_reg,
                      y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_pair_lo[PAW-1:0]},
-                     y1_pair_hi_reg - y_pair_lo + 1'b1};
+                     y1_pair_hi_reg - y_pair_lo + 1'b1,
+                     // the end of the groups in bytes from the first pair:
+                     // (P + 6) mod 64 + stream bytes
+                     {1'b0, y1_avail_reg} + {11'd0, y1_pe_reg} - {15'd0, y_tail}};
     if (rst)
         y2_valid_reg <= 1'b0;
 end
@@ -603,11 +631,12 @@ wire [15:0] m1_sbytes  = m1_out[M1W-60 -: 16];
 wire [15:0] m1_out_len = m1_out[M1W-76 -: 16];
 wire [15:0] m1_ip_tot  = m1_out[M1W-92 -: 16];
 wire [15:0] m1_ip_csum = m1_out[M1W-108 -: 16];
-wire [23:0] m1_pseudo  = m1_out[LW + AW + 16 +: 24];
-wire [15:0] m1_tsum    = m1_out[LW + AW +: 16];
-wire [AW-1:0] m1_base  = m1_out[LW +: AW];
-wire [AW-2:0] m1_lpair = m1_out[PAW + 1 +: AW - 1];  // the launcher's first pair
-wire [PAW:0]  m1_lleft = m1_out[PAW:0];              // and its pair count
+wire [23:0] m1_pseudo  = m1_out[17 + LW + AW + 16 +: 24];
+wire [15:0] m1_tsum    = m1_out[17 + LW + AW +: 16];
+wire [AW-1:0] m1_base  = m1_out[17 + LW +: AW];
+wire [AW-2:0] m1_lpair = m1_out[17 + PAW + 1 +: AW - 1];  // the launcher's first pair
+wire [PAW:0]  m1_lleft = m1_out[17 +: PAW + 1];         // and its pair count
+wire [16:0]   m1_gend  = m1_out[16:0];                 // end of the groups (y2)
 
 // ---------------------------------------------------------------------------
 // Stage 2: decompress
@@ -681,9 +710,6 @@ wire       rf_last   = rf_out[2*DATA_WIDTH];
 wire [6:0] rf_lim    = rf_out[2*DATA_WIDTH+1 +: 7];
 wire       rf_lim_on = rf_out[2*DATA_WIDTH+8];
 
-// The end of a frame's groups, counted in bytes from its first pair:
-// (P + 6) mod 64 + stream bytes.
-wire [16:0] m1_gend = {11'd0, m1_poff[5:0] + SHIM6} + {1'b0, m1_sbytes};
 
 // Where W writes a frame's output: its first beat is P / 32 into the slot,
 // and beats from SLOT_USED into the slot are not kept.
@@ -1164,13 +1190,19 @@ end
 reg [DATA_WIDTH-1:0] o_patched;
 reg [15:0]           o_boff;
 reg [KW-1:0]         o_keep_bytes;
-reg [7:0]            o_fly_poff_reg, o_fly_l3_reg;
+reg [7:0]            o_fly_poff_reg;
+reg [8:0]            o_fly_l3p2_reg, o_fly_l3p3_reg, o_fly_l3p9_reg, o_fly_l3p10_reg, o_fly_l3p11_reg;
 reg [15:0]           o_fly_ip_tot_reg, o_fly_ip_csum_reg;
 reg [4:0]            o_fly_len_reg;
 
 always @(posedge clk) begin
     o_fly_poff_reg     <= o_poff_reg;
-    o_fly_l3_reg       <= o_l3_reg;
+    // the patched IP header bytes' offsets (L3 + 2, 3, 9, 10, 11)
+    o_fly_l3p2_reg     <= {1'b0, o_l3_reg} + 9'd2;
+    o_fly_l3p3_reg     <= {1'b0, o_l3_reg} + 9'd3;
+    o_fly_l3p9_reg     <= {1'b0, o_l3_reg} + 9'd9;
+    o_fly_l3p10_reg    <= {1'b0, o_l3_reg} + 9'd10;
+    o_fly_l3p11_reg    <= {1'b0, o_l3_reg} + 9'd11;
     o_fly_ip_tot_reg   <= o_ip_tot_reg;
     o_fly_ip_csum_reg  <= o_ip_csum_reg;
     o_fly_len_reg      <= o_len_reg;
@@ -1188,11 +1220,11 @@ always @* begin
         o_sel[3*i +: 3] = OS_IN;
         if (o_fly_patch_reg) begin
             if (o_boff >= {8'd0, o_fly_poff_reg}) o_sel[3*i +: 3] = OS_OUT;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd2)  o_sel[3*i +: 3] = OS_TOT_H;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd3)  o_sel[3*i +: 3] = OS_TOT_L;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd9)  o_sel[3*i +: 3] = OS_PROTO;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd10) o_sel[3*i +: 3] = OS_CS_H;
-            if (o_boff == {8'd0, o_fly_l3_reg} + 16'd11) o_sel[3*i +: 3] = OS_CS_L;
+            if (o_boff == {7'd0, o_fly_l3p2_reg})  o_sel[3*i +: 3] = OS_TOT_H;
+            if (o_boff == {7'd0, o_fly_l3p3_reg})  o_sel[3*i +: 3] = OS_TOT_L;
+            if (o_boff == {7'd0, o_fly_l3p9_reg})  o_sel[3*i +: 3] = OS_PROTO;
+            if (o_boff == {7'd0, o_fly_l3p10_reg}) o_sel[3*i +: 3] = OS_CS_H;
+            if (o_boff == {7'd0, o_fly_l3p11_reg}) o_sel[3*i +: 3] = OS_CS_L;
         end
     end
     o_keep_bytes = (o_fly_last_reg && o_fly_len_reg != 5'd0) ? {1'b0, o_fly_len_reg} : BYTES[KW-1:0];
