@@ -31,6 +31,8 @@ module inc_decompress_packer #(
     input  wire                  in_valid,
     input  wire                  in_first,  // first chunk of a frame: starts at in_offset
     input  wire [KW-1:0]         in_offset, // 0..BYTES-1, used with in_first
+    input  wire [KW-1:0]         in_room,   // BYTES - in_offset (given precomputed: it
+                                            // decides the first chunk's beat)
     input  wire                  in_last,   // last chunk of the frame: flush
     output wire                  in_ready,  // low only in the second cycle of a two-beat flush
 
@@ -51,11 +53,16 @@ initial begin
     end
 end
 
-// Two steps. P1 keeps the fill level (a 6-bit loop), decides what the
+// Two steps. P1 keeps the fill level and the room left in the beat (BYTES -
+// fill: a chunk completes the beat when its count exceeds the room, one
+// subtraction), decides what the
 // cycle does (emit a beat, end the frame, flush) and registers the chunk
 // already masked and shifted to its place; a cycle later the accumulator
 // merges it (its loop is an OR and a select) and the beat leaves.
 reg [FW-1:0]           fill_reg, fill_next;
+reg [FW-1:0]           room_reg, room_next;
+reg [FW-1:0]           room;
+reg [FW:0]             rest;       // room - count, negative when a beat leaves
 reg                    flush_reg, flush_next;
 
 reg [2*DATA_WIDTH-1:0] chunk;
@@ -67,22 +74,28 @@ assign in_ready = !flush_reg;
 
 always @* begin
     fill_next  = fill_reg;
+    room_next  = room_reg;
     flush_next = 1'b0;
     // After a frame's last chunk the accumulator is zero, so a first chunk
     // only needs the offset as its fill level.
     fill       = in_first ? {{(FW-KW){1'b0}}, in_offset} : fill_reg;
     total      = fill + {{(FW-KW){1'b0}}, in_count};
-    emit       = total > BYTES[FW-1:0];
+    room       = in_first ? {{(FW-KW){1'b0}}, in_room} : room_reg;
+    rest       = {1'b0, room} - {{(FW+1-KW){1'b0}}, in_count};
+    emit       = rest[FW];
     chunk      = ({{DATA_WIDTH{1'b0}}, in_data} &
                   ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000})) << {fill, 3'b000};
     if (flush_reg) begin
         fill_next = {FW{1'b0}};
+        room_next = BYTES[FW-1:0];
     end else if (in_valid) begin
         if (emit) begin
             fill_next  = total - BYTES[FW-1:0];
+            room_next  = rest[FW-1:0] + BYTES[FW-1:0];
             flush_next = in_last;
         end else begin
             fill_next = in_last ? {FW{1'b0}} : total;
+            room_next = in_last ? BYTES[FW-1:0] : rest[FW-1:0];
         end
     end
 end
@@ -102,14 +115,25 @@ always @(posedge clk) begin
     p1_count_reg <= flush_reg ? fill_reg[KW-1:0] : emit ? BYTES[KW-1:0] : total[KW-1:0];
     p1_chunk_reg <= chunk;
     fill_reg     <= fill_next;
+    room_reg     <= room_next;
     flush_reg    <= flush_next;
     if (rst) begin
         p1_valid_reg <= 1'b0;
         p1_flush_reg <= 1'b0;
         fill_reg     <= {FW{1'b0}};
+        room_reg     <= BYTES[FW-1:0];
         flush_reg    <= 1'b0;
     end
 end
+
+`ifndef SYNTHESIS
+always @(posedge clk) begin
+    if (!rst && in_valid && in_first && {1'b0, in_room} + {1'b0, in_offset} != BYTES[KW:0]) begin
+        $display("inc_decompress_packer: in_room %0d is not BYTES - in_offset (%0d)", in_room, in_offset);
+        $stop;
+    end
+end
+`endif
 
 reg [2*DATA_WIDTH-1:0] acc_reg = 0;
 wire [2*DATA_WIDTH-1:0] merged = acc_reg | p1_chunk_reg;
