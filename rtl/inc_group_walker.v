@@ -129,9 +129,11 @@ end
 // ---------------------------------------------------------------------------
 localparam [2:0] W_IDLE = 3'd0, W_START = 3'd1, W_GROUPS = 3'd2, W_TAIL = 3'd3, W_DRAIN = 3'd4;
 
+(* fsm_encoding = "none" *)
 reg  [2:0]      st_reg;
 reg  [7:0]      pos_reg;
 reg  [13:0]     left_reg;          // values still to decode
+reg             left8_reg;         // ... 8 or fewer: the group at pos is the last
 reg  [1:0]      tail_reg;
 reg  [TAGW-1:0] tag_reg;
 reg             first_reg;         // no chunk of the frame sent yet
@@ -153,22 +155,23 @@ wire       ov    = over_reg[pos_reg];
 wire       cr    = cross_reg[pos_reg];
 wire [3:0] nv    = (left_reg >= 14'd8) ? 4'd8 : left_reg[3:0];
 
-reg        adv, fin, load;
-reg        k_valid, k_raw, k_over;
+// The table entries of the group at pos (nx, ov, cr: 256-way selects)
+// come late; the decisions are written so that they only choose between
+// next states computed without them.
+wire       g_in  = st_reg == W_GROUPS;
+wire       g_go  = g_in && !past_reg && ok;   // the group at pos is in the ring
+wire       t_go  = st_reg == W_TAIL && (past_reg || tail_reg == 2'd0 || ok);
+
+reg        fin_rest, load;
+reg        k_valid;
 reg  [1:0] load_slot;
-reg  [3:0] rel;
+reg  [3:0] rel, rel_end;
 reg  [1:0] end_slot;              // at the end of a frame: the first slot after it
 reg        end_known;             // ... known (else: release the rest, DRAIN)
+reg  [2:0] st_end;                // the state after the frame's end
+reg  [1:0] nslot_end;
 
 always @* begin
-    adv       = 1'b0;
-    fin       = 1'b0;
-    k_valid   = 1'b0;
-    k_raw     = 1'b0;
-    k_over    = 1'b0;
-    load      = 1'b0;
-    load_slot = nslot_reg;
-    rel       = 4'd0;
     // Where the next frame starts: after the frame's last slot, which is
     // the present one, or the next (a tail or padding past the groups).
     end_known = 1'b1;
@@ -179,89 +182,89 @@ always @* begin
         end_slot  = slot2;
         end_known = full_reg[slot1] && last_reg[slot1];
     end
-    case (st_reg)
-        W_IDLE: begin
-            load = f_valid && avail[nslot_reg];
-        end
-        W_GROUPS: begin
-            if (past_reg || (ok && ov)) begin
-                k_valid = 1'b1;
-                k_raw   = 1'b1;
-                k_over  = 1'b1;
-                fin     = 1'b1;
-            end else if (ok) begin
-                k_valid = 1'b1;
-                adv     = 1'b1;
-                if (cr) begin
-                    rel = slot_oh;
-                end
-            end
-        end
-        W_TAIL: begin
-            if (past_reg || tail_reg == 2'd0 || ok) begin
-                k_valid = 1'b1;
-                k_raw   = 1'b1;
-                fin     = 1'b1;
-                // The next frame starts now when this one's slots are done.
-                load_slot = end_slot;
-                load      = f_valid && end_known && avail[end_slot];
-            end
-        end
-        W_DRAIN: begin
-            if (full_reg[nslot_reg]) begin
-                rel = 4'd1 << nslot_reg;
-            end
-        end
-        default: begin
-        end
-    endcase
-    if (fin && !past_reg) begin
-        rel = slot_oh | ((!last_reg[slot] && end_known) ? slot1_oh : 4'd0);
+    st_end    = end_known ? W_IDLE : W_DRAIN;
+    nslot_end = end_known ? end_slot : slot1;
+    // At the end the frame's slots are released (none once past them).
+    rel_end   = past_reg ? 4'd0
+              : slot_oh | ((!last_reg[slot] && end_known) ? slot1_oh : 4'd0);
+
+    // A chunk: a group, the raw tail, or the raw end of an overrun (also
+    // when the walk is past the last slot with values left).
+    k_valid   = (g_in && (past_reg || ok)) || t_go;
+    // The frame ends: at the tail, past the last slot, or (g_go and ov,
+    // late) at a group that overruns.
+    fin_rest  = t_go || (g_in && past_reg);
+    load_slot = nslot_reg;
+    load      = 1'b0;
+    if (st_reg == W_IDLE) begin
+        load = f_valid && avail[nslot_reg];
+    end else if (t_go) begin
+        // The next frame starts now when this one's slots are done.
+        load_slot = end_slot;
+        load      = f_valid && end_known && avail[end_slot];
+    end
+    // Slots released without a group: the frame's at its end, the rest of
+    // a frame while draining. With a group (g_go), see full_reg below.
+    rel = 4'd0;
+    if (t_go || (g_in && past_reg)) begin
+        rel = rel_end;
+    end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
+        rel = 4'd1 << nslot_reg;
     end
     f_ready = load;
 end
 
-always @(posedge clk) begin
+// The next state when no group is sent (st_rest), and when one is
+// (st_adv; the frame's end st_end instead when it overruns).
+reg  [2:0] st_rest;
+wire [2:0] st_adv = left8_reg ? W_TAIL : W_GROUPS;
+
+always @* begin
+    st_rest = st_reg;
     case (st_reg)
-        W_START: begin
-            st_reg <= (left_reg == 14'd0) ? W_TAIL : W_GROUPS;
-        end
-        W_GROUPS: begin
-            if (adv) begin
-                pos_reg  <= nx;
-                left_reg <= left_reg - 14'd8;   // below 8: the walk moves to the tail
-                if (left_reg <= 14'd8) begin
-                    st_reg <= W_TAIL;
-                end
-                if (cr && last_reg[slot]) begin
-                    past_reg <= 1'b1;
-                end
-            end
-        end
-        W_DRAIN: begin
-            if (full_reg[nslot_reg]) begin
-                nslot_reg <= nslot_reg + 2'd1;
-                if (last_reg[nslot_reg]) begin
-                    st_reg <= W_IDLE;
-                end
-            end
-        end
+        W_START:  st_rest = (left_reg == 14'd0) ? W_TAIL : W_GROUPS;
+        W_GROUPS: if (past_reg) st_rest = st_end;
+        W_TAIL:   if (t_go) st_rest = st_end;
+        W_DRAIN:  if (full_reg[nslot_reg] && last_reg[nslot_reg]) st_rest = W_IDLE;
         default: begin
         end
     endcase
-    if (fin) begin
-        // After its last slot (or past it) the next frame's first slot;
-        // otherwise release the frame's remaining slots first.
-        st_reg    <= end_known ? W_IDLE : W_DRAIN;
-        nslot_reg <= end_known ? end_slot : slot1;
+    if (load) begin
+        st_rest = W_START;
+    end
+end
+
+always @(posedge clk) begin
+    if (g_go) begin
+        st_reg <= ov ? st_end : st_adv;
+    end else begin
+        st_reg <= st_rest;
+    end
+    if (g_go && !ov) begin
+        // The next group (below 8 values left: the tail).
+        pos_reg  <= nx;
+        left_reg <= left_reg - 14'd8;
+        left8_reg <= left_reg <= 14'd16;
+        if (cr && last_reg[slot]) begin
+            past_reg <= 1'b1;
+        end
+    end
+    if (g_go) begin
+        if (ov) begin
+            nslot_reg <= nslot_end;
+        end
+    end else if (fin_rest) begin
+        nslot_reg <= nslot_end;
+    end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
+        nslot_reg <= nslot_reg + 2'd1;
     end
     if (k_valid) begin
         first_reg <= 1'b0;
     end
     if (load) begin
-        st_reg    <= W_START;
         pos_reg   <= {load_slot, f_skip};
         left_reg  <= f_values;
+        left8_reg <= f_values <= 14'd8;
         tail_reg  <= f_tail;
         tag_reg   <= f_tag;
         first_reg <= 1'b1;
@@ -274,8 +277,23 @@ always @(posedge clk) begin
 end
 
 // Ring state.
+wire [3:0] take_oh    = s_take ? wr_oh : 4'd0;
+wire [3:0] full_in    = full_reg | take_oh;
+wire [3:0] full_end   = (full_reg & ~rel_end) | take_oh;
+wire [3:0] full_cross = (full_reg & ~slot_oh) | take_oh;
+wire [3:0] full_rest  = (full_reg & ~rel) | take_oh;
+// The choices by ov and cr, kept as nets so that the late selects stay last.
+(* keep *) wire [3:0] full_ov;
+(* keep *) wire [3:0] full_cr;
+(* keep *) wire [3:0] full_nc;
+assign full_ov = g_go ? full_end   : full_rest;
+assign full_cr = g_go ? full_cross : full_rest;
+assign full_nc = g_go ? full_in    : full_rest;
+
 always @(posedge clk) begin
-    full_reg <= (full_reg & ~rel) | (s_take ? wr_oh : 4'd0);
+    // Released with a group: the frame's slots when it overruns, its slot
+    // when the group crosses into the next (late: ov, cr choose).
+    full_reg <= ov ? full_ov : (cr ? full_cr : full_nc);
     if (s_take) begin
         last_reg <= (last_reg & ~wr_oh) | (s_last ? wr_oh : 4'd0);
         // Every ring byte with a constant index: entries of the slot
@@ -321,12 +339,12 @@ wire [271:0]  x_win  = x_sh[271:0];
 
 always @(posedge clk) begin
     c_valid     <= k_valid;
-    c_raw       <= k_raw;
-    c_over      <= k_over;
-    c_raw_count <= k_over ? 2'd0 : tail_reg;
+    c_raw       <= g_go ? ov : fin_rest;
+    c_over      <= g_go ? ov : g_in && past_reg;
+    c_raw_count <= t_go ? tail_reg : 2'd0;
     c_nvalid    <= nv;
     c_first     <= first_reg;
-    c_last      <= fin;
+    c_last      <= g_go ? ov : fin_rest;
     c_tag       <= tag_reg;
     c_window    <= x_win;
     if (rst) begin
