@@ -222,7 +222,8 @@ always @(posedge clk) begin
     if (in_take) begin
         hdr_reg    <= hdr_next;
         in_beat_reg <= in_beat_nx;
-        in_room_reg <= in_beat_nx < SLOT_USED12;
+        // in_beat_nx < SLOT_USED12, without the increment
+        in_room_reg <= in_frame_reg ? in_beat_reg < SLOT_USED12 - 12'd1 : SLOT_USED12 > 12'd1;
         in_pair_reg <= in_pair + {{(AW-2){1'b0}}, in_beat_cur[0]};
         if (!in_frame_reg) begin
             in_frame_reg <= 1'b1;
@@ -306,16 +307,23 @@ wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100
 /* verilator lint_off UNUSEDSIGNAL */ // IHL and the data offset nibble only
 wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
+reg  [7:0]  x_doffb_n, x_doffb_v;   // ... without and with a VLAN tag
 /* verilator lint_on UNUSEDSIGNAL */
 reg  [63:0] x_addr_words;   // source and destination address, four words
 
 always @* begin
-    x_doffb = 8'd0;
+    // Both layouts in parallel, the tag compare choosing last.
+    x_doffb_n = 8'd0;
+    x_doffb_v = 8'd0;
     for (i = 5; i < 16; i = i + 1) begin
-        if (x_vihl[3:0] == i[3:0]) begin
-            x_doffb = ipb(d1_hdr_reg, x_vlan, 8'd12 + 4 * i[7:0]);
+        if ((hb(d1_hdr_reg, 8'd14) & 8'h0f) == {4'd0, i[3:0]}) begin
+            x_doffb_n = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
+        end
+        if ((hb(d1_hdr_reg, 8'd18) & 8'h0f) == {4'd0, i[3:0]}) begin
+            x_doffb_v = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
         end
     end
+    x_doffb = x_vlan ? x_doffb_v : x_doffb_n;
     // source and destination addresses (L3 + 12 .. L3 + 19)
     for (i = 6; i < 10; i = i + 1) begin
         x_addr_words[16*(i-6) +: 16] = {ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
