@@ -218,7 +218,8 @@ for v in "--lr 0.2" "--model lenet" "--batch 20" "--compression software"; do
 done
 
 # --- a rank killed mid-training: the others fail within the timeout
-port=$((30000 + RANDOM % 20000)) pids=()
+# (inc-run's port choice: free and outside the kernel's ephemeral range)
+port=$("$run" -n 1 sh -c 'echo "$INC_MASTER_PORT"') pids=()
 for i in 0 1 2 3; do
 	INC_RANK=$i INC_WORLD_SIZE=4 INC_MASTER_ADDR=127.0.0.1 INC_MASTER_PORT=$port INC_TIMEOUT_MS=4000 \
 		"$train" --quiet --iterations 100000 >"$tmp/kill.$i" 2>&1 &

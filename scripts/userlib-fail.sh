@@ -60,6 +60,16 @@ out=$("$run" -n 4 sh -c 'echo "$INC_RANK/$INC_WORLD_SIZE $INC_MASTER_ADDR $INC_M
 [ "$(echo "$out" | cut -d' ' -f1 | tr '\n' ' ')" = "0/4 1/4 2/4 3/4 " ] && \
 	[ "$(echo "$out" | cut -d' ' -f3 | sort -u | wc -l)" -eq 1 ] && \
 	ok "inc-run sets rank, size, master address and one port" || ko "inc-run environment: $out"
+# The master port must lie outside the range the kernel gives to port-0
+# binds and connects, where a rank's own socket could take it first.
+read -r elo ehi </proc/sys/net/ipv4/ip_local_port_range
+bad=0
+for _ in 1 2 3 4 5 6 7 8; do
+	p=$("$run" -n 1 sh -c 'echo "$INC_MASTER_PORT"')
+	{ [ "$p" -ge 1024 ] && [ "$p" -le 65535 ] && { [ "$p" -lt "$elo" ] || [ "$p" -gt "$ehi" ]; }; } || bad="$p"
+done
+[ "$bad" = 0 ] && ok "inc-run: master ports outside the ephemeral range $elo-$ehi" \
+	|| ko "inc-run: master port $bad inside the ephemeral range $elo-$ehi"
 "$run" -n 1 true && ok "inc-run -n 1 true" || ko "inc-run -n 1 true"
 "$run" -n 0 true 2>/dev/null; [ $? -eq 2 ] && ok "inc-run -n 0 rejected" || ko "inc-run -n 0 accepted"
 

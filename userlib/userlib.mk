@@ -38,9 +38,9 @@ $(LIB)/libinceptionn.so: $(UL_OBJS) $(MODEL_OBJS)
 UL_LIBS := $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so
 UL_BINS := $(BIN)/inc-run $(BIN)/inc-bench
 
-$(BIN)/inc-run: userlib/tools/inc_run.c
+$(BIN)/inc-run: userlib/tools/inc_run.c $(LIB)/libinceptionn.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(CC) $(UL_CFLAGS) -o $@ $< $(LIB)/libinceptionn.a
 
 # The benchmark draws its gradient-like data from tests/common/inc_framegen.
 $(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h tests/common/inc_list.h $(LIB)/libinceptionn.a $(UL_HDRS)

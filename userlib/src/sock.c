@@ -12,6 +12,7 @@
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -326,4 +327,71 @@ int inc_sock_read_all(int fd, void *buf, size_t len, int64_t deadline_ms)
 			return INC_E_TIMEOUT;
 	}
 	return 0;
+}
+
+/* 1 if nothing holds TCP port on the any-address of family (a family the
+ * host lacks counts as free). */
+static int port_free(int family, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1, ok;
+
+	if (fd < 0)
+		return errno == EAFNOSUPPORT;
+	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&ss, 0, sizeof(ss));
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = in6addr_any;
+		s6->sin6_port = htons(port);
+		len = sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_addr.s_addr = htonl(INADDR_ANY);
+		s4->sin_port = htons(port);
+		len = sizeof(*s4);
+	}
+	ok = bind(fd, (struct sockaddr *)&ss, len) == 0;
+	close(fd);
+	return ok;
+}
+
+int inc_free_port(void)
+{
+	unsigned lo = 32768, hi = 60999, first, last, span, k;
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	struct timespec ts;
+
+	if (f) {
+		if (fscanf(f, "%u %u", &lo, &hi) != 2 || lo > hi || hi > 65535)
+			lo = 32768, hi = 60999;
+		fclose(f);
+	}
+	/* The kernel hands ports of [lo, hi] to every connect and bind to
+	 * port 0: one of the ranks' own sockets could take a port from there
+	 * before rank 0 binds it. Take the larger gap outside that range. */
+	if (lo <= 1024 && hi >= 65535)
+		return INC_E_SOCKET;
+	if ((lo > 1024 ? lo - 1024 : 0) >= 65535 - hi) {
+		first = 1024;
+		last = lo - 1;
+	} else {
+		first = hi + 1;
+		last = 65535;
+	}
+	span = last - first + 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	k = (unsigned)(ts.tv_nsec ^ (getpid() * 2654435761u)) % span;
+	for (unsigned i = 0; i < span && i < 4096; i++, k = (k + 7919) % span) {
+		uint16_t port = (uint16_t)(first + k);
+
+		if (port_free(AF_INET, port) && port_free(AF_INET6, port))
+			return port;
+	}
+	return INC_E_SOCKET;
 }

@@ -52,20 +52,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int free_port(void)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	socklen_t len = sizeof(sin);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-		port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
-}
-
 static int threads_of_self(void)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -220,7 +206,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_DFL);   /* the library must not need SIG_IGN */
-	port = free_port();
+	port = inc_free_port();
+	if (port < 0) {
+		fprintf(stderr, "fail-check: no free port\n");
+		return 1;
+	}
 	if (pipe(p) < 0)
 		return 1;
 	pids = calloc((size_t)n, sizeof(*pids));

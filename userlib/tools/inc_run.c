@@ -2,7 +2,8 @@
 /*
  * inc-run - start N local ranks of a program with the torchrun-style
  * environment of libinceptionn (INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR,
- * INC_MASTER_PORT, and LOCAL_RANK), on a free port of 127.0.0.1.
+ * INC_MASTER_PORT, and LOCAL_RANK), on 127.0.0.1 and a port from
+ * inc_free_port() (outside the ephemeral range).
  *
  *   inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...
  *
@@ -22,31 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inceptionn/inceptionn.h"
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...\n");
 	exit(2);
-}
-
-/* A port the kernel just handed out on addr; rank 0 binds it again with
- * SO_REUSEADDR. */
-static int free_port(const char *addr)
-{
-	struct sockaddr_in sin;
-	socklen_t len = sizeof(sin);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-
-	if (fd < 0)
-		return -1;
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
-		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-		port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
 }
 
 static volatile sig_atomic_t got_signal;
@@ -89,7 +71,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (port == 0)
-		port = free_port(addr);
+		port = inc_free_port();
 	if (port <= 0 || port > 65535) {
 		fprintf(stderr, "inc-run: no usable port\n");
 		return 2;

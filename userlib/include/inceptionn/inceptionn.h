@@ -67,6 +67,14 @@ struct inc_comm;
 int inc_comm_init_env(struct inc_comm **comm);
 
 /*
+ * A TCP port for INC_MASTER_PORT: free on the any-address now and outside
+ * the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range),
+ * so no rank's own connections can take it before rank 0 binds it.
+ * Returns the port or INC_E_SOCKET when none is found.
+ */
+int inc_free_port(void);
+
+/*
  * Bootstrap through MPI (rank and size from MPI_COMM_WORLD, addresses
  * exchanged with MPI_Allgather). Calls MPI_Init if MPI is not initialised
  * yet (and then MPI_Finalize in inc_comm_destroy). Returns INC_E_MPI when
