@@ -82,8 +82,15 @@ assign s_axis_tready = in_frame_reg ? lf_in_ready[lane_reg]
 wire take  = s_axis_tvalid && s_axis_tready;
 wire first = take && !in_frame_reg;
 
-wire [AW+1:0] wait0 = {1'b0, lf_count0} + {{(AW+1){1'b0}}, take && !lane};
-wire [AW+1:0] wait1 = {1'b0, lf_count1} + {{(AW+1){1'b0}}, take && lane};
+// Beats waiting per lane after this cycle's: the choice is computed for
+// no beat taken and for a beat into either lane from the registered
+// counts, and take and lane (late: they follow tready) only select it.
+wire [AW+1:0] cnt0  = {1'b0, lf_count0}, cnt1 = {1'b0, lf_count1};
+wire [AW+1:0] cnt0p = cnt0 + 1'b1, cnt1p = cnt1 + 1'b1;
+wire          tie   = !(first ? pick : last_pick_reg);
+wire          pick_n = (cnt1 < cnt0)  ? 1'b1 : (cnt0 < cnt1)  ? 1'b0 : tie;
+wire          pick_0 = (cnt1 < cnt0p) ? 1'b1 : (cnt0p < cnt1) ? 1'b0 : tie;
+wire          pick_1 = (cnt1p < cnt0) ? 1'b1 : (cnt0 < cnt1p) ? 1'b0 : tie;
 
 always @(posedge clk) begin
     if (take) begin
@@ -96,9 +103,7 @@ always @(posedge clk) begin
     // beat taken this cycle (without it the last beat of a frame is missed
     // and equal frames go to one lane in pairs); on a tie the other one
     // than the last frame's
-    pick_reg <= (wait1 < wait0) ? 1'b1 :
-                (wait0 < wait1) ? 1'b0 :
-                !(first ? pick : last_pick_reg);
+    pick_reg <= !take ? pick_n : lane ? pick_1 : pick_0;
     if (rst) begin
         in_frame_reg  <= 1'b0;
         lane_reg      <= 1'b0;
