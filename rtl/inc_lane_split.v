@@ -7,9 +7,10 @@
  * inc_lane_merge, which puts the cores' outputs back into input order.
  *
  * A frame goes to the lane with fewer beats waiting (on a tie, the lane not
- * used last), chosen a cycle ahead (pick_reg) from the FIFO counts plus the
- * beat taken in that cycle, so no compare sits in front of the FIFOs'
- * write enables. Each entry carries the cfg bits
+ * used last), chosen a cycle ahead (pick_reg) from the difference of the
+ * FIFO counts (diff_reg, kept beside them) plus the beat taken in that
+ * cycle, so no compare sits in front of the FIFOs' write enables and
+ * none behind the late take. Each entry carries the cfg bits
  * present when it was taken, so a core sampling its configuration on a
  * frame's first beat sees what the engine's input saw on that beat.
  *
@@ -70,9 +71,11 @@ reg       last_pick_reg = 1'b1;  // lane of the previous frame
 reg       pick_reg = 1'b0;       // lane of a frame starting this cycle
 
 wire [1:0]    lf_in_ready;
+wire [1:0]    lf_pop;           // a beat leaves lane l's FIFO
 wire [2*AW+1:0] lf_counts;      // lane l: [l*(AW+1) +: AW+1]
-wire [AW:0]   lf_count0 = lf_counts[AW:0], lf_count1 = lf_counts[2*AW+1:AW+1];
 wire          ord_in_ready;
+// beats in lane 1's FIFO minus beats in lane 0's (two's complement)
+reg  [AW+1:0] diff_reg = {(AW+2){1'b0}};
 
 wire pick = pick_reg;
 wire lane = in_frame_reg ? lane_reg : pick;
@@ -83,14 +86,24 @@ wire take  = s_axis_tvalid && s_axis_tready;
 wire first = take && !in_frame_reg;
 
 // Beats waiting per lane after this cycle's: the choice is computed for
-// no beat taken and for a beat into either lane from the registered
-// counts, and take and lane (late: they follow tready) only select it.
-wire [AW+1:0] cnt0  = {1'b0, lf_count0}, cnt1 = {1'b0, lf_count1};
-wire [AW+1:0] cnt0p = cnt0 + 1'b1, cnt1p = cnt1 + 1'b1;
-wire          tie   = !(first ? pick : last_pick_reg);
-wire          pick_n = (cnt1 < cnt0)  ? 1'b1 : (cnt0 < cnt1)  ? 1'b0 : tie;
-wire          pick_0 = (cnt1 < cnt0p) ? 1'b1 : (cnt0p < cnt1) ? 1'b0 : tie;
-wire          pick_1 = (cnt1p < cnt0) ? 1'b1 : (cnt0 < cnt1p) ? 1'b0 : tie;
+// no beat taken and for a beat into either lane from diff_reg (d), and
+// take and lane (late: they follow tready) only select it.
+//   none taken:   lane 1 if d < 0, lane 0 if d > 0
+//   into lane 0:  lane 1 if d <= 0, lane 0 if d >= 2, d == 1 a tie
+//   into lane 1:  lane 1 if d <= -2, lane 0 if d >= 0, d == -1 a tie
+wire d_neg  = diff_reg[AW+1];
+wire d_zero = diff_reg == {(AW+2){1'b0}};
+wire d_one  = diff_reg == {{(AW+1){1'b0}}, 1'b1};
+wire d_mone = diff_reg == {(AW+2){1'b1}};
+wire tie    = !(first ? pick : last_pick_reg);
+wire pick_n = d_neg ? 1'b1 : d_zero ? tie : 1'b0;
+wire pick_0 = d_one ? tie : (d_neg || d_zero);
+wire pick_1 = d_mone ? tie : d_neg;
+
+// diff_reg follows the FIFOs' own counts: + lane 1's push and lane 0's
+// pop, - lane 0's push and lane 1's pop.
+wire [1:0] push = {take && lane, take && !lane};
+wire [2:0] delta = {2'b00, push[1]} - {2'b00, push[0]} + {2'b00, lf_pop[0]} - {2'b00, lf_pop[1]};
 
 always @(posedge clk) begin
     if (take) begin
@@ -104,13 +117,32 @@ always @(posedge clk) begin
     // and equal frames go to one lane in pairs); on a tie the other one
     // than the last frame's
     pick_reg <= !take ? pick_n : lane ? pick_1 : pick_0;
+    diff_reg <= diff_reg + {{(AW-1){delta[2]}}, delta};
     if (rst) begin
         in_frame_reg  <= 1'b0;
         lane_reg      <= 1'b0;
         last_pick_reg <= 1'b1;
         pick_reg      <= 1'b0;
+        diff_reg      <= {(AW+2){1'b0}};
     end
 end
+
+`ifndef SYNTHESIS
+// diff_reg must track the FIFOs' counts exactly (a drift would only unbalance
+// the lanes, which no output comparison sees).
+wire [AW+1:0] count_diff = {1'b0, lf_counts[2*AW+1:AW+1]} - {1'b0, lf_counts[AW:0]};
+always @(posedge clk) begin
+    if (!rst && diff_reg != count_diff) begin
+        $display("inc_lane_split: lane count difference %0d, FIFOs hold %0d",
+                 diff_reg, count_diff);
+        $stop;
+    end
+end
+`else
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_counts = &lf_counts;
+/* verilator lint_on UNUSEDSIGNAL */
+`endif
 
 inc_fifo #(.WIDTH(1), .DEPTH(ORD_DEPTH)) ord_fifo (
     .clk(clk), .rst(rst),
@@ -149,6 +181,7 @@ for (l = 0; l < 2; l = l + 1) begin : g_lane
     assign m_axis_tvalid[l]          = head_valid;
     assign m_cfg[l*CFG_WIDTH +: CFG_WIDTH] = head[DATA_WIDTH/8 + DATA_WIDTH +: CFG_WIDTH];
     assign pop = head_valid && m_axis_tready[l] && half_end;
+    assign lf_pop[l] = pop;
 
     always @(posedge clk) begin
         if (head_valid && m_axis_tready[l])
