@@ -11,8 +11,10 @@
  *   28     bytes in                        29     bytes out
  * Reading a LO word latches the counter's HI word; the next read of that
  * HI word returns the latched value (see inc_regs.h for the read order).
- * Writing INC_CNT_CTRL_CLEAR clears every counter; a statistics pulse in
- * the same cycle is lost.
+ * The statistics pulses are registered first (which counters move, by how
+ * many bytes), so each counter's 64-bit add starts at a flip-flop; a
+ * counter moves one cycle after its pulse. Writing INC_CNT_CTRL_CLEAR
+ * clears every counter; a pulse one cycle before the clear is lost.
  *
  * AXI4-Lite: one transaction at a time per channel, OKAY responses only,
  * WSTRB ignored (whole 32-bit registers). Single clock with the engines.
@@ -96,30 +98,35 @@ reg [63:0] cnt_reg [0:63];
 reg        clear;
 integer    i;
 
-function [63:0] cnt_inc;   // increment of counter k of a direction
+function cnt_hit;   // counter k of a direction moves on this pulse
     input [4:0]  k;
     input        v;
     input [2:0]  o;
     input [4:0]  r;
+    begin
+        cnt_hit = v && ((k < 5'd8 && k[2:0] == o) ||
+                        (k >= 5'd8 && k < 5'd8 + NREASONS && k - 5'd8 == r) ||
+                        k == 5'd28 || k == 5'd29);
+    end
+endfunction
+
+function [63:0] cnt_inc;   // increment of counter k from the registered pulse
+    input [4:0]  k;
+    input        hit;
     input [15:0] bi, bo;
     begin
-        cnt_inc = 64'd0;
-        if (v) begin
-            if (k < 5'd8 && k[2:0] == o) begin
-                cnt_inc = 64'd1;
-            end
-            if (k >= 5'd8 && k < 5'd8 + NREASONS && k - 5'd8 == r) begin
-                cnt_inc = 64'd1;
-            end
-            if (k == 5'd28) begin
-                cnt_inc = {48'd0, bi};
-            end
-            if (k == 5'd29) begin
-                cnt_inc = {48'd0, bo};
-            end
+        cnt_inc = {63'd0, hit};
+        if (k == 5'd28) begin
+            cnt_inc = {48'd0, hit ? bi : 16'd0};
+        end
+        if (k == 5'd29) begin
+            cnt_inc = {48'd0, hit ? bo : 16'd0};
         end
     end
 endfunction
+
+reg [63:0] hit_reg = 64'd0;   // [dir*32 + index]: the counter moves
+reg [15:0] tx_bi_reg = 16'd0, tx_bo_reg = 16'd0, rx_bi_reg = 16'd0, rx_bo_reg = 16'd0;
 
 // Indices that hold a counter: outcomes 0..4, reasons 8..26, bytes 28, 29.
 function used;
@@ -131,16 +138,27 @@ endfunction
 
 always @(posedge clk) begin
     for (i = 0; i < 32; i = i + 1) begin
+        hit_reg[i]      <= cnt_hit(i[4:0], tx_stat_valid, tx_stat_outcome, tx_stat_reason);
+        hit_reg[32 + i] <= cnt_hit(i[4:0], rx_stat_valid, rx_stat_outcome, rx_stat_reason);
+    end
+    tx_bi_reg <= tx_stat_bytes_in;
+    tx_bo_reg <= tx_stat_bytes_out;
+    rx_bi_reg <= rx_stat_bytes_in;
+    rx_bo_reg <= rx_stat_bytes_out;
+    if (rst) begin
+        hit_reg <= 64'd0;
+    end
+end
+
+always @(posedge clk) begin
+    for (i = 0; i < 32; i = i + 1) begin
         if (!used(i[4:0]) || clear || rst) begin
             cnt_reg[i]      <= 64'd0;
             cnt_reg[32 + i] <= 64'd0;
         end else begin
-            cnt_reg[i]      <= cnt_reg[i] + cnt_inc(i[4:0], tx_stat_valid, tx_stat_outcome,
-                                                    tx_stat_reason, tx_stat_bytes_in,
-                                                    tx_stat_bytes_out);
-            cnt_reg[32 + i] <= cnt_reg[32 + i] + cnt_inc(i[4:0], rx_stat_valid, rx_stat_outcome,
-                                                          rx_stat_reason, rx_stat_bytes_in,
-                                                          rx_stat_bytes_out);
+            cnt_reg[i]      <= cnt_reg[i] + cnt_inc(i[4:0], hit_reg[i], tx_bi_reg, tx_bo_reg);
+            cnt_reg[32 + i] <= cnt_reg[32 + i] + cnt_inc(i[4:0], hit_reg[32 + i],
+                                                          rx_bi_reg, rx_bo_reg);
         end
     end
 end

@@ -101,9 +101,19 @@ wire pick_0 = d_one ? tie : (d_neg || d_zero);
 wire pick_1 = d_mone ? tie : d_neg;
 
 // diff_reg follows the FIFOs' own counts: + lane 1's push and lane 0's
-// pop, - lane 0's push and lane 1's pop.
-wire [1:0] push = {take && lane, take && !lane};
-wire [2:0] delta = {2'b00, push[1]} - {2'b00, push[0]} + {2'b00, lf_pop[0]} - {2'b00, lf_pop[1]};
+// pop, - lane 0's push and lane 1's pop. The five possible next values
+// are summed from the register alone; the pushes and pops (late: take
+// follows tready, a pop the core's tready) only select one.
+wire [1:0]    push = {take && lane, take && !lane};
+wire [AW+1:0] d_m2 = diff_reg - {{AW{1'b0}}, 2'd2}, d_m1 = diff_reg - 1'b1;
+wire [AW+1:0] d_p1 = diff_reg + 1'b1, d_p2 = diff_reg + {{AW{1'b0}}, 2'd2};
+wire [1:0]    n_up = {push[1] && lf_pop[0], push[1] ^ lf_pop[0]};   // 0..2
+wire [1:0]    n_dn = {push[0] && lf_pop[1], push[0] ^ lf_pop[1]};   // 0..2
+wire [AW+1:0] diff_next =
+    (n_up == 2'd2 && n_dn == 2'd0) ? d_p2 :
+    (n_dn == 2'd2 && n_up == 2'd0) ? d_m2 :
+    (n_up > n_dn)                  ? d_p1 :
+    (n_dn > n_up)                  ? d_m1 : diff_reg;
 
 always @(posedge clk) begin
     if (take) begin
@@ -117,7 +127,7 @@ always @(posedge clk) begin
     // and equal frames go to one lane in pairs); on a tie the other one
     // than the last frame's
     pick_reg <= !take ? pick_n : lane ? pick_1 : pick_0;
-    diff_reg <= diff_reg + {{(AW-1){delta[2]}}, delta};
+    diff_reg <= diff_next;
     if (rst) begin
         in_frame_reg  <= 1'b0;
         lane_reg      <= 1'b0;
