@@ -105,8 +105,25 @@ wire pick_1 = d_mone ? tie : d_neg;
 // are summed from the register alone; the pushes and pops (late: take
 // follows tready, a pop the core's tready) only select one.
 wire [1:0]    push = {take && lane, take && !lane};
-wire [AW+1:0] d_m2 = diff_reg - {{AW{1'b0}}, 2'd2}, d_m1 = diff_reg - 1'b1;
-wire [AW+1:0] d_p1 = diff_reg + 1'b1, d_p2 = diff_reg + {{AW{1'b0}}, 2'd2};
+// As gates (an adder operator would be folded with the select into one
+// adder of a selected constant, behind the late signals).
+function [AW+1:0] step;   // x + 1 (up) or x - 1, bits from lsb up
+    input [AW+1:0] x;
+    input          up;
+    input integer  lsb;
+    reg            c;     // carry (up) or borrow
+    integer        j;
+    begin
+        step = x;
+        c    = 1'b1;
+        for (j = lsb; j < AW + 2; j = j + 1) begin
+            step[j] = x[j] ^ c;
+            c       = c & (up ? x[j] : !x[j]);
+        end
+    end
+endfunction
+wire [AW+1:0] d_m2 = step(diff_reg, 1'b0, 1), d_m1 = step(diff_reg, 1'b0, 0);
+wire [AW+1:0] d_p1 = step(diff_reg, 1'b1, 0), d_p2 = step(diff_reg, 1'b1, 1);
 wire [1:0]    n_up = {push[1] && lf_pop[0], push[1] ^ lf_pop[0]};   // 0..2
 wire [1:0]    n_dn = {push[0] && lf_pop[1], push[0] ^ lf_pop[1]};   // 0..2
 wire [AW+1:0] diff_next =
