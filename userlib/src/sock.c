@@ -106,6 +106,27 @@ static void set_nodelay(int fd)
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
+/* The any-address of family with port; returns its length. */
+static socklen_t any_addr(int family, uint16_t port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_addr = in6addr_any;
+		s6->sin6_port = htons(port);
+		return sizeof(*s6);
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_addr.s_addr = htonl(INADDR_ANY);
+		s4->sin_port = htons(port);
+		return sizeof(*s4);
+	}
+}
+
 int inc_sock_listen(int family, uint16_t port, uint8_t tos, int data,
 		    uint16_t *bound_port)
 {
@@ -117,22 +138,7 @@ int inc_sock_listen(int family, uint16_t port, uint8_t tos, int data,
 	if (fd < 0)
 		return INC_E_SOCKET;
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	memset(&ss, 0, sizeof(ss));
-	if (family == AF_INET6) {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-
-		s6->sin6_family = AF_INET6;
-		s6->sin6_addr = in6addr_any;
-		s6->sin6_port = htons(port);
-		len = sizeof(*s6);
-	} else {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-
-		s4->sin_family = AF_INET;
-		s4->sin_addr.s_addr = htonl(INADDR_ANY);
-		s4->sin_port = htons(port);
-		len = sizeof(*s4);
-	}
+	len = any_addr(family, port, &ss);
 	/* Accepted sockets inherit the listener's ToS and MSS clamp, so the
 	 * SYN-ACK already carries the tag. */
 	if (data) {
@@ -340,22 +346,7 @@ static int port_free(int family, uint16_t port)
 	if (fd < 0)
 		return errno == EAFNOSUPPORT;
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	memset(&ss, 0, sizeof(ss));
-	if (family == AF_INET6) {
-		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-
-		s6->sin6_family = AF_INET6;
-		s6->sin6_addr = in6addr_any;
-		s6->sin6_port = htons(port);
-		len = sizeof(*s6);
-	} else {
-		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-
-		s4->sin_family = AF_INET;
-		s4->sin_addr.s_addr = htonl(INADDR_ANY);
-		s4->sin_port = htons(port);
-		len = sizeof(*s4);
-	}
+	len = any_addr(family, port, &ss);
 	ok = bind(fd, (struct sockaddr *)&ss, len) == 0;
 	close(fd);
 	return ok;
