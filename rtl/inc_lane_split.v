@@ -191,7 +191,7 @@ for (l = 0; l < 2; l = l + 1) begin : g_lane
     inc_fifo #(.WIDTH(EW), .DEPTH(DEPTH)) lf (
         .clk(clk), .rst(rst),
         .in_data({s_axis_tlast, cfg, s_axis_tkeep, s_axis_tdata}),
-        .in_valid(take && lane == l), .in_ready(lf_in_ready[l]),
+        .in_valid(push[l]), .in_ready(lf_in_ready[l]),
         .out_data(head), .out_valid(head_valid), .out_ready(pop),
         .count(lf_counts[l*(AW+1) +: AW+1])
     );

@@ -19,14 +19,11 @@
  *   thread is left (exit status 5 otherwise).
  * Last line: "N passed, N failed".
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -11,14 +11,11 @@
  * rank that failed (128+signal if it was killed). When a rank fails the
  * others get SIGTERM, then SIGKILL after 2 s, unless -k (keep going).
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
