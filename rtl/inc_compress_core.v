@@ -34,7 +34,7 @@
  *
  * TCP checksum (format v2): the sender's TCP checksum HC is captured as
  * its beat passes D1; every payload beat's lanes are decoded again (eight
- * inc_decompress_block, the restored value q) in stage B, and the sum of
+ * inc_decompress_block, the restored value q) in stages B and B1, and the sum of
  * q's words plus the complements of the original words is accumulated per
  * frame; the decision sets HC' = ~fold(~HC + sum), the RFC 1624 update that
  * sw-model/src/frame.c (v2_csum) defines, patched at L4 + 16 on output. Both
@@ -558,15 +558,23 @@ end
 // reductions give all-zero words only for all-zero inputs).
 wire [64*LANES-1:0] lane_words;
 
+reg [DATA_WIDTH-1:0] b1_orig_reg = 0;
+reg [LANES-1:0]      b1_lvalid_reg = 0;
+
+always @(posedge clk) begin
+    b1_orig_reg   <= b_orig_reg;
+    b1_lvalid_reg <= b_lvalid_reg;
+end
+
 generate
     for (li = 0; li < LANES; li = li + 1) begin : lane_q
-        wire [31:0] q;
-        wire [31:0] x = b_orig_reg[li*32 +: 32];
+        wire [31:0] q;      // one cycle after b_*, beside b1_*
+        wire [31:0] x = b1_orig_reg[li*32 +: 32];
 
-        inc_decompress_block dblk (
-            .tag(b_tags_reg[2*li +: 2]), .payload(b_pay_reg[li*32 +: 32]), .value(q)
+        inc_decompress_block #(.PIPE(1)) dblk (
+            .clk(clk), .tag(b_tags_reg[2*li +: 2]), .payload(b_pay_reg[li*32 +: 32]), .value(q)
         );
-        assign lane_words[64*li +: 64] = b_lvalid_reg[li] ?
+        assign lane_words[64*li +: 64] = b1_lvalid_reg[li] ?
             {q[7:0], q[15:8], q[23:16], q[31:24], ~{x[7:0], x[15:8]}, ~{x[23:16], x[31:24]}} : 64'd0;
     end
 endgenerate
@@ -574,13 +582,68 @@ endgenerate
 wire [GRP_BYTES*8-1:0] grp;
 wire [7:0]             grp_len;
 
-inc_group_pack #(.LANES(LANES)) pack (
-    .in_tags(b_tags_reg), .in_payloads(b_pay_reg), .out_group(grp), .out_len(grp_len)
+inc_group_pack #(.LANES(LANES), .PIPE(1)) pack (     // grp: one cycle after b_*
+    .clk(clk), .in_tags(b_tags_reg), .in_payloads(b_pay_reg), .out_group(grp), .out_len(grp_len)
 );
 
+// Stage B1: everything of B one cycle later, beside the group packer's
+// and the restored values' register (the packing tree and the
+// decompression blocks each take two cycles).
+reg [15:0]                b1_csum_rest_reg = 0;
+reg                       b1_en_reg = 1'b0;
+reg [15:0]                b1_frame_len_reg = 0;
+reg                       b1_has_reg = 1'b0;
+reg [15:0]                b1_hcb_reg = 0;
+reg [7:0]                 b1_ip_hlen_reg = 0;
+reg                       b1_last_reg = 1'b0;
+reg                       b1_nz_reg = 1'b0;
+reg [5:0]                 b1_off_reg = 0;
+reg [OAW:0]               b1_orig_base_reg = 0;
+reg [OAW:0]               b1_orig_end_reg = 0;
+reg [15:0]                b1_plen_reg = 0;
+reg [7:0]                 b1_poff_reg = 0;
+reg [4:0]                 b1_reason_reg = 0;
+reg                       b1_start_reg = 1'b0;
+reg [2*LANES-1:0]         b1_tags_reg = 0;
+reg [1:0]                 b1_tail_reg = 0;
+reg [23:0]                b1_tail_bytes_reg = 0;
+reg [7:0]                 b1_tcp_hlen_reg = 0;
+reg [6:0]                 b1_tcs_reg = 0;
+reg [7:0]                 b1_ttl_reg = 0;
+reg                       b1_valid_reg = 1'b0;
+reg                       b1_vlan_reg = 1'b0;
+
+always @(posedge clk) begin
+    b1_csum_rest_reg  <= b_csum_rest_reg;
+    b1_en_reg         <= b_en_reg;
+    b1_frame_len_reg  <= b_frame_len_reg;
+    b1_has_reg        <= b_has_reg;
+    b1_hcb_reg        <= b_hcb_reg;
+    b1_ip_hlen_reg    <= b_ip_hlen_reg;
+    b1_last_reg       <= b_last_reg;
+    b1_nz_reg         <= b_nz_reg;
+    b1_off_reg        <= b_off_reg;
+    b1_orig_base_reg  <= b_orig_base_reg;
+    b1_orig_end_reg   <= b_orig_end_reg;
+    b1_plen_reg       <= b_plen_reg;
+    b1_poff_reg       <= b_poff_reg;
+    b1_reason_reg     <= b_reason_reg;
+    b1_start_reg      <= b_start_reg;
+    b1_tags_reg       <= b_tags_reg;
+    b1_tail_reg       <= b_tail_reg;
+    b1_tail_bytes_reg <= b_tail_bytes_reg;
+    b1_tcp_hlen_reg   <= b_tcp_hlen_reg;
+    b1_tcs_reg        <= b_tcs_reg;
+    b1_ttl_reg        <= b_ttl_reg;
+    b1_valid_reg      <= b_valid_reg;
+    b1_vlan_reg       <= b_vlan_reg;
+    if (rst)
+        b1_valid_reg <= 1'b0;
+end
+
 // Stage B2: the packed group registered (the packing tree and the tail
-// insertion in one cycle were the longest path), everything else of B
-// one cycle later.
+// insertion in one cycle were the longest path; the tree now spans B1
+// and B2), everything else of B through B1.
 reg [GRP_BYTES*8-1:0] b2_grp_reg = 0;
 reg [7:0]             b2_grp_len_reg = 0;
 reg [64*LANES-1:0]    b2_words_reg = 0;
@@ -612,29 +675,29 @@ always @(posedge clk) begin
     b2_grp_reg       <= grp;
     b2_grp_len_reg   <= grp_len;
     b2_words_reg     <= lane_words;
-    b2_csum_rest_reg  <= b_csum_rest_reg;
-    b2_en_reg         <= b_en_reg;
-    b2_frame_len_reg  <= b_frame_len_reg;
-    b2_has_reg        <= b_has_reg;
-    b2_hcb_reg        <= b_hcb_reg;
-    b2_ip_hlen_reg    <= b_ip_hlen_reg;
-    b2_last_reg       <= b_last_reg;
-    b2_nz_reg         <= b_nz_reg;
-    b2_off_reg        <= b_off_reg;
-    b2_orig_base_reg  <= b_orig_base_reg;
-    b2_orig_end_reg   <= b_orig_end_reg;
-    b2_plen_reg       <= b_plen_reg;
-    b2_poff_reg       <= b_poff_reg;
-    b2_reason_reg     <= b_reason_reg;
-    b2_start_reg      <= b_start_reg;
-    b2_tags_reg       <= b_tags_reg;
-    b2_tail_reg       <= b_tail_reg;
-    b2_tail_bytes_reg <= b_tail_bytes_reg;
-    b2_tcp_hlen_reg   <= b_tcp_hlen_reg;
-    b2_tcs_reg        <= b_tcs_reg;
-    b2_ttl_reg        <= b_ttl_reg;
-    b2_valid_reg      <= b_valid_reg;
-    b2_vlan_reg       <= b_vlan_reg;
+    b2_csum_rest_reg  <= b1_csum_rest_reg;
+    b2_en_reg         <= b1_en_reg;
+    b2_frame_len_reg  <= b1_frame_len_reg;
+    b2_has_reg        <= b1_has_reg;
+    b2_hcb_reg        <= b1_hcb_reg;
+    b2_ip_hlen_reg    <= b1_ip_hlen_reg;
+    b2_last_reg       <= b1_last_reg;
+    b2_nz_reg         <= b1_nz_reg;
+    b2_off_reg        <= b1_off_reg;
+    b2_orig_base_reg  <= b1_orig_base_reg;
+    b2_orig_end_reg   <= b1_orig_end_reg;
+    b2_plen_reg       <= b1_plen_reg;
+    b2_poff_reg       <= b1_poff_reg;
+    b2_reason_reg     <= b1_reason_reg;
+    b2_start_reg      <= b1_start_reg;
+    b2_tags_reg       <= b1_tags_reg;
+    b2_tail_reg       <= b1_tail_reg;
+    b2_tail_bytes_reg <= b1_tail_bytes_reg;
+    b2_tcp_hlen_reg   <= b1_tcp_hlen_reg;
+    b2_tcs_reg        <= b1_tcs_reg;
+    b2_ttl_reg        <= b1_ttl_reg;
+    b2_valid_reg      <= b1_valid_reg;
+    b2_vlan_reg       <= b1_vlan_reg;
     if (rst)
         b2_valid_reg <= 1'b0;
 end

@@ -60,6 +60,7 @@ generate
 endgenerate
 
 inc_group_pack #(.LANES(LANES)) pack (
+    .clk(1'b0),
     .in_tags(tags), .in_payloads(payloads), .out_group(out_group), .out_len(out_len)
 );
 

@@ -838,17 +838,19 @@ inc_decompress_unit du (
     .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
 );
 
-// The unit's two stages, for the packer: first chunk of a frame and its offset.
-reg       du_first1_reg, du_first2_reg;
-reg [4:0] du_off1_reg, du_off2_reg;
-reg [5:0] du_room2_reg;             // 32 - du_off2_reg
+// The unit's three stages, for the packer: first chunk of a frame and its offset.
+reg       du_first1_reg, du_first2_reg, du_first3_reg;
+reg [4:0] du_off1_reg, du_off2_reg, du_off3_reg;
+reg [5:0] du_room3_reg;             // 32 - du_off3_reg
 
 always @(posedge clk) begin
     du_first1_reg <= gw_valid && gw_first;
     du_off1_reg   <= gw_tag[DTW-1 -: 5];
     du_first2_reg <= du_first1_reg;
     du_off2_reg   <= du_off1_reg;
-    du_room2_reg  <= 6'd32 - {1'b0, du_off1_reg};
+    du_first3_reg <= du_first2_reg;
+    du_off3_reg   <= du_off2_reg;
+    du_room3_reg  <= 6'd32 - {1'b0, du_off2_reg};
 end
 
 // Stream checks, per frame: the groups must take exactly payload - 6 -
@@ -921,7 +923,7 @@ wire                  pk_valid, pk_last, pk_in_ready;
 inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
     .clk(clk), .rst(rst),
     .in_data(du_data), .in_count(du_count), .in_valid(du_out_valid),
-    .in_first(du_first2_reg), .in_offset({1'b0, du_off2_reg}), .in_room(du_room2_reg), .in_last(du_out_last),
+    .in_first(du_first3_reg), .in_offset({1'b0, du_off3_reg}), .in_room(du_room3_reg), .in_last(du_out_last),
     .in_ready(pk_in_ready),
     .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
 );

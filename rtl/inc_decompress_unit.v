@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_decompress_unit - one group per cycle: tag decoder, payload offsets,
- * eight inc_decompress_block lanes. Two pipeline stages, no backpressure.
+ * eight inc_decompress_block lanes. Three pipeline stages, no backpressure.
  *
  * Group layout (docs/codec.md), byte 0 first:
  *
@@ -19,7 +19,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Tag decoder + payload extraction + 8 decompression lanes, 2-cycle latency.
+// Tag decoder + payload extraction + 8 decompression lanes, 3-cycle latency.
 module inc_decompress_unit (
     input  wire         clk,
     input  wire         rst,
@@ -116,13 +116,16 @@ always @(posedge clk) begin
     end
 end
 
-// Stage 2: the decompression blocks.
+// Stages 2 and 3: the decompression blocks, each with a register between
+// its leading-one search and its shift (PIPE = 1); the chunk's other
+// fields follow in s2.
 wire [255:0] values;
 
 genvar g;
 generate
     for (g = 0; g < LANES; g = g + 1) begin : lane
-        inc_decompress_block blk (
+        inc_decompress_block #(.PIPE(1)) blk (
+            .clk(clk),
             .tag(s1_tags_reg[2*g +: 2]),
             .payload(s1_pay_reg[32*g +: 32]),
             .value(values[32*g +: 32])
@@ -130,13 +133,23 @@ generate
     end
 endgenerate
 
+reg        s2_valid_reg, s2_raw_reg, s2_last_reg;
+reg [5:0]  s2_count_reg;
+reg [31:0] s2_rawdata_reg;
+
 always @(posedge clk) begin
-    out_data  <= s1_raw_reg ? {224'd0, s1_rawdata_reg} : values;
-    out_count <= s1_count_reg;
-    out_last  <= s1_last_reg;
-    out_valid <= s1_valid_reg;
+    s2_raw_reg     <= s1_raw_reg;
+    s2_rawdata_reg <= s1_rawdata_reg;
+    s2_count_reg   <= s1_count_reg;
+    s2_last_reg    <= s1_last_reg;
+    s2_valid_reg   <= s1_valid_reg;
+    out_data  <= s2_raw_reg ? {224'd0, s2_rawdata_reg} : values;
+    out_count <= s2_count_reg;
+    out_last  <= s2_last_reg;
+    out_valid <= s2_valid_reg;
     if (rst) begin
-        out_valid <= 1'b0;
+        s2_valid_reg <= 1'b0;
+        out_valid    <= 1'b0;
     end
 end
 

@@ -36,7 +36,7 @@ module rx_units_top #(
     output wire         busy
 );
 
-inc_decompress_block blk (.tag(blk_tag), .payload(blk_payload), .value(blk_value));
+inc_decompress_block blk (.clk(1'b0), .tag(blk_tag), .payload(blk_payload), .value(blk_value));
 
 /* verilator lint_off UNUSEDSIGNAL */ // a group is at most 34 bytes
 wire [(IN_BEATS+1)*256+15:0] win;
