@@ -162,6 +162,10 @@ wire [31:0]    comp_used_w = {{(31-CAW){1'b0}}, comp_used_reg};
 reg            start_ok_reg = 1'b0;
 wire           start_ok  = start_ok_reg;
 reg            pop_d_reg = 1'b0;       // pop, one cycle later, for inflight_reg
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]     inflight_up = inc_lsum({{(7-MQW){1'b0}}, inflight_reg}, 8'd1);
+wire [7:0]     inflight_dn = inc_lsub({{(7-MQW){1'b0}}, inflight_reg}, 8'd1);
+/* verilator lint_on UNUSEDSIGNAL */
 
 wire           pop;                    // output side: a frame's metadata is done
 wire [OAW:0]   pop_orig_end;
@@ -189,7 +193,12 @@ always @(posedge clk) begin
 
     if (pop)
         orig_rd_reg <= pop_orig_end;
-    inflight_reg <= inflight_reg + {{MQW{1'b0}}, first} - {{MQW{1'b0}}, pop_d_reg};
+    // +1 and -1 formed from the register alone (gates: an adder operator
+    // would take the late `first` into its carry chain), then selected
+    if (first && !pop_d_reg)
+        inflight_reg <= inflight_up[MQW:0];
+    else if (!first && pop_d_reg)
+        inflight_reg <= inflight_dn[MQW:0];
     pop_d_reg    <= pop;
     orig_used_reg <= orig_wr_reg - orig_rd_reg;
     comp_used_reg <= comp_wr_reg - comp_rd_reg;
@@ -296,7 +305,7 @@ wire        hdr_ok   = cur_hdr_valid && cur_hdr_ok && cur_payload_len != 16'd0;
 // indices, so that stage X only compares and subtracts. Payload beat j is
 // formed when D1 holds input beat b1 + j (b1 = P/32 + 1), j < npb.
 reg           q1_ok_reg = 1'b0;
-reg [2:0]     q1_b0_reg = 0;               // payload offset / 32
+reg [3:0]     q1_b1_reg = 0;               // payload offset / 32 + 1
 reg [4:0]     q1_sft_reg = 0;              // payload offset mod 32
 reg [BW-1:0]  q1_npb_reg = 0;              // payload beats
 reg [13:0]    q1_nvals_reg = 0;            // floats
@@ -317,7 +326,7 @@ reg [6:0]     q_tcs_reg = 0;
 always @(posedge clk) begin
     q1_ok_reg    <= hdr_ok;
     q1_tcs_reg   <= cur_l3_off[7:1] + cur_ip_hlen[7:1] + 7'd8;
-    q1_b0_reg    <= cur_payload_off[7:5];
+    q1_b1_reg    <= {1'b0, cur_payload_off[7:5]} + 4'd1;
     q1_sft_reg   <= cur_payload_off[4:0];
     q1_npb_reg   <= cur_payload_len[15:5] + {10'd0, cur_payload_len[4:0] != 5'd0};
     q1_nvals_reg <= cur_payload_len[15:2];
@@ -326,10 +335,10 @@ always @(posedge clk) begin
 
     q_ok_reg   <= q1_ok_reg;
     sft_reg    <= q1_sft_reg;
-    q_b1_reg   <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1;
-    q_end_reg  <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1 + q1_npb_reg;
-    q_tidx_reg <= {{(BW-3){1'b0}}, q1_b0_reg} + 1'b1 + {1'b0, q1_nvals_reg[13:3]};
-    q_nvb_reg  <= {2'b00, q1_nvals_reg} + {9'd0, q1_b0_reg, 3'b000} + 16'd8;
+    q_b1_reg   <= {{(BW-4){1'b0}}, q1_b1_reg};
+    q_end_reg  <= {{(BW-4){1'b0}}, q1_b1_reg} + q1_npb_reg;
+    q_tidx_reg <= {{(BW-4){1'b0}}, q1_b1_reg} + {1'b0, q1_nvals_reg[13:3]};
+    q_nvb_reg  <= {2'b00, q1_nvals_reg} + {9'd0, q1_b1_reg, 3'b000};
     ntail_reg  <= q1_ntail_reg;
     q_off_reg  <= q1_off_reg;
     q_tcs_reg  <= q1_tcs_reg;
@@ -382,10 +391,18 @@ always @(posedge clk) begin
         e2_reg <= 1'b0;
 end
 
-// sel: the input beat index whose payload beat is formed (the held last
-// beat's index + 1 for the end-of-frame flush)
-wire [BW-1:0] sel_idx   = e2_reg ? last_idx_p1_reg : d1_idx_reg;
-wire          sel_in    = sel_idx >= q_b1_reg && sel_idx < q_end_reg;
+// The input beat index whose payload beat is formed is D1's, or for the
+// end-of-frame flush (e2_reg) the held last beat's index + 1: the compares
+// are made for both, as gates, and e2_reg chooses after them.
+wire [15:0]   idx_d1    = {{(16-BW){1'b0}}, d1_idx_reg};
+wire [15:0]   idx_fl    = {{(16-BW){1'b0}}, last_idx_p1_reg};
+wire [15:0]   b1_16     = {{(16-BW){1'b0}}, q_b1_reg};
+wire [15:0]   end_16    = {{(16-BW){1'b0}}, q_end_reg};
+wire [15:0]   nvb_16    = {3'b000, q_nvb_reg[15:3]};
+wire          sel_in    = e2_reg ? inc_lge16(idx_fl, b1_16) && !inc_lge16(idx_fl, end_16)
+                                 : inc_lge16(idx_d1, b1_16) && !inc_lge16(idx_d1, end_16);
+wire          sel_lt_nvb = e2_reg ? !inc_lge16(idx_fl, nvb_16) : !inc_lge16(idx_d1, nvb_16);
+wire          sel_eq_nvb = e2_reg ? idx_fl == nvb_16 : idx_d1 == nvb_16;
 wire          gen_beat  = d1_valid_reg && q_ok_reg && sel_in && !e2_reg;
 wire          gen_flush = e2_reg && q_ok_reg && sel_in;
 wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
@@ -394,10 +411,9 @@ wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft_reg, 3'b000};
 
 // values left from lane 0 of this payload beat: nvals - 8 * (sel - b1) =
 // 8 * (nvb / 8 - sel) + nvals mod 8: compares instead of a subtraction
-wire [12:0]   nvb_hi    = q_nvb_reg[15:3];
-wire [3:0]    gen_nv    = {1'b0, sel_idx} < nvb_hi ? LANES[3:0] :
-                          {1'b0, sel_idx} == nvb_hi ? {1'b0, q_nvb_reg[2:0]} : 4'd0;
-wire          gen_tail  = ntail_reg != 2'd0 && sel_idx == q_tidx_reg;
+wire [3:0]    gen_nv    = sel_lt_nvb ? LANES[3:0] : sel_eq_nvb ? {1'b0, q_nvb_reg[2:0]} : 4'd0;
+wire          gen_tail  = ntail_reg != 2'd0 &&
+                          (e2_reg ? last_idx_p1_reg == q_tidx_reg : d1_idx_reg == q_tidx_reg);
 
 // Stage X: one item per cycle: a payload beat, and/or the end-of-frame token
 reg                  x_valid_reg = 1'b0, x_has_reg = 1'b0, x_last_reg = 1'b0, x_start_reg = 1'b0;
@@ -417,7 +433,7 @@ always @(posedge clk) begin
     x_tcs_reg   <= q_tcs_reg;
     x_has_reg   <= e2_reg ? gen_flush : gen_beat;
     x_last_reg  <= e2_reg;
-    x_start_reg <= sel_idx == q_b1_reg;
+    x_start_reg <= e2_reg ? last_idx_p1_reg == q_b1_reg : d1_idx_reg == q_b1_reg;
     x_data_reg  <= gen_shift[DATA_WIDTH-1:0];
     x_nv_reg    <= gen_nv;
     x_tail_reg  <= gen_tail ? ntail_reg : 2'd0;
@@ -758,8 +774,14 @@ always @(posedge clk) begin
         c_oversize_reg   <= {16'd0, b2_frame_len_reg} > MAX_FRAME;
         c_pre_ck_reg     <= ones_add(b2_csum_rest_reg, {b2_ttl_reg, 8'd253});
     end
-    if (rst)
+    if (rst) begin
         c_valid_reg <= 1'b0;
+        // (a reset also keeps these two flip-flops: without one, synthesis
+        // folds them into the shift register of their B..B2 copies, whose
+        // clock-to-out is twice a flip-flop's, in front of the align loop)
+        c_start_reg <= 1'b0;
+        c_off_reg   <= 6'd0;
+    end
 end
 
 wire                   a0_valid, a1_valid;
@@ -871,29 +893,37 @@ wire [15:0] comp_len   = f_chunks_reg + {8'd0, f_poff6_reg};   // the compressed
 // not_smaller: shim + stream + tail >= payload length
 wire        not_smaller = f_plen_small_reg || f_chunks_reg >= f_plen_m6_reg;
 
+// The reasons before not_smaller are decided from registers (pre_*);
+// the length compare, the late input, only chooses at the end.
 reg  [1:0]  dec_mode;
 reg  [2:0]  dec_outcome;
 reg  [4:0]  dec_reason;
+reg  [4:0]  pre_reason;
+reg         pre_ok;                    // no reason before not_smaller
 always @* begin
-    dec_mode    = M_BYPASS;
-    dec_outcome = O_BYPASS;
-    dec_reason  = f_reason_in_reg;
-    if (f_oversize_reg) begin
-        dec_mode    = M_DROP;
-        dec_outcome = O_DROPPED;
-        dec_reason  = R_OVERSIZE;
-    end else if (!f_en_reg) begin
-        dec_reason  = R_DISABLED;
-    end else if (f_reason_in_reg != R_NONE) begin
-        dec_reason  = f_reason_in_reg;
-    end else if (f_plen_zero_reg) begin
-        dec_reason  = R_NO_PAYLOAD;
-    end else if (not_smaller) begin
-        dec_reason  = R_NOT_SMALLER;
-    end else begin
-        dec_mode    = M_COMP;
-        dec_outcome = O_COMPRESSED;
-        dec_reason  = R_NONE;
+    pre_ok     = 1'b0;
+    pre_reason = f_reason_in_reg;
+    if (f_oversize_reg)
+        pre_reason = R_OVERSIZE;
+    else if (!f_en_reg)
+        pre_reason = R_DISABLED;
+    else if (f_reason_in_reg != R_NONE)
+        pre_reason = f_reason_in_reg;
+    else if (f_plen_zero_reg)
+        pre_reason = R_NO_PAYLOAD;
+    else
+        pre_ok = 1'b1;
+    dec_mode    = f_oversize_reg ? M_DROP : M_BYPASS;
+    dec_outcome = f_oversize_reg ? O_DROPPED : O_BYPASS;
+    dec_reason  = pre_reason;
+    if (pre_ok) begin
+        if (not_smaller) begin
+            dec_reason  = R_NOT_SMALLER;
+        end else begin
+            dec_mode    = M_COMP;
+            dec_outcome = O_COMPRESSED;
+            dec_reason  = R_NONE;
+        end
     end
 end
 
@@ -1128,9 +1158,17 @@ inc_ram #(.WIDTH(ROW_BYTES*8), .DEPTH(CDEPTH/2)) bank1_ram (
 
 // Stage R (the RAMs' read cycle): the beat's place relative to the shim,
 // rel = 32 * beat - P (byte b of the beat is payload byte rel + b - 6).
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]    poff_lo_m1 = inc_lsub({5'd0, h_poff[7:5]}, 8'd1);
+wire [7:0]    poff_lo_p1 = inc_lsum({5'd0, h_poff[7:5]}, 8'd1);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [7:0]    poff_m32   = {poff_lo_m1[2:0], h_poff[4:0]};   // P - 32 (P >= 32)
+wire [8:0]    poff_p32   = {poff_lo_p1[3:0], h_poff[4:0]};   // P + 32
 reg           r_rowsel_reg = 1'b0, r_half_reg = 1'b0, r_last_reg = 1'b0, r_comp_reg = 1'b0, r_first_reg = 1'b0;
 reg [5:0]     r_keep_reg = 0;              // bytes in the last beat, 1..32
-reg [17:0]    r_rel_reg = 0;               // 32 * beat - P, signed
+reg [5:0]     r_rel_reg = 0;               // 32 * beat - P, modulo 64
+reg           r_rel_lo_reg = 1'b0;         // rel < -32: every byte is header
+reg           r_rel_hi_reg = 1'b0;         // rel >= 32: every byte is payload
 reg           r_vlan_reg = 1'b0;
 reg [15:0]    r_total_reg = 0, r_csum_reg = 0, r_plen_reg = 0, r_tcs_reg = 0, r_tsum_reg = 0;
 reg           r_tcs_beat_reg = 1'b0;       // this beat holds the TCP checksum
@@ -1147,7 +1185,13 @@ always @(posedge clk) begin
     r_comp_reg   <= h_mode == M_COMP;
     r_first_reg  <= ob_reg == {BW{1'b0}};
     r_keep_reg   <= {1'b0, h_out_len[4:0]} == 6'd0 ? 6'd32 : {1'b0, h_out_len[4:0]};
-    r_rel_reg    <= {1'b0, ob_reg, 5'b00000} - {10'd0, h_poff};
+    r_rel_reg    <= {ob_reg[0], 5'b00000} - h_poff[5:0];
+    // from the beat and P without the subtraction: 32 * beat < P - 32,
+    // 32 * beat >= P + 32 (P + 32 and P - 32 change only P's bits 7..5)
+    r_rel_lo_reg <= h_poff[7:5] != 3'd0 && ob_reg[BW-1:3] == 0 &&
+                    !inc_lge16({8'd0, ob_reg[2:0], 5'b00000}, {8'd0, poff_m32});
+    r_rel_hi_reg <= ob_reg[BW-1:4] != 0 ||
+                    inc_lge16({7'd0, ob_reg[3:0], 5'b00000}, {7'd0, poff_p32});
     r_vlan_reg   <= h_vlan;
     r_total_reg  <= h_total;
     r_csum_reg   <= h_csum;
@@ -1170,9 +1214,9 @@ localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd2,   // S_SHIM + 0..5
 wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
 wire [7:0]  l3 = r_vlan_reg ? 8'd18 : 8'd14;
 // rel clamped to -33..32: beyond it every byte is header (or payload)
-wire        rel_lo = r_rel_reg[17] && r_rel_reg[16:5] != 12'hfff;
+wire        rel_lo = r_rel_lo_reg;
 // (in range, rel's bits 17..5 are all its sign)
-wire        rel_hi = !r_rel_reg[17] && r_rel_reg[16:5] != 12'h000;
+wire        rel_hi = r_rel_hi_reg;
 reg  [4*DB-1:0] r_sel;
 reg  [7:0]      dd;          // rel + b for rel in -32..31: -32..62, signed
 integer b;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // inc_lsum.vh - included inside a module body: a + b, a - b and a >= b (8
-// bits) written as gates, and ones_add, the one's-complement sum of two
+// bits; a >= b also at 16) written as gates, and ones_add, the one's-complement sum of two
 // words. Small sums whose operands come from a few bits (group and lane
 // lengths from tag words) then become a few LUT levels after synthesis
 // instead of a chain of carry chains; an adder operator would be mapped to
@@ -31,6 +31,19 @@ function inc_lge;
         for (j = 0; j < 8; j = j + 1)
             br = (~a[j] & b[j]) | (~(a[j] ^ b[j]) & br);
         inc_lge = ~br;
+    end
+endfunction
+
+// a >= b (16 bits) as gates, for beat indices and counts
+function inc_lge16;
+    input [15:0] a, b;
+    reg          br;
+    integer      j;
+    begin
+        br = 1'b0;
+        for (j = 0; j < 16; j = j + 1)
+            br = (~a[j] & b[j]) | (~(a[j] ^ b[j]) & br);
+        inc_lge16 = ~br;
     end
 endfunction
 

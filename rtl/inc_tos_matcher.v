@@ -267,7 +267,7 @@ reg [3:0]   b_doff = 0;
 reg [15:0]  b_total = 0, b_len = 0, b_tot_m_ih = 0;
 reg [16:0]  b_ip_end = 0;
 reg         b_trunc_l2 = 1'b0, b_not_ipv4 = 1'b0, b_trunc_ip = 1'b0, b_bad_hdr = 1'b0;
-reg         b_tos_bad = 1'b0, b_frag = 1'b0, b_not_tcp = 1'b0, b_tot_lt_ih = 1'b0, b_tcp_min = 1'b0;
+reg         b_tos_bad = 1'b0, b_frag = 1'b0, b_not_tcp = 1'b0, b_tot_lt_ih = 1'b0;
 reg [16*5-1:0] b_all = 0;          // 30 words after five levels: 5
 reg [16*4-1:0] b_rest = 0;         // 27 words after five levels: 4
 
@@ -286,7 +286,6 @@ always @(posedge clk) begin
     b_len       <= a_len;
     b_tot_m_ih  <= a_total - {8'd0, ip_hlen};
     b_tot_lt_ih <= a_total < {8'd0, ip_hlen};
-    b_tcp_min   <= a_total < {8'd0, ip_hlen} + 16'd20;
     b_ip_end    <= {9'd0, l3} + {1'b0, a_total};
     b_trunc_l2  <= a_len < 16'd14 || (a_vlan && a_len < 16'd18);
     b_not_ipv4  <= a_not_ipv4;
@@ -337,9 +336,11 @@ always @(posedge clk) begin
              b_tot_lt_ih || b_ip_end > {1'b0, b_len} ||
                  (b_ip_end < {1'b0, b_len} && b_len > 16'd64),            // bad length
              b_frag, b_not_tcp,
-             // total < IHL*4 + 20, data offset < 5, or IHL*4 + THL > total
-             // (the last one only matters when total >= IHL*4)
-             b_tcp_min || b_doff < 4'd5 || b_tot_m_ih < {8'd0, tcp_hlen}};
+             // total < IHL*4 + 20 (total < IHL*4, or total - IHL*4 < 20),
+             // data offset < 5, or IHL*4 + THL > total (the last one only
+             // matters when total >= IHL*4)
+             b_tot_lt_ih || b_tot_m_ih < 16'd20 || b_doff < 4'd5 ||
+                 b_tot_m_ih < {8'd0, tcp_hlen}};
     c_all       <= csa_all_c[31:0];
     c_rest      <= csa_rest_c[31:0];
     if (rst)
