@@ -1015,7 +1015,7 @@ end
 // of a frame can write two rows in one cycle.
 // --------------------------------------------------------------------------
 reg [CAW:0]           comp_base_reg = 0;     // first row of the current frame
-reg [15:0]            frame_rows_reg = 0;    // rows written for the current frame
+reg [15:0]            frame_rows_reg = 0;    // rows of the current frame
 
 // Rows beyond a frame's MAX_ROWS are not written (such a compressed form
 // cannot be smaller than the frame). The limit is checked on the count one
@@ -1043,7 +1043,9 @@ always @(posedge clk) begin
         frame_rows_reg <= 16'd0;
         rows_ok_reg    <= 1'b1;
     end else begin
-        frame_rows_reg <= frame_rows_reg + {15'd0, w0} + {15'd0, w1};
+        // every row the align unit emits (also those not written: the
+        // count only has to pass MAX_ROWS), from its registered valids
+        frame_rows_reg <= frame_rows_reg + {15'd0, a0_valid} + {15'd0, a1_valid};
         rows_ok_reg    <= frame_rows_reg < MAX_ROWS;
     end
     if (pop)
@@ -1226,7 +1228,7 @@ always @* begin
         dd = inc_lsum({{2{r_rel_reg[5]}}, r_rel_reg[5:0]}, b[7:0]);
         r_sel[4*b +: 4] = S_ORIG;
         if (r_comp_reg && !rel_lo && (rel_hi || !dd[7])) begin
-            if (!rel_hi && dd[6:3] == 4'd0 && dd[2:0] < 3'd6)
+            if (!rel_hi && dd[6:3] == 4'd0 && !(dd[2] && dd[1]))   // dd < 6
                 r_sel[4*b +: 4] = S_SHIM + {1'b0, dd[2:0]};
             else
                 r_sel[4*b +: 4] = S_COMP;

@@ -159,6 +159,11 @@ integer i;
 reg                    in_frame_reg;   // inside a frame
 reg  [AW-1:0]          in_base_reg;    // base of the slot of the frame being received
 reg  [3:0]             in_used_reg;    // slots allocated and not yet freed by stage 3
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]             used_p1 = inc_lsum({4'd0, in_used_reg}, 8'd1);
+wire [7:0]             used_m1 = inc_lsub({4'd0, in_used_reg}, 8'd1);
+wire [7:0]             used_m2 = inc_lsub({4'd0, in_used_reg}, 8'd2);
+/* verilator lint_on UNUSEDSIGNAL */
 reg  [16:0]            in_len_reg;     // bytes of the frame's beats before the last two, saturating
 reg  [KW-1:0]          in_kc_reg;      // bytes of the beat taken last cycle if it was not a last beat
 reg  [AW-2:0]          in_pair_reg;    // input RAM pair of beat in_beat_reg
@@ -167,7 +172,7 @@ reg  [11:0]            in_beat_reg;    // beat index, saturating
 reg  [8*HDR_BYTES-1:0] hdr_reg;
 reg                    en_reg;
 
-wire [1:0] in_free;                    // slots stage 3 releases this cycle (0..2)
+wire       in_free_end, in_free_empty; // slots stage 3 releases this cycle (0..2)
 wire in_take = s_axis_tvalid && s_axis_tready;
 
 assign s_axis_tready = in_frame_reg || in_used_reg != NSLOT[3:0];
@@ -245,7 +250,15 @@ always @(posedge clk) begin
     // far, the count of the beat before it and its own, added in x1.
     in_kc_reg  <= (in_take && !s_axis_tlast) ? keep_bytes : {KW{1'b0}};
     in_len_reg <= (in_take && s_axis_tlast) ? 17'd0 : inc_len_add(in_len_reg, in_kc_reg);
-    in_used_reg <= in_used_reg + {3'd0, in_take && !in_frame_reg} - {2'd0, in_free};
+    // +1 .. -2 formed from the register as gates; the take and the late
+    // releases only select
+    case ({in_take && !in_frame_reg, in_free_end, in_free_empty})
+        3'b100:                 in_used_reg <= used_p1[3:0];
+        3'b010, 3'b001, 3'b111: in_used_reg <= used_m1[3:0];
+        3'b011:                 in_used_reg <= used_m2[3:0];
+        default: begin
+        end
+    endcase
     if (rst) begin
         in_kc_reg    <= {KW{1'b0}};
         in_len_reg   <= 17'd0;
@@ -851,6 +864,14 @@ always @(posedge clk) begin
     du_first3_reg <= du_first2_reg;
     du_off3_reg   <= du_off2_reg;
     du_room3_reg  <= 6'd32 - {1'b0, du_off2_reg};
+    // (the reset also keeps the stage-3 copies flip-flops: synthesis would
+    // fold them with the copies before into shift registers, whose clock
+    // to out is twice a flip-flop's, in front of the packer's decisions)
+    if (rst) begin
+        du_first3_reg <= 1'b0;
+        du_off3_reg   <= 5'd0;
+        du_room3_reg  <= 6'd32;
+    end
 end
 
 // Stream checks, per frame: the groups must take exactly payload - 6 -
@@ -1160,7 +1181,8 @@ always @* begin
 end
 
 // Slots released: the last read of a frame, and a frame with nothing to send.
-assign in_free = {1'b0, o_end} + {1'b0, m2_pop && m2_empty};
+assign in_free_end   = o_end;
+assign in_free_empty = m2_pop && m2_empty;
 
 always @(posedge clk) begin
     o_fly_reg       <= o_issue;

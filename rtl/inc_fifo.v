@@ -71,9 +71,14 @@ assign out_valid = head_valid_reg;
 assign out_data  = head_reg;
 assign count     = count_reg;
 
+// Every push writes mem at wr_ptr, also one that goes to the head: that
+// slot is free (mem holds at most DEPTH - 1 entries when a push is taken),
+// and the write enable then does not wait for the consumer's pop.
 always @(posedge clk) begin
-    if (push && !to_head) begin
+    if (push) begin
         mem[wr_ptr_reg[AW-1:0]] <= in_data;
+    end
+    if (push && !to_head) begin
         wr_ptr_reg <= wr_ptr_reg + 1'b1;
     end
     if (to_head) begin

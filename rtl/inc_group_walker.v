@@ -106,22 +106,31 @@ reg  [7:0]    e_next [0:63];
 reg  [63:0]   e_cross, e_over;
 reg  [7:0]    p_next;              // entry 63 of the slot before
 reg           p_over;
-reg  [7:0]    sum;
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [7:0]    sum;                 // j + size, < 128
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [5:0]    gsize;
+reg  [7:0]    lim_j;               // the limit - j, modulo 256 (bit 7: negative)
 // The slot written and the one before, one-hot (writes with constant indices).
 wire [3:0]    wr_oh  = 4'd1 << wr_slot_reg;
 wire [3:0]    p_oh   = {wr_oh[0], wr_oh[3:1]};
 
 always @* begin
+    // j + size > limit is tested as size > limit - j, the difference
+    // formed beside the size rather than after the sum
     for (j = 0; j < 64; j = j + 1) begin
-        sum = inc_lsum(j[7:0], {2'b00, inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]}
-                                                                : s_data[8*j +: 16])});
+        gsize = inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]} : s_data[8*j +: 16]);
+        sum   = inc_lsum(j[7:0], {2'b00, gsize});
+        lim_j = inc_lsub({1'b0, s_lim}, j[7:0]);
         e_next[j]  = {wr_slot_reg + {1'b0, sum[6]}, sum[5:0]};
         e_cross[j] = sum[6];
-        e_over[j]  = s_lim_on && !inc_lge({1'b0, s_lim}, sum);
+        e_over[j]  = s_lim_on && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
     end
-    sum    = inc_lsum(8'd63, {2'b00, inc_group_bytes({s_data[7:0], p_byte_reg})});
+    gsize  = inc_group_bytes({s_data[7:0], p_byte_reg});
+    sum    = inc_lsum(8'd63, {2'b00, gsize});
+    lim_j  = inc_lsub({1'b0, p_lim_reg}, 8'd63);
     p_next = {wr_slot_reg, sum[5:0]};
-    p_over = p_lim_on_reg && !inc_lge({1'b0, p_lim_reg}, sum);
+    p_over = p_lim_on_reg && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
 end
 
 // ---------------------------------------------------------------------------

@@ -289,7 +289,7 @@ always @(posedge clk) begin
     b_ip_end    <= {9'd0, l3} + {1'b0, a_total};
     b_trunc_l2  <= a_len < 16'd14 || (a_vlan && a_len < 16'd18);
     b_not_ipv4  <= a_not_ipv4;
-    b_trunc_ip  <= a_len < {8'd0, l3} + 16'd20;
+    b_trunc_ip  <= a_vlan ? a_len < 16'd38 : a_len < 16'd34;   // < L3 + 20
     b_bad_hdr   <= a_vihl[7:4] != 4'd4 || ihl < 4'd5;
     b_tos_bad   <= a_tos_bad;
     b_frag      <= a_frag;
