@@ -851,10 +851,11 @@ inc_decompress_unit du (
     .out_data(du_data), .out_count(du_count), .out_valid(du_out_valid), .out_last(du_out_last)
 );
 
-// The unit's three stages, for the packer: first chunk of a frame and its offset.
-reg       du_first1_reg, du_first2_reg, du_first3_reg;
-reg [4:0] du_off1_reg, du_off2_reg, du_off3_reg;
-reg [5:0] du_room3_reg;             // 32 - du_off3_reg
+// The unit's four stages, for the packer: first chunk of a frame and its
+// offset, beside the chunk (du_room: 32 - du_off).
+reg       du_first1_reg, du_first2_reg, du_first3_reg, du_first_reg;
+reg [4:0] du_off1_reg, du_off2_reg, du_off3_reg, du_off_reg;
+reg [5:0] du_room_reg;
 
 always @(posedge clk) begin
     du_first1_reg <= gw_valid && gw_first;
@@ -863,14 +864,16 @@ always @(posedge clk) begin
     du_off2_reg   <= du_off1_reg;
     du_first3_reg <= du_first2_reg;
     du_off3_reg   <= du_off2_reg;
-    du_room3_reg  <= 6'd32 - {1'b0, du_off2_reg};
-    // (the reset also keeps the stage-3 copies flip-flops: synthesis would
+    du_first_reg  <= du_first3_reg;
+    du_off_reg    <= du_off3_reg;
+    du_room_reg   <= 6'd32 - {1'b0, du_off3_reg};
+    // (the reset also keeps the last copies flip-flops: synthesis would
     // fold them with the copies before into shift registers, whose clock
     // to out is twice a flip-flop's, in front of the packer's decisions)
     if (rst) begin
-        du_first3_reg <= 1'b0;
-        du_off3_reg   <= 5'd0;
-        du_room3_reg  <= 6'd32;
+        du_first_reg <= 1'b0;
+        du_off_reg   <= 5'd0;
+        du_room_reg  <= 6'd32;
     end
 end
 
@@ -944,7 +947,7 @@ wire                  pk_valid, pk_last, pk_in_ready;
 inc_decompress_packer #(.DATA_WIDTH(DATA_WIDTH)) pk (
     .clk(clk), .rst(rst),
     .in_data(du_data), .in_count(du_count), .in_valid(du_out_valid),
-    .in_first(du_first3_reg), .in_offset({1'b0, du_off3_reg}), .in_room(du_room3_reg), .in_last(du_out_last),
+    .in_first(du_first_reg), .in_offset({1'b0, du_off_reg}), .in_room(du_room_reg), .in_last(du_out_last),
     .in_ready(pk_in_ready),
     .out_data(pk_data), .out_count(pk_count), .out_valid(pk_valid), .out_last(pk_last)
 );

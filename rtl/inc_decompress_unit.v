@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_decompress_unit - one group per cycle: tag decoder, payload offsets,
- * eight inc_decompress_block lanes. Three pipeline stages, no backpressure.
+ * eight inc_decompress_block lanes. Four pipeline stages, no backpressure.
  *
  * Group layout (docs/codec.md), byte 0 first:
  *
@@ -19,7 +19,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Tag decoder + payload extraction + 8 decompression lanes, 3-cycle latency.
+// Tag decoder + payload extraction + 8 decompression lanes, 4-cycle latency.
 module inc_decompress_unit (
     input  wire         clk,
     input  wire         rst,
@@ -81,9 +81,32 @@ always @* begin
         for (k = 0; k < i; k = k + 1)
             off[6*i +: 6] = lsum6(off[6*i +: 6], size[6*k +: 6]);
     end
+end
+
+// Stage 0: the window and its lane offsets.
+reg [271:0]       s0_window_reg;
+reg [6*LANES-1:0] s0_off_reg;
+reg               s0_valid_reg, s0_raw_reg, s0_last_reg;
+reg [5:0]         s0_count_reg;
+
+always @(posedge clk) begin
+    s0_window_reg <= in_window;
+    s0_off_reg    <= off[6*LANES-1:0];
+    s0_raw_reg    <= in_raw;
+    s0_count_reg  <= in_raw ? {4'd0, in_raw_count} : {in_nvalid[3:0], 2'b00};
+    s0_last_reg   <= in_last;
+    s0_valid_reg  <= in_valid;
+    if (rst) begin
+        s0_valid_reg <= 1'b0;
+    end
+end
+
+wire [15:0] s0_tags = s0_window_reg[15:0];
+
+always @* begin
     for (i = 0; i < LANES; i = i + 1) begin
-        word = in_window[{off[6*i +: 6], 3'b000} +: 32];
-        case (tagword[2*i +: 2])
+        word = s0_window_reg[{s0_off_reg[6*i +: 6], 3'b000} +: 32];
+        case (s0_tags[2*i +: 2])
             2'd0: pay[32*i +: 32] = 32'd0;
             2'd1: pay[32*i +: 32] = {24'd0, word[7:0]};
             2'd2: pay[32*i +: 32] = {16'd0, word[15:0]};
@@ -104,13 +127,13 @@ reg [5:0]   s1_count_reg;
 reg [31:0]  s1_rawdata_reg;
 
 always @(posedge clk) begin
-    s1_tags_reg    <= tagword;
+    s1_tags_reg    <= s0_tags;
     s1_pay_reg     <= pay;
-    s1_raw_reg     <= in_raw;
-    s1_rawdata_reg <= in_window[31:0];
-    s1_count_reg   <= in_raw ? {4'd0, in_raw_count} : {in_nvalid[3:0], 2'b00};
-    s1_last_reg    <= in_last;
-    s1_valid_reg   <= in_valid;
+    s1_raw_reg     <= s0_raw_reg;
+    s1_rawdata_reg <= s0_window_reg[31:0];
+    s1_count_reg   <= s0_count_reg;
+    s1_last_reg    <= s0_last_reg;
+    s1_valid_reg   <= s0_valid_reg;
     if (rst) begin
         s1_valid_reg <= 1'b0;
     end

@@ -113,8 +113,8 @@ static int run_stream(const uint8_t *st, size_t slen, size_t n, unsigned gap, ui
 		if (!*io->busy && n == 0)
 			break;
 	}
-	/* two more cycles for the unit's pipeline */
-	for (int i = 0; i < 3; i++) {
+	/* the unit's pipeline (four stages) drains */
+	for (int i = 0; i < 5; i++) {
 		*io->s_valid = 0;
 		rxu_eval();
 		if (*io->u_valid) {
