@@ -19,7 +19,11 @@
  *     field == 0                       tag 0
  *     payload = s << k | field, k = 15 or 7
  */
-module inc_compress_block (
+module inc_compress_block #(
+    // 1: in_eb is already clamped (1..126, inc_eb_clamp): the clamp is left
+    // out of the compares' path
+    parameter EB_CLAMPED = 0
+) (
     input  wire [31:0] in_value,     // float32 bit pattern
     input  wire [6:0]  in_eb,        // error-bound exponent; 0 and 127 clamp to 1 and 126
     output reg  [1:0]  out_tag,      // 0 zero, 1 8-bit, 2 16-bit, 3 raw
@@ -31,7 +35,7 @@ localparam [1:0] TAG_ZERO = 2'd0, TAG_8 = 2'd1, TAG_16 = 2'd2, TAG_RAW = 2'd3;
 `include "inc_lsum.vh"
 
 
-wire [6:0]  eb    = in_eb == 7'd0 ? 7'd1 : (in_eb == 7'd127 ? 7'd126 : in_eb);
+wire [6:0]  eb    = EB_CLAMPED != 0 ? in_eb : inc_eb_clamp(in_eb);
 wire [7:0]  e     = in_value[30:23];
 wire        s     = in_value[31];
 // ebase = 127 - eb and the first 16-bit exponent ebase + ceil(eb/2) =

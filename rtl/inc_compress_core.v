@@ -187,7 +187,7 @@ always @(posedge clk) begin
     if (first) begin
         orig_base_reg <= orig_wr_reg;
         en_reg <= cfg_enable;
-        eb_reg <= cfg_eb;
+        eb_reg <= inc_eb_clamp(cfg_eb);
     end
     tready_reg <= (beat ? !s_axis_tlast : in_active_reg) || start_ok;
 
@@ -232,7 +232,7 @@ localparam DW  = 1 + 1 + 7 + BW + DATA_WIDTH + 2 * (OAW + 1);   // the bundle be
 reg  [DLY-1:0]  dv_reg = 0;                // valid, one bit per stage
 reg  [DW-1:0]   dd_reg [0:DLY-1];          // the bundle per stage
 wire [DW-1:0]   d0_bundle = {s_axis_tlast, first ? cfg_enable : en_reg,
-                             first ? cfg_eb : eb_reg, beat_idx, s_axis_tdata,
+                             first ? inc_eb_clamp(cfg_eb) : eb_reg, beat_idx, s_axis_tdata,
                              first ? orig_wr_reg : orig_base_reg,
                              orig_wr_reg + {{OAW{1'b0}}, store}};
 integer dk;
@@ -440,7 +440,7 @@ always @(posedge clk) begin
     x_off_reg   <= q_off_reg;
     // with e2_reg, D1 may already hold the next frame's first beat: the
     // token takes the finished frame's values from the g_* registers
-    x_eb_reg    <= e2_reg ? g_eb_reg : d1_eb_reg;   // the compression blocks clamp 0 and 127
+    x_eb_reg    <= e2_reg ? g_eb_reg : d1_eb_reg;   // clamped at the frame's first beat
     x_en_reg    <= g_en_reg;
     x_orig_base_reg <= g_orig_base_reg;
     x_orig_end_reg  <= g_orig_end_reg;
@@ -494,7 +494,7 @@ generate
         wire [31:0] pay;
         wire        valid = li < x_nv_reg;
 
-        inc_compress_block blk (
+        inc_compress_block #(.EB_CLAMPED(1)) blk (
             .in_value(x_data_reg[li*32 +: 32]), .in_eb(x_eb_reg),
             .out_tag(tag), .out_payload(pay)
         );
@@ -662,6 +662,7 @@ end
 // and B2), everything else of B through B1.
 reg [GRP_BYTES*8-1:0] b2_grp_reg = 0;
 reg [7:0]             b2_grp_len_reg = 0;
+reg [7:0]             b2_clen_reg = 0;      // the chunk: group + tail bytes (0 without a payload beat)
 reg [64*LANES-1:0]    b2_words_reg = 0;
 reg [15:0]            b2_csum_rest_reg = 0;
 reg                   b2_en_reg = 1'b0;
@@ -679,7 +680,6 @@ reg [7:0]             b2_poff_reg = 0;
 reg [4:0]             b2_reason_reg = 0;
 reg                   b2_start_reg = 1'b0;
 reg [2*LANES-1:0]     b2_tags_reg = 0;
-reg [1:0]             b2_tail_reg = 0;
 reg [23:0]            b2_tail_bytes_reg = 0;
 reg [7:0]             b2_tcp_hlen_reg = 0;
 reg [6:0]             b2_tcs_reg = 0;
@@ -690,6 +690,7 @@ reg                   b2_vlan_reg = 1'b0;
 always @(posedge clk) begin
     b2_grp_reg       <= grp;
     b2_grp_len_reg   <= grp_len;
+    b2_clen_reg      <= b1_has_reg ? inc_lsum(b1_nz_reg ? grp_len : 8'd0, {6'd0, b1_tail_reg}) : 8'd0;
     b2_words_reg     <= lane_words;
     b2_csum_rest_reg  <= b1_csum_rest_reg;
     b2_en_reg         <= b1_en_reg;
@@ -707,27 +708,29 @@ always @(posedge clk) begin
     b2_reason_reg     <= b1_reason_reg;
     b2_start_reg      <= b1_start_reg;
     b2_tags_reg       <= b1_tags_reg;
-    b2_tail_reg       <= b1_tail_reg;
     b2_tail_bytes_reg <= b1_tail_bytes_reg;
     b2_tcp_hlen_reg   <= b1_tcp_hlen_reg;
     b2_tcs_reg        <= b1_tcs_reg;
     b2_ttl_reg        <= b1_ttl_reg;
     b2_valid_reg      <= b1_valid_reg;
     b2_vlan_reg       <= b1_vlan_reg;
-    if (rst)
+    if (rst) begin
         b2_valid_reg <= 1'b0;
+        // (the reset also keeps these two flip-flops: without one, synthesis
+        // folds them into a shift register with their copies before, whose
+        // clock-to-out is twice a flip-flop's, in front of the align loop)
+        b2_start_reg <= 1'b0;
+        b2_off_reg   <= 6'd0;
+    end
 end
 
 wire [7:0]             glen_eff  = b2_nz_reg ? b2_grp_len_reg : 8'd0;
 wire [GRP_BYTES*8-1:0] grp_eff   = b2_nz_reg ? b2_grp_reg : {GRP_BYTES*8{1'b0}};
 wire [GRP_BYTES*8-1:0] chunk     = grp_eff |
     ({{(GRP_BYTES*8-24){1'b0}}, b2_tail_bytes_reg} << {glen_eff, 3'b000});
-wire [7:0]             chunk_len = b2_has_reg ? glen_eff + {6'd0, b2_tail_reg} : 8'd0;
 
 reg                   c_valid_reg = 1'b0, c_has_reg = 1'b0, c_last_reg = 1'b0, c_start_reg = 1'b0;
-reg [GRP_BYTES*8-1:0] c_data_reg = 0;
 reg [7:0]             c_len_reg = 0;
-reg [5:0]             c_off_reg = 0;
 reg                   c_en_reg = 1'b0, c_vlan_reg = 1'b0;
 reg [4:0]             c_reason_reg = 0;
 reg [15:0]            c_frame_len_reg = 0, c_plen_reg = 0;
@@ -752,9 +755,7 @@ always @(posedge clk) begin
     c_has_reg   <= b2_has_reg;
     c_last_reg  <= b2_last_reg;
     c_start_reg <= b2_start_reg;
-    c_data_reg  <= b2_has_reg ? chunk : {GRP_BYTES*8{1'b0}};   // zero from its length on
-    c_len_reg   <= chunk_len;
-    c_off_reg   <= b2_off_reg;
+    c_len_reg   <= b2_clen_reg;
     if (b2_last_reg) begin
         c_en_reg        <= b2_en_reg;
         c_reason_reg    <= b2_reason_reg;
@@ -774,26 +775,22 @@ always @(posedge clk) begin
         c_oversize_reg   <= {16'd0, b2_frame_len_reg} > MAX_FRAME;
         c_pre_ck_reg     <= ones_add(b2_csum_rest_reg, {b2_ttl_reg, 8'd253});
     end
-    if (rst) begin
+    if (rst)
         c_valid_reg <= 1'b0;
-        // (a reset also keeps these two flip-flops: without one, synthesis
-        // folds them into the shift register of their B..B2 copies, whose
-        // clock-to-out is twice a flip-flop's, in front of the align loop)
-        c_start_reg <= 1'b0;
-        c_off_reg   <= 6'd0;
-    end
 end
 
 wire                   a0_valid, a1_valid;
 wire [ROW_BYTES*8-1:0] a0_data, a1_data;
 wire [7:0]             a0_count, a1_count;
 
-// the chunk is zero from its length on (the packer clears the bytes past
-// the group, the tail is masked by its count)
-inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES), .MASK_IN(0)) align (
+// The chunk of B2 (zero from its length on: the packer clears the bytes
+// past the group, the tail is masked by its count); the align unit
+// registers it with its place in the row (IN_REG), in step with stage C,
+// so its rows come out when they did with the chunk taken from C.
+inc_align_unit #(.IN_BYTES(GRP_BYTES), .OUT_BYTES(ROW_BYTES), .MASK_IN(0), .IN_REG(1)) align (
     .clk(clk), .rst(rst),
-    .in_valid(c_valid_reg), .in_data(c_data_reg), .in_len(c_len_reg),
-    .in_start(c_start_reg), .in_offset({2'b00, c_off_reg}), .in_last(c_last_reg),
+    .in_valid(b2_valid_reg), .in_data(b2_has_reg ? chunk : {GRP_BYTES*8{1'b0}}), .in_len(b2_clen_reg),
+    .in_start(b2_start_reg), .in_offset({2'b00, b2_off_reg}), .in_last(b2_last_reg),
     .out0_valid(a0_valid), .out0_data(a0_data), .out0_count(a0_count),
     .out1_valid(a1_valid), .out1_data(a1_data), .out1_count(a1_count)
 );
@@ -1214,7 +1211,6 @@ localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd2,   // S_SHIM + 0..5
                  S_TOT_H = 4'd8, S_TOT_L = 4'd9, S_PROTO = 4'd10, S_CS_H = 4'd11,
                  S_CS_L = 4'd12, S_TCS_H = 4'd13, S_TCS_L = 4'd14;
 wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
-wire [7:0]  l3 = r_vlan_reg ? 8'd18 : 8'd14;
 // rel clamped to -33..32: beyond it every byte is header (or payload)
 wire        rel_lo = r_rel_lo_reg;
 // (in range, rel's bits 17..5 are all its sign)
@@ -1233,12 +1229,14 @@ always @* begin
             else
                 r_sel[4*b +: 4] = S_COMP;
         end
+        // header bytes at L3 + d (L3 = 18 with a VLAN tag, else 14),
+        // compared per constant byte index
         if (r_comp_reg && r_first_reg) begin
-            if (b[7:0] == l3 + 8'd2)  r_sel[4*b +: 4] = S_TOT_H;
-            if (b[7:0] == l3 + 8'd3)  r_sel[4*b +: 4] = S_TOT_L;
-            if (b[7:0] == l3 + 8'd9)  r_sel[4*b +: 4] = S_PROTO;
-            if (b[7:0] == l3 + 8'd10) r_sel[4*b +: 4] = S_CS_H;
-            if (b[7:0] == l3 + 8'd11) r_sel[4*b +: 4] = S_CS_L;
+            if (r_vlan_reg ? b == 18 + 2 : b == 14 + 2)   r_sel[4*b +: 4] = S_TOT_H;
+            if (r_vlan_reg ? b == 18 + 3 : b == 14 + 3)   r_sel[4*b +: 4] = S_TOT_L;
+            if (r_vlan_reg ? b == 18 + 9 : b == 14 + 9)   r_sel[4*b +: 4] = S_PROTO;
+            if (r_vlan_reg ? b == 18 + 10 : b == 14 + 10) r_sel[4*b +: 4] = S_CS_H;
+            if (r_vlan_reg ? b == 18 + 11 : b == 14 + 11) r_sel[4*b +: 4] = S_CS_L;
         end
         if (r_comp_reg && r_tcs_beat_reg && b[4:1] == r_tcs_word_reg)
             r_sel[4*b +: 4] = b[0] ? S_TCS_L : S_TCS_H;

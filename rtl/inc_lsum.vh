@@ -34,17 +34,31 @@ function inc_lge;
     end
 endfunction
 
-// a >= b (16 bits) as gates, for beat indices and counts
+// a >= b (16 bits) as gates, for beat indices and counts: greater and
+// equal per 2-bit digit (a function of four bits each), then the digits
+// combined (three LUT levels in all rather than a ripple of 16 borrows)
 function inc_lge16;
     input [15:0] a, b;
-    reg          br;
+    reg   [7:0]  gt, eq;
+    reg          ge;
     integer      j;
     begin
-        br = 1'b0;
-        for (j = 0; j < 16; j = j + 1)
-            br = (~a[j] & b[j]) | (~(a[j] ^ b[j]) & br);
-        inc_lge16 = ~br;
+        for (j = 0; j < 8; j = j + 1) begin
+            gt[j] = (a[2*j+1] & ~b[2*j+1]) | (~(a[2*j+1] ^ b[2*j+1]) & a[2*j] & ~b[2*j]);
+            eq[j] = a[2*j+1 -: 2] == b[2*j+1 -: 2];
+        end
+        ge = 1'b1;
+        for (j = 0; j < 8; j = j + 1)
+            ge = gt[j] | (eq[j] & ge);
+        inc_lge16 = ge;
     end
+endfunction
+
+// The error-bound exponent as the codec uses it: 0 and 127 clamp to 1 and
+// 126 (inc_compress_block; the compress core clamps once per frame)
+function [6:0] inc_eb_clamp;
+    input [6:0] eb;
+    inc_eb_clamp = eb == 7'd0 ? 7'd1 : (eb == 7'd127 ? 7'd126 : eb);
 endfunction
 
 // a - b (8 bits, modulo 256) as gates

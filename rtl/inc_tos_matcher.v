@@ -287,9 +287,9 @@ always @(posedge clk) begin
     b_tot_m_ih  <= a_total - {8'd0, ip_hlen};
     b_tot_lt_ih <= a_total < {8'd0, ip_hlen};
     b_ip_end    <= {9'd0, l3} + {1'b0, a_total};
-    b_trunc_l2  <= a_len < 16'd14 || (a_vlan && a_len < 16'd18);
+    b_trunc_l2  <= !inc_lge16(a_len, 16'd14) || (a_vlan && !inc_lge16(a_len, 16'd18));
     b_not_ipv4  <= a_not_ipv4;
-    b_trunc_ip  <= a_vlan ? a_len < 16'd38 : a_len < 16'd34;   // < L3 + 20
+    b_trunc_ip  <= a_vlan ? !inc_lge16(a_len, 16'd38) : !inc_lge16(a_len, 16'd34);   // < L3 + 20
     b_bad_hdr   <= a_vihl[7:4] != 4'd4 || ihl < 4'd5;
     b_tos_bad   <= a_tos_bad;
     b_frag      <= a_frag;
@@ -339,8 +339,8 @@ always @(posedge clk) begin
              // total < IHL*4 + 20 (total < IHL*4, or total - IHL*4 < 20),
              // data offset < 5, or IHL*4 + THL > total (the last one only
              // matters when total >= IHL*4)
-             b_tot_lt_ih || b_tot_m_ih < 16'd20 || b_doff < 4'd5 ||
-                 b_tot_m_ih < {8'd0, tcp_hlen}};
+             b_tot_lt_ih || !inc_lge16(b_tot_m_ih, 16'd20) || b_doff < 4'd5 ||
+                 !inc_lge16(b_tot_m_ih, {8'd0, tcp_hlen})};
     c_all       <= csa_all_c[31:0];
     c_rest      <= csa_rest_c[31:0];
     if (rst)

@@ -27,6 +27,7 @@ struct tx_units_io {
 	uint8_t *unit_nvalid, *unit_eb, *unit_len;
 
 	uint8_t *al_valid, *al_len, *al_start, *al_offset, *al_last;
+	uint8_t *al_inreg;                  /* 1: the align unit built with IN_REG = 1 */
 	uint32_t *al_data;                  /* 9 words */
 	uint8_t *al_out0_valid, *al_out0_count, *al_out1_valid, *al_out1_count;
 	uint32_t *al_out0_data, *al_out1_data;  /* 16 words */

@@ -51,6 +51,7 @@ void tb_open(int argc, char **argv)
 	io.al_start = &t->al_start;
 	io.al_offset = &t->al_offset;
 	io.al_last = &t->al_last;
+	io.al_inreg = &t->al_inreg;
 	io.al_out0_valid = &t->al_out0_valid;
 	io.al_out0_data = t->al_out0_data.data();
 	io.al_out0_count = &t->al_out0_count;

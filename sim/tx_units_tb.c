@@ -277,12 +277,29 @@ static void test_unit(unsigned long ngroups, uint64_t seed)
 /* ---------------------------------------------------------------------- */
 /* Align unit                                                              */
 /* ---------------------------------------------------------------------- */
-static void test_align(unsigned long nframes, uint64_t seed)
+/* The rows the align unit presents after a clock edge, appended to got. */
+static void align_collect(uint8_t *got, size_t *glen)
+{
+	if (*io->al_out0_valid) {
+		memcpy(got + *glen, io->al_out0_data, 64);
+		*glen += *io->al_out0_count;
+	}
+	if (*io->al_out1_valid) {
+		memcpy(got + *glen, io->al_out1_data, 64);
+		*glen += *io->al_out1_count;
+	}
+}
+
+/* inreg: the unit with a register between its front and its merge (rows
+ * two cycles after their chunk instead of one). */
+static void test_align(unsigned long nframes, uint64_t seed, int inreg)
 {
 	static uint8_t exp[64 * 200], got[64 * 200];
 	uint64_t rng = seed;
 	unsigned long fr, bad = 0;
 	size_t elen, glen;
+
+	*io->al_inreg = (uint8_t)inreg;
 
 	for (fr = 0; fr < nframes; fr++) {
 		uint64_t r = inc_fg_rand(&rng);
@@ -311,10 +328,7 @@ static void test_align(unsigned long nframes, uint64_t seed)
 				*io->al_valid = 0;
 				tb_eval();
 				tb_tick();
-				if (*io->al_out0_valid || *io->al_out1_valid) {
-					memcpy(got + glen, io->al_out0_data, 64);
-					glen += *io->al_out0_count;
-				}
+				align_collect(got, &glen);
 			}
 			*io->al_valid = 1;
 			memcpy(io->al_data, chunk, 34);
@@ -326,21 +340,20 @@ static void test_align(unsigned long nframes, uint64_t seed)
 			tb_tick();
 			*io->al_valid = 0;
 			tb_eval();
-			if (*io->al_out0_valid) {
-				memcpy(got + glen, io->al_out0_data, 64);
-				glen += *io->al_out0_count;
-			}
-			if (*io->al_out1_valid) {
-				memcpy(got + glen, io->al_out1_data, 64);
-				glen += *io->al_out1_count;
-			}
+			align_collect(got, &glen);
+		}
+		/* the last rows of the frame (a cycle later with inreg) */
+		for (i = 0; i < 2; i++) {
+			tb_tick();
+			tb_eval();
+			align_collect(got, &glen);
 		}
 		/* the preloaded bytes come out as zeros */
 		ok = glen == elen && !memcmp(got, exp, elen);
 		if (!ok) {
 			bad++;
-			CHECK(0, "align frame %lu (offset %u, %u chunks): %zu bytes, expected %zu",
-			      fr, off, nch + 1, glen, elen);
+			CHECK(0, "align%s frame %lu (offset %u, %u chunks): %zu bytes, expected %zu",
+			      inreg ? " (in_reg)" : "", fr, off, nch + 1, glen, elen);
 			if (bad < 3) {
 				inc_sim_hexdump(stderr, "expected", exp, elen);
 				inc_sim_hexdump(stderr, "actual", got, glen);
@@ -348,7 +361,7 @@ static void test_align(unsigned long nframes, uint64_t seed)
 		}
 	}
 	inc_test_add(nframes - bad, 0);
-	printf("align: %lu frames, %lu mismatches\n", nframes, bad);
+	printf("align%s: %lu frames, %lu mismatches\n", inreg ? " (in_reg)" : "", nframes, bad);
 }
 
 int tx_units_main(int argc, char **argv)
@@ -364,7 +377,8 @@ int tx_units_main(int argc, char **argv)
 	reset();
 	test_block(seed);
 	test_unit(groups, seed + 7);
-	test_align(chunks, seed + 11);
+	test_align(chunks, seed + 11, 0);
+	test_align(chunks, seed + 12, 1);
 	test_matcher(frames, 0, seed * 2 + 1);
 	test_matcher(frames, 30, seed * 2 + 2);
 	test_matcher(frames / 4, 0, seed * 2 + 3);

@@ -58,6 +58,7 @@ module tx_units_top (
     input  wire         al_start,
     input  wire [7:0]   al_offset,
     input  wire         al_last,
+    input  wire         al_inreg,     // 1: rows of the align unit with IN_REG = 1
     output wire         al_out0_valid,
     output wire [511:0] al_out0_data,
     output wire [7:0]   al_out0_count,
@@ -75,13 +76,30 @@ inc_compress_unit #(.LANES(8)) unit (
     .out_group(unit_group), .out_len(unit_len)
 );
 
-inc_align_unit #(.IN_BYTES(34), .OUT_BYTES(64)) align (
-    .clk(clk), .rst(rst),
-    .in_valid(al_valid), .in_data(al_data), .in_len(al_len), .in_start(al_start),
-    .in_offset(al_offset), .in_last(al_last),
-    .out0_valid(al_out0_valid), .out0_data(al_out0_data), .out0_count(al_out0_count),
-    .out1_valid(al_out1_valid), .out1_data(al_out1_data), .out1_count(al_out1_count)
-);
+// The align unit both ways (chunks to both; al_inreg picks the rows shown).
+wire         a_v0 [0:1], a_v1 [0:1];
+wire [511:0] a_d0 [0:1], a_d1 [0:1];
+wire [7:0]   a_c0 [0:1], a_c1 [0:1];
+
+genvar ai;
+generate
+    for (ai = 0; ai < 2; ai = ai + 1) begin : g_align
+        inc_align_unit #(.IN_BYTES(34), .OUT_BYTES(64), .IN_REG(ai)) align (
+            .clk(clk), .rst(rst),
+            .in_valid(al_valid), .in_data(al_data), .in_len(al_len), .in_start(al_start),
+            .in_offset(al_offset), .in_last(al_last),
+            .out0_valid(a_v0[ai]), .out0_data(a_d0[ai]), .out0_count(a_c0[ai]),
+            .out1_valid(a_v1[ai]), .out1_data(a_d1[ai]), .out1_count(a_c1[ai])
+        );
+    end
+endgenerate
+
+assign al_out0_valid = a_v0[al_inreg];
+assign al_out0_data  = a_d0[al_inreg];
+assign al_out0_count = a_c0[al_inreg];
+assign al_out1_valid = a_v1[al_inreg];
+assign al_out1_data  = a_d1[al_inreg];
+assign al_out1_count = a_c1[al_inreg];
 
 wire beat = s_axis_tvalid && tb_ready;
 assign s_axis_tready = tb_ready;
