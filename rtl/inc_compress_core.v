@@ -1207,9 +1207,10 @@ end
 
 // Stage R2: the RAM data registered (the comp row and half chosen), and
 // per byte what it carries, so that the compose is a plain mux.
-localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd2,   // S_SHIM + 0..5
-                 S_TOT_H = 4'd8, S_TOT_L = 4'd9, S_PROTO = 4'd10, S_CS_H = 4'd11,
-                 S_CS_L = 4'd12, S_TCS_H = 4'd13, S_TCS_L = 4'd14;
+// (the shim bytes at 8..13: S_SHIM + k is {1, k}, no adder)
+localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd8,   // S_SHIM + 0..5
+                 S_TOT_H = 4'd2, S_TOT_L = 4'd3, S_PROTO = 4'd4, S_CS_H = 4'd5,
+                 S_CS_L = 4'd6, S_TCS_H = 4'd7, S_TCS_L = 4'd14;
 wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
 // rel clamped to -33..32: beyond it every byte is header (or payload)
 wire        rel_lo = r_rel_lo_reg;
@@ -1225,7 +1226,7 @@ always @* begin
         r_sel[4*b +: 4] = S_ORIG;
         if (r_comp_reg && !rel_lo && (rel_hi || !dd[7])) begin
             if (!rel_hi && dd[6:3] == 4'd0 && !(dd[2] && dd[1]))   // dd < 6
-                r_sel[4*b +: 4] = S_SHIM + {1'b0, dd[2:0]};
+                r_sel[4*b +: 4] = S_SHIM | {1'b0, dd[2:0]};
             else
                 r_sel[4*b +: 4] = S_COMP;
         end
