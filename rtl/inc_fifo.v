@@ -50,7 +50,8 @@ reg             head_valid_reg = 1'b0;
 reg [AW:0]      wr_ptr_reg = {(AW+1){1'b0}}, rd_ptr_reg = {(AW+1){1'b0}};
 reg [AW:0]      count_reg = {(AW+1){1'b0}};
 
-wire full      = count_reg == DEPTH[AW:0];
+reg  full_reg  = 1'b0;           // count_reg == DEPTH, kept as a flip-flop
+wire full      = full_reg;
 // count +- 1 as gates (inc_lsum.vh): an adder here would be merged with the
 // push/pop select into one carry chain behind the consumer's pop
 /* verilator lint_off UNUSEDSIGNAL */
@@ -93,14 +94,18 @@ always @(posedge clk) begin
         end
     end
     // both neighbours ready, pop (the consumer's late signal) only selects
-    if (push && !pop)
+    if (push && !pop) begin
         count_reg <= count_plus;
-    else if (pop && !push)
+        full_reg  <= count_reg == DEPTH[AW:0] - 1'b1;
+    end else if (pop && !push) begin
         count_reg <= count_minus;
+        full_reg  <= 1'b0;
+    end
     if (rst) begin
         wr_ptr_reg     <= {(AW+1){1'b0}};
         rd_ptr_reg     <= {(AW+1){1'b0}};
         count_reg      <= {(AW+1){1'b0}};
+        full_reg       <= 1'b0;
         head_valid_reg <= 1'b0;
     end
 end

@@ -55,7 +55,7 @@ module inc_lane_split #(
 
 localparam HW = DATA_WIDTH / 2;       // lane width
 localparam HB = HW / 8;               // lane bytes per beat
-localparam EW = 1 + CFG_WIDTH + DATA_WIDTH / 8 + DATA_WIDTH;   // FIFO entry
+localparam EW = 2 + CFG_WIDTH + DATA_WIDTH / 8 + DATA_WIDTH;   // FIFO entry
 localparam AW = $clog2(DEPTH);
 
 initial begin
@@ -180,6 +180,10 @@ inc_fifo #(.WIDTH(1), .DEPTH(ORD_DEPTH)) ord_fifo (
     /* verilator lint_on PINCONNECTEMPTY */
 );
 
+// Whether a beat's upper half holds no byte, found as it is pushed (the pop
+// that follows it then waits on no keep decode).
+wire in_hi_empty = s_axis_tkeep[DATA_WIDTH/8-1:HB] == {HB{1'b0}};
+
 genvar l;
 generate
 for (l = 0; l < 2; l = l + 1) begin : g_lane
@@ -190,15 +194,15 @@ for (l = 0; l < 2; l = l + 1) begin : g_lane
 
     inc_fifo #(.WIDTH(EW), .DEPTH(DEPTH)) lf (
         .clk(clk), .rst(rst),
-        .in_data({s_axis_tlast, cfg, s_axis_tkeep, s_axis_tdata}),
+        .in_data({s_axis_tlast, in_hi_empty, cfg, s_axis_tkeep, s_axis_tdata}),
         .in_valid(push[l]), .in_ready(lf_in_ready[l]),
         .out_data(head), .out_valid(head_valid), .out_ready(pop),
         .count(lf_counts[l*(AW+1) +: AW+1])
     );
 
     wire                  h_last = head[EW-1];
+    wire                  hi_empty = head[EW-2];
     wire [DATA_WIDTH/8-1:0] h_keep = head[DATA_WIDTH/8 + DATA_WIDTH - 1:DATA_WIDTH];
-    wire                  hi_empty = h_keep[DATA_WIDTH/8-1:HB] == {HB{1'b0}};
     // this half ends the beat (the upper one, or a last beat's only half)
     wire                  half_end = hi_reg || (h_last && hi_empty);
 
