@@ -535,7 +535,7 @@ always @(posedge clk) begin
     y1_orig_reg     <= x_orig_reg;
     y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
     // restored IP total length IHL*4 + THL + original payload length
-    y1_orig_tot_reg <= {9'd0, mt_ip_hlen} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    y1_orig_tot_reg <= {9'd0, inc_lsum(mt_ip_hlen, mt_tcp_hlen)} + {1'b0, x_orig_reg};   // (<= 120 + 65535)
     // TCP length (the restored total less the IP header)
     y1_tl_reg       <= {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
     y1_avail_reg    <= mt_payload_len - SHIM16;
@@ -559,41 +559,55 @@ wire [1:0]  y_tail    = y1_orig_reg[1:0];
 wire        y_too_big = y1_orig_tot_reg > (y1_vlan_reg ? {1'b0, MAX_FRAME18[15:0]} - 17'd18
                                                        : {1'b0, MAX_FRAME18[15:0]} - 17'd14);
 
-reg [2:0] y_outcome;
-reg [4:0] y_reason;
-reg       y_dec;
+// The checks up to the version are decided from registers (pre_*); the
+// size compare, the late input, only chooses at the end.
+reg [2:0] y_outcome, pre_outcome;
+reg [4:0] y_reason, pre_reason;
+reg       y_dec, pre_open;          // pre_open: no verdict before the size checks
+// stream bytes < tail bytes (a function of the tail and the low bits)
+wire      y_short_stream = y1_avail_reg[15:2] == 14'd0 &&
+                           ((!y1_avail_reg[1] && y_tail[1]) ||
+                            (y1_avail_reg[1] == y_tail[1] && !y1_avail_reg[0] && y_tail[0]));
 
 always @* begin
-    y_outcome = OUT_BYPASS;
-    y_reason  = R_NONE;
-    y_dec     = 1'b0;
+    pre_outcome = OUT_BYPASS;
+    pre_reason  = R_NONE;
+    pre_open    = 1'b0;
     if (y1_oversize_reg) begin
-        y_outcome = OUT_DROPPED;
-        y_reason  = R_OVERSIZE;
+        pre_outcome = OUT_DROPPED;
+        pre_reason  = R_OVERSIZE;
     end else if (!y1_en_reg) begin
-        y_reason = R_DISABLED;
+        pre_reason = R_DISABLED;
     end else if (y1_reason_reg != R_NONE) begin         // checks 1-11
-        y_reason = y1_reason_reg;
+        pre_reason = y1_reason_reg;
     end else if (!y1_marked_reg) begin
-        y_reason = R_NOT_MARKED;
+        pre_reason = R_NOT_MARKED;
     end else if (y1_short_reg || !y1_magic_ok_reg) begin
-        y_outcome = OUT_MALFORMED;
-        y_reason  = R_BAD_SHIM;
+        pre_outcome = OUT_MALFORMED;
+        pre_reason  = R_BAD_SHIM;
     end else if (y1_v1_reg) begin                       // version 1: refused
-        y_outcome = OUT_MALFORMED;
-        y_reason  = R_OLD_VERSION;
+        pre_outcome = OUT_MALFORMED;
+        pre_reason  = R_OLD_VERSION;
     end else if (!y1_v2_reg) begin
-        y_outcome = OUT_MALFORMED;
-        y_reason  = R_BAD_SHIM;
-    end else if (y1_orig_tot_reg[16] || y_too_big) begin
-        y_outcome = OUT_MALFORMED;
-        y_reason  = R_BAD_SHIM;
-    end else if (y1_avail_reg < {14'd0, y_tail}) begin
-        y_outcome = OUT_MALFORMED;
-        y_reason  = R_BAD_STREAM;
+        pre_outcome = OUT_MALFORMED;
+        pre_reason  = R_BAD_SHIM;
     end else begin
-        y_outcome = OUT_DECOMPRESSED;
-        y_dec     = 1'b1;
+        pre_open = 1'b1;
+    end
+    y_outcome = pre_outcome;
+    y_reason  = pre_reason;
+    y_dec     = 1'b0;
+    if (pre_open) begin
+        if (y1_orig_tot_reg[16] || y_too_big) begin
+            y_outcome = OUT_MALFORMED;
+            y_reason  = R_BAD_SHIM;
+        end else if (y_short_stream) begin
+            y_outcome = OUT_MALFORMED;
+            y_reason  = R_BAD_STREAM;
+        end else begin
+            y_outcome = OUT_DECOMPRESSED;
+            y_dec     = 1'b1;
+        end
     end
 end
 
