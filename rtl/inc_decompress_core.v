@@ -506,7 +506,8 @@ reg         y1_short_reg = 1'b0, y1_magic_ok_reg = 1'b0, y1_v1_reg = 1'b0, y1_v2
 reg  [4:0]  y1_reason_reg = 0;
 reg  [16:0] y1_len_reg = 0, y1_orig_tot_reg = 0, y1_tl_reg = 0;
 reg  [7:0]  y1_l3_reg = 0, y1_poff_reg = 0;
-reg  [5:0]  y1_pe_reg = 0;     // (P + 6) mod 64: where the groups start in the first pair
+reg  [7:0]  y1_pet_reg = 0;    // (P + 6) mod 64 (where the groups start in the first
+                               // pair) - tail bytes, two's complement
 reg  [15:0] y1_avail_reg = 0, y1_orig_reg = 0, y1_tsum_reg = 0, y1_pre_ck_reg = 0;
 reg  [23:0] y1_part_reg = 0;
 reg  [AW-1:0] y1_base_reg = 0;
@@ -515,6 +516,10 @@ reg  [2:0]    y1_sst_reg = 0;
 /* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
 wire [16:0]   y1_len_m1 = x_len_reg - 17'd1;
 wire [8:0]    y1_sstart = {1'b0, mt_payload_off} + SHIM9;     // first stream byte, P + 6
+/* verilator lint_on UNUSEDSIGNAL */
+
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0] y_pe8 = inc_lsum({2'b00, mt_payload_off[5:0]}, {2'b00, SHIM6});   // mod 64 below
 /* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
@@ -531,7 +536,7 @@ always @(posedge clk) begin
     y1_v2_reg       <= x_shim_reg[39:32] == 8'h02;
     y1_l3_reg       <= mt_l3;
     y1_poff_reg     <= mt_payload_off;
-    y1_pe_reg       <= mt_payload_off[5:0] + SHIM6;
+    y1_pet_reg      <= inc_lsub({2'b00, y_pe8[5:0]}, {6'd0, x_orig_reg[1:0]});
     y1_orig_reg     <= x_orig_reg;
     y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
     // restored IP total length IHL*4 + THL + original payload length
@@ -548,8 +553,13 @@ always @(posedge clk) begin
     // one holding P + 6
     y1_pair_hi_reg  <= y1_len_m1[PAW+6:6];
     y1_sst_reg      <= y1_sstart[8:6];
-    if (rst)
+    if (rst) begin
         y1_valid_reg <= 1'b0;
+        // (also keeps y1_tl_reg flip-flops: its low bits are copies of the
+        // length's, which synthesis would otherwise fold into a shift
+        // register with their copies before)
+        y1_tl_reg    <= 17'd0;
+    end
 end
 
 // Stage Y2: the decision in the model's order and the checksums, pushed
@@ -623,7 +633,8 @@ reg  [M1W-1:0] y2_m1_reg = 0;
 // Metadata FIFO 1 entry (y2_m1_reg).
 always @(posedge clk) begin
     y2_valid_reg <= y1_valid_reg;
-    y2_m1_reg    <= {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason, y1_len_reg,
+    y2_m1_reg    <= {y_outcome == OUT_DROPPED, y_dec, y_outcome, y_reason,
+                     {1'b0, y1_len_reg[16] ? 16'hffff : y1_len_reg[15:0]},   // saturated
                      y1_l3_reg, y1_poff_reg, y1_orig_reg[15:2], y_tail,
                      y1_avail_reg - {14'd0, y_tail},
                      {8'd0, y1_l3_reg} + y1_orig_tot_reg[15:0],          // output length
@@ -635,7 +646,7 @@ always @(posedge clk) begin
                      y1_pair_hi_reg - y_pair_lo + 1'b1,
                      // the end of the groups in bytes from the first pair:
                      // (P + 6) mod 64 + stream bytes
-                     {1'b0, y1_avail_reg} + {11'd0, y1_pe_reg} - {15'd0, y_tail}};
+                     {1'b0, y1_avail_reg} + {{9{y1_pet_reg[7]}}, y1_pet_reg}};
     if (rst)
         y2_valid_reg <= 1'b0;
 end
@@ -657,7 +668,9 @@ wire        m1_drop    = m1_out[M1W-1];
 wire        m1_dec     = m1_out[M1W-2];
 wire [2:0]  m1_outcome = m1_out[M1W-3 -: 3];
 wire [4:0]  m1_reason  = m1_out[M1W-6 -: 5];
-wire [16:0] m1_len     = m1_out[M1W-11 -: 17];
+/* verilator lint_off UNUSEDSIGNAL */
+wire [16:0] m1_len     = m1_out[M1W-11 -: 17];   // bit 16 is 0
+/* verilator lint_on UNUSEDSIGNAL */
 wire [7:0]  m1_l3      = m1_out[M1W-28 -: 8];
 wire [7:0]  m1_poff    = m1_out[M1W-36 -: 8];
 wire [13:0] m1_n       = m1_out[M1W-44 -: 14];
@@ -754,7 +767,7 @@ wire [11:0]   m1_wroom  = (SLOT_USED12 > {9'd0, m1_poff[7:5]}) ? SLOT_USED12 - {
 // Start queue (L -> B), every frame. Both lengths also in beats (rounded
 // up), so stage 3 loads a frame's read count without an adder.
 localparam SQW = 1 + 1 + 3 + 5 + 16 + 16 + 16 + 16 + 8 + 8 + AW + 12 + 12;
-wire [15:0] m1_len16 = m1_len[16] ? 16'hffff : m1_len[15:0];
+wire [15:0] m1_len16 = m1_len[15:0];   // saturated in Y2
 wire [SQW-1:0] sq_in = {m1_drop, !m1_dec, m1_outcome, m1_reason,
                         m1_len16, m1_out_len, m1_ip_tot, m1_ip_csum,
                         m1_l3, m1_poff, m1_base,

@@ -61,7 +61,6 @@ end
 // merges it (its loop is an OR and a select) and the beat leaves.
 reg [FW-1:0]           fill_reg, fill_next;
 reg [FW-1:0]           room_reg, room_next;
-reg [FW-1:0]           room;
 reg [FW:0]             rest;       // room - count, negative when a beat leaves
 reg                    flush_reg, flush_next;
 
@@ -72,6 +71,27 @@ reg                    emit;       // a full beat leaves with this chunk
 
 assign in_ready = !flush_reg;
 
+// room - count for both rooms (a first chunk's, the held one), in parallel
+// from registers; in_first chooses after them. With a power-of-two beat
+// the counts left after a beat leaves are bit fields (no adder).
+localparam POW2 = (BYTES & (BYTES - 1)) == 0;
+wire [FW:0] rest_first, rest_held;
+
+`include "inc_lsum.vh"
+generate
+    if (FW < 8) begin : g_gates    // as gates (no carry chain in the loop)
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [7:0] rf8 = inc_lsub({{(8-KW){1'b0}}, in_room}, {{(8-KW){1'b0}}, in_count});
+        wire [7:0] rh8 = inc_lsub({{(8-FW){1'b0}}, room_reg}, {{(8-KW){1'b0}}, in_count});
+        /* verilator lint_on UNUSEDSIGNAL */
+        assign rest_first = rf8[FW:0];
+        assign rest_held  = rh8[FW:0];
+    end else begin : g_ops
+        assign rest_first = {{(FW+1-KW){1'b0}}, in_room} - {{(FW+1-KW){1'b0}}, in_count};
+        assign rest_held  = {1'b0, room_reg} - {{(FW+1-KW){1'b0}}, in_count};
+    end
+endgenerate
+
 always @* begin
     fill_next  = fill_reg;
     room_next  = room_reg;
@@ -80,8 +100,7 @@ always @* begin
     // only needs the offset as its fill level.
     fill       = in_first ? {{(FW-KW){1'b0}}, in_offset} : fill_reg;
     total      = fill + {{(FW-KW){1'b0}}, in_count};
-    room       = in_first ? {{(FW-KW){1'b0}}, in_room} : room_reg;
-    rest       = {1'b0, room} - {{(FW+1-KW){1'b0}}, in_count};
+    rest       = in_first ? rest_first : rest_held;
     emit       = rest[FW];
     chunk      = ({{DATA_WIDTH{1'b0}}, in_data} &
                   ~({2*DATA_WIDTH{1'b1}} << {in_count, 3'b000})) << {fill, 3'b000};
@@ -90,8 +109,9 @@ always @* begin
         room_next = BYTES[FW-1:0];
     end else if (in_valid) begin
         if (emit) begin
-            fill_next  = total - BYTES[FW-1:0];
-            room_next  = rest[FW-1:0] + BYTES[FW-1:0];
+            // total - BYTES and rest + BYTES, both in 0..BYTES-1
+            fill_next  = POW2 ? total & (BYTES[FW-1:0] - 1'b1) : total - BYTES[FW-1:0];
+            room_next  = POW2 ? rest[FW-1:0] & (BYTES[FW-1:0] - 1'b1) : rest[FW-1:0] + BYTES[FW-1:0];
             flush_next = in_last;
         end else begin
             fill_next = in_last ? {FW{1'b0}} : total;

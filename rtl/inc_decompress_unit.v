@@ -173,6 +173,9 @@ always @(posedge clk) begin
     if (rst) begin
         s2_valid_reg <= 1'b0;
         out_valid    <= 1'b0;
+        // (also keeps out_count a flip-flop rather than a shift register
+        // with its copies before, in front of the packer)
+        out_count    <= 6'd0;
     end
 end
 
