@@ -401,8 +401,10 @@ wire [15:0]   end_16    = {{(16-BW){1'b0}}, q_end_reg};
 wire [15:0]   nvb_16    = {3'b000, q_nvb_reg[15:3]};
 wire          sel_in    = e2_reg ? inc_lge16(idx_fl, b1_16) && !inc_lge16(idx_fl, end_16)
                                  : inc_lge16(idx_d1, b1_16) && !inc_lge16(idx_d1, end_16);
-wire          sel_lt_nvb = e2_reg ? !inc_lge16(idx_fl, nvb_16) : !inc_lge16(idx_d1, nvb_16);
-wire          sel_eq_nvb = e2_reg ? idx_fl == nvb_16 : idx_d1 == nvb_16;
+// (the lane count's compares take the index chosen first: mapped shorter)
+wire [15:0]   idx_sel   = e2_reg ? idx_fl : idx_d1;
+wire          sel_lt_nvb = !inc_lge16(idx_sel, nvb_16);
+wire          sel_eq_nvb = idx_sel == nvb_16;
 wire          gen_beat  = d1_valid_reg && q_ok_reg && sel_in && !e2_reg;
 wire          gen_flush = e2_reg && q_ok_reg && sel_in;
 wire [2*DATA_WIDTH-1:0] gen_pair = e2_reg ? {{DATA_WIDTH{1'b0}}, prev_reg}
