@@ -540,7 +540,7 @@ always @(posedge clk) begin
     y1_orig_reg     <= x_orig_reg;
     y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
     // restored IP total length IHL*4 + THL + original payload length
-    y1_orig_tot_reg <= {9'd0, inc_lsum(mt_ip_hlen, mt_tcp_hlen)} + {1'b0, x_orig_reg};   // (<= 120 + 65535)
+    y1_orig_tot_reg <= {9'd0, mt_ip_hlen} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
     // TCP length (the restored total less the IP header)
     y1_tl_reg       <= {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
     y1_avail_reg    <= mt_payload_len - SHIM16;

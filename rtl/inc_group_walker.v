@@ -6,11 +6,10 @@
  *
  * The stream arrives in pairs (64 bytes, two beats) from the engine's
  * prefetch FIFO and is written in order into a ring of four pair slots
- * (256 bytes), a cycle after it is taken: in between, the size of a group
- * starting at each of its 64 byte offsets is found from the tag word there
- * and registered (the tag word at offset 63 takes the next pair's first
- * byte: that entry is completed when the next pair is written). When the
- * pair is written, the sizes are stored per ring byte as
+ * (256 bytes). When a pair is written, the size of a group starting at
+ * each of its 64 byte offsets is computed from the tag word there (the
+ * tag word at offset 63 takes the next pair's first byte: that entry is
+ * completed when the next pair is written), and stored per ring byte as
  *
  *   next[j]  = (j + size) mod 256      where the following group starts
  *   cross[j] = the group reaches into the next slot
@@ -100,36 +99,6 @@ reg  [6:0]    p_lim_reg;
 assign s_ready = !full_reg[wr_slot_reg];
 wire   s_take  = s_valid && !full_reg[wr_slot_reg];
 
-// A pair taken is written a cycle later (stage T): its group sizes at
-// every offset are registered first, so the table entries are a sum and a
-// compare from flip-flops. Its slot counts as written (full) from then.
-reg           t_valid_reg;
-reg  [1:0]    t_slot_reg;
-reg  [511:0]  t_data_reg;
-reg           t_last_reg, t_lim_on_reg, t_plim_on_reg;
-reg  [6:0]    t_lim_reg, t_plim_reg;   // its limit, and the pair before's
-reg  [383:0]  t_size_reg;          // group size at offset j: [6*j +: 6]
-reg  [5:0]    t_psize_reg;         // ... at offset 63 of the pair before
-
-always @(posedge clk) begin
-    t_valid_reg <= s_take;
-    if (s_take) begin
-        t_slot_reg    <= wr_slot_reg;
-        t_data_reg    <= s_data;
-        t_last_reg    <= s_last;
-        t_lim_on_reg  <= s_lim_on;
-        t_lim_reg     <= s_lim;
-        t_plim_on_reg <= p_lim_on_reg;
-        t_plim_reg    <= p_lim_reg;
-        for (j = 0; j < 64; j = j + 1)
-            t_size_reg[6*j +: 6] <= inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]}
-                                                            : s_data[8*j +: 16]);
-        t_psize_reg   <= inc_group_bytes({s_data[7:0], p_byte_reg});
-    end
-    if (rst)
-        t_valid_reg <= 1'b0;
-end
-
 // Entries of the written pair: offsets 0..62 from its own bytes, 63 with a
 // zero high byte (it is rewritten when the next pair arrives; alone it
 // counts only in a frame's last pair, where every group there overruns).
@@ -142,27 +111,26 @@ reg  [7:0]    sum;                 // j + size, < 128
 /* verilator lint_on UNUSEDSIGNAL */
 reg  [5:0]    gsize;
 reg  [7:0]    lim_j;               // the limit - j, modulo 256 (bit 7: negative)
-// The slot written (stage T) and the one before, one-hot (writes with
-// constant indices).
-wire [3:0]    wr_oh  = 4'd1 << t_slot_reg;
+// The slot written and the one before, one-hot (writes with constant indices).
+wire [3:0]    wr_oh  = 4'd1 << wr_slot_reg;
 wire [3:0]    p_oh   = {wr_oh[0], wr_oh[3:1]};
 
 always @* begin
     // j + size > limit is tested as size > limit - j, the difference
     // formed beside the size rather than after the sum
     for (j = 0; j < 64; j = j + 1) begin
-        gsize = t_size_reg[6*j +: 6];
+        gsize = inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]} : s_data[8*j +: 16]);
         sum   = inc_lsum(j[7:0], {2'b00, gsize});
-        lim_j = inc_lsub({1'b0, t_lim_reg}, j[7:0]);
-        e_next[j]  = {t_slot_reg + {1'b0, sum[6]}, sum[5:0]};
+        lim_j = inc_lsub({1'b0, s_lim}, j[7:0]);
+        e_next[j]  = {wr_slot_reg + {1'b0, sum[6]}, sum[5:0]};
         e_cross[j] = sum[6];
-        e_over[j]  = t_lim_on_reg && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
+        e_over[j]  = s_lim_on && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
     end
-    gsize  = t_psize_reg;
+    gsize  = inc_group_bytes({s_data[7:0], p_byte_reg});
     sum    = inc_lsum(8'd63, {2'b00, gsize});
-    lim_j  = inc_lsub({1'b0, t_plim_reg}, 8'd63);
-    p_next = {t_slot_reg, sum[5:0]};
-    p_over = t_plim_on_reg && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
+    lim_j  = inc_lsub({1'b0, p_lim_reg}, 8'd63);
+    p_next = {wr_slot_reg, sum[5:0]};
+    p_over = p_lim_on_reg && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
 end
 
 // ---------------------------------------------------------------------------
@@ -190,7 +158,7 @@ wire [3:0] slot1_oh = {slot_oh[2:0], slot_oh[3]};
 // its slot is the frame's last.
 wire       ok    = full_reg[slot] && (last_reg[slot] || full_reg[slot1]);
 // A slot written or being written (a frame may start as its first pair arrives).
-wire [3:0] avail = full_reg | (t_valid_reg ? wr_oh : 4'd0);
+wire [3:0] avail = full_reg | (s_take ? wr_oh : 4'd0);
 wire [7:0] nx    = next_reg[{pos_reg, 3'b000} +: 8];
 wire       ov    = over_reg[pos_reg];
 wire       cr    = cross_reg[pos_reg];
@@ -318,7 +286,7 @@ always @(posedge clk) begin
 end
 
 // Ring state.
-wire [3:0] take_oh    = t_valid_reg ? wr_oh : 4'd0;   // the slot written in stage T
+wire [3:0] take_oh    = s_take ? wr_oh : 4'd0;
 wire [3:0] full_in    = full_reg | take_oh;
 wire [3:0] full_end   = (full_reg & ~rel_end) | take_oh;
 wire [3:0] full_cross = (full_reg & ~slot_oh) | take_oh;
@@ -335,13 +303,13 @@ always @(posedge clk) begin
     // Released with a group: the frame's slots when it overruns, its slot
     // when the group crosses into the next (late: ov, cr choose).
     full_reg <= ov ? full_ov : (cr ? full_cr : full_nc);
-    if (t_valid_reg) begin
-        last_reg <= (last_reg & ~wr_oh) | (t_last_reg ? wr_oh : 4'd0);
+    if (s_take) begin
+        last_reg <= (last_reg & ~wr_oh) | (s_last ? wr_oh : 4'd0);
         // Every ring byte with a constant index: entries of the slot
         // written, and entry 63 of the slot before.
         for (j = 0; j < 256; j = j + 1) begin
             if (wr_oh[j / 64]) begin
-                ring_reg[8*j +: 8]  <= t_data_reg[8*(j % 64) +: 8];
+                ring_reg[8*j +: 8]  <= s_data[8*(j % 64) +: 8];
                 next_reg[8*j +: 8]  <= e_next[j % 64];
                 cross_reg[j]        <= e_cross[j % 64];
                 over_reg[j]         <= e_over[j % 64];
@@ -352,8 +320,6 @@ always @(posedge clk) begin
                 over_reg[j]         <= p_over;
             end
         end
-    end
-    if (s_take) begin
         p_byte_reg   <= s_data[511:504];
         p_lim_on_reg <= s_lim_on;
         p_lim_reg    <= s_lim;
