@@ -370,7 +370,8 @@ end
 
 // the payload side's view of the frame
 reg                  e2_reg = 1'b0;     // D1 held a tlast beat last cycle
-reg [BW-1:0]         last_idx_p1_reg = 0;  // index of the tlast beat + 1
+reg [BW-1:0]         sel_idx_reg = 0;      // e2_reg ? the tlast beat's index + 1 : d1_idx_reg
+wire [BW-1:0]        d1n_idx = dd_reg[DLY-2][2 * (OAW + 1) + DATA_WIDTH +: BW];   // D1's next index
 reg [DATA_WIDTH-1:0] prev_reg = 0;      // the previous D1 beat
 reg                  g_en_reg = 1'b0;
 reg [6:0]            g_eb_reg = 0;
@@ -378,31 +379,29 @@ reg [OAW:0]          g_orig_base_reg = 0, g_orig_end_reg = 0;
 
 always @(posedge clk) begin
     e2_reg <= d1_valid_reg && d1_last_reg;
+    sel_idx_reg <= (d1_valid_reg && d1_last_reg) ? d1_idx_reg + 1'b1 : d1n_idx;
     if (d1_valid_reg) begin
         prev_reg    <= d1_data_reg;
         g_en_reg        <= d1_en_reg;
         g_eb_reg        <= d1_eb_reg;
         g_orig_base_reg <= d1_orig_base_reg;
         g_orig_end_reg  <= d1_orig_end_reg;
-        if (d1_last_reg)
-            last_idx_p1_reg <= d1_idx_reg + 1'b1;
     end
-    if (rst)
-        e2_reg <= 1'b0;
+    if (rst) begin
+        e2_reg      <= 1'b0;
+        sel_idx_reg <= {BW{1'b0}};   // D1's index after a reset
+    end
 end
 
-// The input beat index whose payload beat is formed is D1's, or for the
-// end-of-frame flush (e2_reg) the held last beat's index + 1: the compares
-// are made for both, as gates, and e2_reg chooses after them.
-wire [15:0]   idx_d1    = {{(16-BW){1'b0}}, d1_idx_reg};
-wire [15:0]   idx_fl    = {{(16-BW){1'b0}}, last_idx_p1_reg};
+// The input beat index whose payload beat is formed: D1's, or for the
+// end-of-frame flush (e2_reg) the held last beat's index + 1; sel_idx_reg
+// holds it, chosen a cycle ahead from the next D1 bundle, and the compares
+// with the payload bounds are gates from registers.
+wire [15:0]   idx_sel   = {{(16-BW){1'b0}}, sel_idx_reg};
 wire [15:0]   b1_16     = {{(16-BW){1'b0}}, q_b1_reg};
 wire [15:0]   end_16    = {{(16-BW){1'b0}}, q_end_reg};
 wire [15:0]   nvb_16    = {3'b000, q_nvb_reg[15:3]};
-wire          sel_in    = e2_reg ? inc_lge16(idx_fl, b1_16) && !inc_lge16(idx_fl, end_16)
-                                 : inc_lge16(idx_d1, b1_16) && !inc_lge16(idx_d1, end_16);
-// (the lane count's compares take the index chosen first: mapped shorter)
-wire [15:0]   idx_sel   = e2_reg ? idx_fl : idx_d1;
+wire          sel_in    = inc_lge16(idx_sel, b1_16) && !inc_lge16(idx_sel, end_16);
 wire          sel_lt_nvb = !inc_lge16(idx_sel, nvb_16);
 wire          sel_eq_nvb = idx_sel == nvb_16;
 wire          gen_beat  = d1_valid_reg && q_ok_reg && sel_in && !e2_reg;
@@ -414,8 +413,7 @@ wire [2*DATA_WIDTH-1:0] gen_shift = gen_pair >> {sft_reg, 3'b000};
 // values left from lane 0 of this payload beat: nvals - 8 * (sel - b1) =
 // 8 * (nvb / 8 - sel) + nvals mod 8: compares instead of a subtraction
 wire [3:0]    gen_nv    = sel_lt_nvb ? LANES[3:0] : sel_eq_nvb ? {1'b0, q_nvb_reg[2:0]} : 4'd0;
-wire          gen_tail  = ntail_reg != 2'd0 &&
-                          (e2_reg ? last_idx_p1_reg == q_tidx_reg : d1_idx_reg == q_tidx_reg);
+wire          gen_tail  = ntail_reg != 2'd0 && sel_idx_reg == q_tidx_reg;
 
 // Stage X: one item per cycle: a payload beat, and/or the end-of-frame token
 reg                  x_valid_reg = 1'b0, x_has_reg = 1'b0, x_last_reg = 1'b0, x_start_reg = 1'b0;
@@ -435,7 +433,7 @@ always @(posedge clk) begin
     x_tcs_reg   <= q_tcs_reg;
     x_has_reg   <= e2_reg ? gen_flush : gen_beat;
     x_last_reg  <= e2_reg;
-    x_start_reg <= e2_reg ? last_idx_p1_reg == q_b1_reg : d1_idx_reg == q_b1_reg;
+    x_start_reg <= sel_idx_reg == q_b1_reg;
     x_data_reg  <= gen_shift[DATA_WIDTH-1:0];
     x_nv_reg    <= gen_nv;
     x_tail_reg  <= gen_tail ? ntail_reg : 2'd0;
