@@ -602,57 +602,48 @@ inc_group_pack #(.LANES(LANES), .PIPE(1)) pack (     // grp: one cycle after b_*
     .clk(clk), .in_tags(b_tags_reg), .in_payloads(b_pay_reg), .out_group(grp), .out_len(grp_len)
 );
 
-// Stage B1: everything of B one cycle later, beside the group packer's
-// and the restored values' register (the packing tree and the
+// Stage B1: everything of B one cycle later (one bundle), beside the group
+// packer's and the restored values' register (the packing tree and the
 // decompression blocks each take two cycles).
-reg [15:0]                b1_csum_rest_reg = 0;
-reg                       b1_en_reg = 1'b0;
-reg [15:0]                b1_frame_len_reg = 0;
-reg                       b1_has_reg = 1'b0;
-reg [15:0]                b1_hcb_reg = 0;
-reg [7:0]                 b1_ip_hlen_reg = 0;
-reg                       b1_last_reg = 1'b0;
-reg                       b1_nz_reg = 1'b0;
-reg [5:0]                 b1_off_reg = 0;
-reg [OAW:0]               b1_orig_base_reg = 0;
-reg [OAW:0]               b1_orig_end_reg = 0;
-reg [15:0]                b1_plen_reg = 0;
-reg [7:0]                 b1_poff_reg = 0;
-reg [4:0]                 b1_reason_reg = 0;
-reg                       b1_start_reg = 1'b0;
-reg [2*LANES-1:0]         b1_tags_reg = 0;
-reg [1:0]                 b1_tail_reg = 0;
-reg [23:0]                b1_tail_bytes_reg = 0;
-reg [7:0]                 b1_tcp_hlen_reg = 0;
-reg [6:0]                 b1_tcs_reg = 0;
-reg [7:0]                 b1_ttl_reg = 0;
-reg                       b1_valid_reg = 1'b0;
-reg                       b1_vlan_reg = 1'b0;
+wire [15:0]                b1_csum_rest_reg;
+wire                       b1_en_reg;
+wire [15:0]                b1_frame_len_reg;
+wire                       b1_has_reg;
+wire [15:0]                b1_hcb_reg;
+wire [7:0]                 b1_ip_hlen_reg;
+wire                       b1_last_reg;
+wire                       b1_nz_reg;
+wire [5:0]                 b1_off_reg;
+wire [OAW:0]               b1_orig_base_reg;
+wire [OAW:0]               b1_orig_end_reg;
+wire [15:0]                b1_plen_reg;
+wire [7:0]                 b1_poff_reg;
+wire [4:0]                 b1_reason_reg;
+wire                       b1_start_reg;
+wire [2*LANES-1:0]         b1_tags_reg;
+wire [1:0]                 b1_tail_reg;
+wire [23:0]                b1_tail_bytes_reg;
+wire [7:0]                 b1_tcp_hlen_reg;
+wire [6:0]                 b1_tcs_reg;
+wire [7:0]                 b1_ttl_reg;
+wire                       b1_vlan_reg;
+reg                        b1_valid_reg = 1'b0;
+localparam B1W = 146 + 2 * (OAW + 1) + 2 * LANES;   // the fields above
+reg  [B1W-1:0]             b1_bundle_reg = {B1W{1'b0}};
+assign {b1_csum_rest_reg, b1_en_reg, b1_frame_len_reg, b1_has_reg,
+        b1_hcb_reg, b1_ip_hlen_reg, b1_last_reg, b1_nz_reg, b1_off_reg,
+        b1_orig_base_reg, b1_orig_end_reg, b1_plen_reg, b1_poff_reg,
+        b1_reason_reg, b1_start_reg, b1_tags_reg, b1_tail_reg,
+        b1_tail_bytes_reg, b1_tcp_hlen_reg, b1_tcs_reg, b1_ttl_reg,
+        b1_vlan_reg} = b1_bundle_reg;
 
 always @(posedge clk) begin
-    b1_csum_rest_reg  <= b_csum_rest_reg;
-    b1_en_reg         <= b_en_reg;
-    b1_frame_len_reg  <= b_frame_len_reg;
-    b1_has_reg        <= b_has_reg;
-    b1_hcb_reg        <= b_hcb_reg;
-    b1_ip_hlen_reg    <= b_ip_hlen_reg;
-    b1_last_reg       <= b_last_reg;
-    b1_nz_reg         <= b_nz_reg;
-    b1_off_reg        <= b_off_reg;
-    b1_orig_base_reg  <= b_orig_base_reg;
-    b1_orig_end_reg   <= b_orig_end_reg;
-    b1_plen_reg       <= b_plen_reg;
-    b1_poff_reg       <= b_poff_reg;
-    b1_reason_reg     <= b_reason_reg;
-    b1_start_reg      <= b_start_reg;
-    b1_tags_reg       <= b_tags_reg;
-    b1_tail_reg       <= b_tail_reg;
-    b1_tail_bytes_reg <= b_tail_bytes_reg;
-    b1_tcp_hlen_reg   <= b_tcp_hlen_reg;
-    b1_tcs_reg        <= b_tcs_reg;
-    b1_ttl_reg        <= b_ttl_reg;
-    b1_valid_reg      <= b_valid_reg;
-    b1_vlan_reg       <= b_vlan_reg;
+    b1_bundle_reg <= {b_csum_rest_reg, b_en_reg, b_frame_len_reg, b_has_reg, b_hcb_reg,
+                      b_ip_hlen_reg, b_last_reg, b_nz_reg, b_off_reg, b_orig_base_reg,
+                      b_orig_end_reg, b_plen_reg, b_poff_reg, b_reason_reg, b_start_reg,
+                      b_tags_reg, b_tail_reg, b_tail_bytes_reg, b_tcp_hlen_reg,
+                      b_tcs_reg, b_ttl_reg, b_vlan_reg};
+    b1_valid_reg  <= b_valid_reg;
     if (rst)
         b1_valid_reg <= 1'b0;
 end
