@@ -147,6 +147,13 @@ always @(posedge clk) begin
     rx_bo_reg <= rx_stat_bytes_out;
     if (rst) begin
         hit_reg <= 64'd0;
+        // (the byte counts too: without a reset synthesis folds them into
+        // shift registers with the engines' own copies, whose clock-to-out
+        // is twice a flip-flop's, in front of the 64-bit adds)
+        tx_bi_reg <= 16'd0;
+        tx_bo_reg <= 16'd0;
+        rx_bi_reg <= 16'd0;
+        rx_bo_reg <= 16'd0;
     end
 end
 
