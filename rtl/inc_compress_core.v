@@ -1203,10 +1203,6 @@ localparam [3:0] S_ORIG = 4'd0, S_COMP = 4'd1, S_SHIM = 4'd8,   // S_SHIM + 0..5
                  S_TOT_H = 4'd2, S_TOT_L = 4'd3, S_PROTO = 4'd4, S_CS_H = 4'd5,
                  S_CS_L = 4'd6, S_TCS_H = 4'd7, S_TCS_L = 4'd14;
 wire [ROW_BYTES*8-1:0] r_row = r_rowsel_reg ? r_row1 : r_row0;
-// rel clamped to -33..32: beyond it every byte is header (or payload)
-wire        rel_lo = r_rel_lo_reg;
-// (in range, rel's bits 17..5 are all its sign)
-wire        rel_hi = r_rel_hi_reg;
 reg  [4*DB-1:0] r_sel;
 reg  [7:0]      dd;          // rel + b for rel in -32..31: -32..62, signed
 integer b;
@@ -1215,8 +1211,10 @@ always @* begin
         // as gates: per byte a function of rel's low six bits
         dd = inc_lsum({{2{r_rel_reg[5]}}, r_rel_reg[5:0]}, b[7:0]);
         r_sel[4*b +: 4] = S_ORIG;
-        if (r_comp_reg && !rel_lo && (rel_hi || !dd[7])) begin
-            if (!rel_hi && dd[6:3] == 4'd0 && !(dd[2] && dd[1]))   // dd < 6
+        // beyond rel -32..31 every byte is header (r_rel_lo_reg) or
+        // payload (r_rel_hi_reg)
+        if (r_comp_reg && !r_rel_lo_reg && (r_rel_hi_reg || !dd[7])) begin
+            if (!r_rel_hi_reg && dd[6:3] == 4'd0 && !(dd[2] && dd[1]))   // dd < 6
                 r_sel[4*b +: 4] = S_SHIM | {1'b0, dd[2:0]};
             else
                 r_sel[4*b +: 4] = S_COMP;
