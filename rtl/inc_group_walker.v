@@ -83,8 +83,13 @@ module inc_group_walker #(
 integer j;
 
 // ---------------------------------------------------------------------------
-// Ring writer: pops a pair when its slot is free, and writes it with its
-// 64 table entries and entry 63 of the slot before.
+// Ring writer, two stages. A: a pair is taken from the FIFO with the group
+// sizes at its 64 byte offsets (63 with a zero high byte: completed when
+// the next pair arrives; alone it counts only in a frame's last pair, where
+// every group there overruns) and the size at offset 63 of the pair before
+// (its high byte is this pair's first). B: the pair is written into its
+// slot when the slot is free, with its 64 table entries and entry 63 of
+// the slot before.
 // ---------------------------------------------------------------------------
 reg  [1:0]    wr_slot_reg;
 reg  [3:0]    full_reg, last_reg;
@@ -92,19 +97,46 @@ reg  [2047:0] ring_reg;
 reg  [2047:0] next_reg;            // 8 bits per ring byte
 reg  [255:0]  cross_reg, over_reg;
 
-reg  [7:0]    p_byte_reg;          // last byte of the previous pair
-reg           p_lim_on_reg;        // and its limit
+reg           a_valid_reg;
+reg  [511:0]  a_data_reg;
+reg           a_last_reg, a_lim_on_reg;
+reg  [6:0]    a_lim_reg;
+reg  [383:0]  a_size_reg;          // 6 bits per offset
+reg  [5:0]    a_psize_reg;         // offset 63 of the pair before
+reg  [7:0]    p_byte_reg;          // last byte of the pair before
+reg           p_lim_on_reg;        // limit of the pair written before
 reg  [6:0]    p_lim_reg;
 
-assign s_ready = !full_reg[wr_slot_reg];
-wire   s_take  = s_valid && !full_reg[wr_slot_reg];
+wire   w_take  = a_valid_reg && !full_reg[wr_slot_reg];
+assign s_ready = !a_valid_reg || !full_reg[wr_slot_reg];
+wire   s_take  = s_valid && s_ready;
 
-// Entries of the written pair: offsets 0..62 from its own bytes, 63 with a
-// zero high byte (it is rewritten when the next pair arrives; alone it
-// counts only in a frame's last pair, where every group there overruns).
+always @(posedge clk) begin
+    if (s_take) begin
+        a_data_reg   <= s_data;
+        a_last_reg   <= s_last;
+        a_lim_on_reg <= s_lim_on;
+        a_lim_reg    <= s_lim;
+        for (j = 0; j < 64; j = j + 1) begin
+            a_size_reg[6*j +: 6] <= inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]} : s_data[8*j +: 16]);
+        end
+        a_psize_reg <= inc_group_bytes({s_data[7:0], p_byte_reg});
+        p_byte_reg  <= s_data[511:504];
+    end
+    if (s_take) begin
+        a_valid_reg <= 1'b1;
+    end else if (w_take) begin
+        a_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        a_valid_reg <= 1'b0;
+    end
+end
+
+// Entries of the pair written, and entry 63 of the slot before.
 reg  [7:0]    e_next [0:63];
 reg  [63:0]   e_cross, e_over;
-reg  [7:0]    p_next;              // entry 63 of the slot before
+reg  [7:0]    p_next;
 reg           p_over;
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [7:0]    sum;                 // j + size, < 128
@@ -119,14 +151,14 @@ always @* begin
     // j + size > limit is tested as size > limit - j, the difference
     // formed beside the size rather than after the sum
     for (j = 0; j < 64; j = j + 1) begin
-        gsize = inc_group_bytes(j == 63 ? {8'd0, s_data[511:504]} : s_data[8*j +: 16]);
+        gsize = a_size_reg[6*j +: 6];
         sum   = inc_lsum(j[7:0], {2'b00, gsize});
-        lim_j = inc_lsub({1'b0, s_lim}, j[7:0]);
+        lim_j = inc_lsub({1'b0, a_lim_reg}, j[7:0]);
         e_next[j]  = {wr_slot_reg + {1'b0, sum[6]}, sum[5:0]};
         e_cross[j] = sum[6];
-        e_over[j]  = s_lim_on && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
+        e_over[j]  = a_lim_on_reg && (lim_j[7] || !inc_lge(lim_j, {2'b00, gsize}));
     end
-    gsize  = inc_group_bytes({s_data[7:0], p_byte_reg});
+    gsize  = a_psize_reg;
     sum    = inc_lsum(8'd63, {2'b00, gsize});
     lim_j  = inc_lsub({1'b0, p_lim_reg}, 8'd63);
     p_next = {wr_slot_reg, sum[5:0]};
@@ -148,6 +180,12 @@ reg  [TAGW-1:0] tag_reg;
 reg             first_reg;         // no chunk of the frame sent yet
 reg             past_reg;          // the walk left the frame's last slot (its groups end there)
 reg  [1:0]      nslot_reg;         // IDLE: the next frame's first slot; DRAIN: the slot to release
+// The group sent in the cycle before overran: the frame ended there, and
+// the step the walk took past it is undone (its end state below).
+reg             ovq_reg;
+reg  [2:0]      ovq_st_reg;
+reg  [1:0]      ovq_nslot_reg;
+reg  [3:0]      ovq_rel_reg;
 
 wire [1:0] slot  = pos_reg[7:6];
 wire [1:0] slot1 = slot + 2'd1;
@@ -158,18 +196,35 @@ wire [3:0] slot1_oh = {slot_oh[2:0], slot_oh[3]};
 // its slot is the frame's last.
 wire       ok    = full_reg[slot] && (last_reg[slot] || full_reg[slot1]);
 // A slot written or being written (a frame may start as its first pair arrives).
-wire [3:0] avail = full_reg | (s_take ? wr_oh : 4'd0);
-wire [7:0] nx    = next_reg[{pos_reg, 3'b000} +: 8];
-wire       ov    = over_reg[pos_reg];
-wire       cr    = cross_reg[pos_reg];
+wire [3:0] avail = full_reg | (w_take ? wr_oh : 4'd0);
+// The table entries of the group at pos: a 16-way select by pos[3:0] in
+// each 16-byte block of the ring, then one by pos[7:4] (each a LUT level
+// and the slice's wide muxes).
+(* keep *) wire [127:0] nx_col;
+(* keep *) wire [15:0]  cr_col, ov_col;
+genvar gb;
+generate
+    for (gb = 0; gb < 16; gb = gb + 1) begin : g_sel
+        wire [127:0] nb = next_reg[128*gb +: 128];
+        wire [15:0]  cb = cross_reg[16*gb +: 16];
+        wire [15:0]  ob = over_reg[16*gb +: 16];
+        assign nx_col[8*gb +: 8] = nb[{pos_reg[3:0], 3'b000} +: 8];
+        assign cr_col[gb]        = cb[pos_reg[3:0]];
+        assign ov_col[gb]        = ob[pos_reg[3:0]];
+    end
+endgenerate
+wire [7:0] nx    = nx_col[{pos_reg[7:4], 3'b000} +: 8];
+wire       ov    = ov_col[pos_reg[7:4]];
+wire       cr    = cr_col[pos_reg[7:4]];
 wire [3:0] nv    = (left_reg >= 14'd8) ? 4'd8 : left_reg[3:0];
 
 // The table entries of the group at pos (nx, ov, cr: 256-way selects)
-// come late; the decisions are written so that they only choose between
-// next states computed without them.
-wire       g_in  = st_reg == W_GROUPS;
+// come late. A group steps the walk to nx whether or not it overruns; an
+// overrun (ov, registered) ends the frame in the next cycle, which sends
+// nothing. cr only chooses between next values computed without it.
+wire       g_in  = st_reg == W_GROUPS && !ovq_reg;
 wire       g_go  = g_in && !past_reg && ok;   // the group at pos is in the ring
-wire       t_go  = st_reg == W_TAIL && (past_reg || tail_reg == 2'd0 || ok);
+wire       t_go  = st_reg == W_TAIL && !ovq_reg && (past_reg || tail_reg == 2'd0 || ok);
 
 reg        fin_rest, load;
 reg        k_valid;
@@ -200,8 +255,8 @@ always @* begin
     // A chunk: a group, the raw tail, or the raw end of an overrun (also
     // when the walk is past the last slot with values left).
     k_valid   = (g_in && (past_reg || ok)) || t_go;
-    // The frame ends: at the tail, past the last slot, or (g_go and ov,
-    // late) at a group that overruns.
+    // The frame ends: at the tail, or past the last slot (a group that
+    // overruns ends it in the next cycle).
     fin_rest  = t_go || (g_in && past_reg);
     load_slot = nslot_reg;
     load      = 1'b0;
@@ -215,7 +270,9 @@ always @* begin
     // Slots released without a group: the frame's at its end, the rest of
     // a frame while draining. With a group (g_go), see full_reg below.
     rel = 4'd0;
-    if (t_go || (g_in && past_reg)) begin
+    if (ovq_reg) begin
+        rel = ovq_rel_reg;
+    end else if (fin_rest) begin
         rel = rel_end;
     end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
         rel = 4'd1 << nslot_reg;
@@ -223,10 +280,7 @@ always @* begin
     f_ready = load;
 end
 
-// The next state when no group is sent (st_rest), and when one is
-// (st_adv; the frame's end st_end instead when it overruns).
 reg  [2:0] st_rest;
-wire [2:0] st_adv = left8_reg ? W_TAIL : W_GROUPS;
 
 always @* begin
     st_rest = st_reg;
@@ -241,27 +295,31 @@ always @* begin
     if (load) begin
         st_rest = W_START;
     end
+    if (ovq_reg) begin
+        st_rest = ovq_st_reg;
+    end
 end
 
 always @(posedge clk) begin
     if (g_go) begin
-        st_reg <= ov ? st_end : st_adv;
+        st_reg <= left8_reg ? W_TAIL : W_GROUPS;
     end else begin
         st_reg <= st_rest;
     end
-    if (g_go && !ov) begin
-        // The next group (below 8 values left: the tail).
-        pos_reg  <= nx;
-        left_reg <= left_reg - 14'd8;
-        left8_reg <= left_reg <= 14'd16;
-        if (cr && last_reg[slot]) begin
-            past_reg <= 1'b1;
-        end
-    end
+    // The end of the frame if the group at pos overruns.
+    ovq_reg       <= g_go && ov;
+    ovq_st_reg    <= st_end;
+    ovq_nslot_reg <= nslot_end;
+    ovq_rel_reg   <= rel_end;
     if (g_go) begin
-        if (ov) begin
-            nslot_reg <= nslot_end;
-        end
+        // The next group (below 8 values left: the tail).
+        pos_reg   <= nx;
+        left_reg  <= left_reg - 14'd8;
+        left8_reg <= left_reg <= 14'd16;
+    end
+    past_reg <= load ? 1'b0 : past_reg | (g_go && cr && last_reg[slot]);
+    if (ovq_reg) begin
+        nslot_reg <= ovq_nslot_reg;
     end else if (fin_rest) begin
         nslot_reg <= nslot_end;
     end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
@@ -277,39 +335,36 @@ always @(posedge clk) begin
         tail_reg  <= f_tail;
         tag_reg   <= f_tag;
         first_reg <= 1'b1;
-        past_reg  <= 1'b0;
     end
     if (rst) begin
         st_reg    <= W_IDLE;
         nslot_reg <= 2'd0;
+        ovq_reg   <= 1'b0;
     end
 end
 
 // Ring state.
-wire [3:0] take_oh    = s_take ? wr_oh : 4'd0;
+wire [3:0] take_oh    = w_take ? wr_oh : 4'd0;
 wire [3:0] full_in    = full_reg | take_oh;
-wire [3:0] full_end   = (full_reg & ~rel_end) | take_oh;
 wire [3:0] full_cross = (full_reg & ~slot_oh) | take_oh;
 wire [3:0] full_rest  = (full_reg & ~rel) | take_oh;
-// The choices by ov and cr, kept as nets so that the late selects stay last.
-(* keep *) wire [3:0] full_ov;
+// The choice by cr, kept as nets so that the late select stays last.
 (* keep *) wire [3:0] full_cr;
 (* keep *) wire [3:0] full_nc;
-assign full_ov = g_go ? full_end   : full_rest;
 assign full_cr = g_go ? full_cross : full_rest;
 assign full_nc = g_go ? full_in    : full_rest;
 
 always @(posedge clk) begin
-    // Released with a group: the frame's slots when it overruns, its slot
-    // when the group crosses into the next (late: ov, cr choose).
-    full_reg <= ov ? full_ov : (cr ? full_cr : full_nc);
-    if (s_take) begin
-        last_reg <= (last_reg & ~wr_oh) | (s_last ? wr_oh : 4'd0);
+    // Released with a group: its slot when it crosses into the next (late:
+    // cr chooses); a frame's slots when its group overran, a cycle later.
+    full_reg <= cr ? full_cr : full_nc;
+    if (w_take) begin
+        last_reg <= (last_reg & ~wr_oh) | (a_last_reg ? wr_oh : 4'd0);
         // Every ring byte with a constant index: entries of the slot
         // written, and entry 63 of the slot before.
         for (j = 0; j < 256; j = j + 1) begin
             if (wr_oh[j / 64]) begin
-                ring_reg[8*j +: 8]  <= s_data[8*(j % 64) +: 8];
+                ring_reg[8*j +: 8]  <= a_data_reg[8*(j % 64) +: 8];
                 next_reg[8*j +: 8]  <= e_next[j % 64];
                 cross_reg[j]        <= e_cross[j % 64];
                 over_reg[j]         <= e_over[j % 64];
@@ -320,9 +375,8 @@ always @(posedge clk) begin
                 over_reg[j]         <= p_over;
             end
         end
-        p_byte_reg   <= s_data[511:504];
-        p_lim_on_reg <= s_lim_on;
-        p_lim_reg    <= s_lim;
+        p_lim_on_reg <= a_lim_on_reg;
+        p_lim_reg    <= a_lim_reg;
         wr_slot_reg  <= wr_slot_reg + 2'd1;
     end
     if (rst) begin
@@ -333,31 +387,50 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------
-// Chunk out, registered: the window is read from the ring in the decision
-// cycle, as the 49 bytes from 16 * (pos / 16), then the 34 from pos.
+// Chunk out, two register stages: in the decision cycle the 49 ring bytes
+// from 16 * (pos / 16) are read (a slot released then may be rewritten in
+// the next cycle), in the next the 34 from pos are taken from them, and
+// the overrun (ovq_reg) of a group is known.
 // ---------------------------------------------------------------------------
-// Shifts by multiples of 128 and 8 bits: two log shifters.
 /* verilator lint_off UNUSEDSIGNAL */
 wire [4095:0] x_rot  = {ring_reg, ring_reg} >> {pos_reg[7:4], 7'd0};
 /* verilator lint_on UNUSEDSIGNAL */
-wire [391:0]  x_bytes = x_rot[391:0];
+
+reg            o_valid_reg, o_group_reg, o_fin_reg, o_past_reg, o_first_reg;
+reg  [1:0]     o_raw_count_reg;
+reg  [3:0]     o_nvalid_reg;
+reg  [TAGW-1:0] o_tag_reg;
+reg  [391:0]   o_bytes_reg;
+reg  [3:0]     o_off_reg;
+
 /* verilator lint_off UNUSEDSIGNAL */
-wire [391:0]  x_sh   = x_bytes >> {pos_reg[3:0], 3'd0};
+wire [391:0]   x_sh = o_bytes_reg >> {o_off_reg, 3'd0};
 /* verilator lint_on UNUSEDSIGNAL */
-wire [271:0]  x_win  = x_sh[271:0];
 
 always @(posedge clk) begin
-    c_valid     <= k_valid;
-    c_raw       <= g_go ? ov : fin_rest;
-    c_over      <= g_go ? ov : g_in && past_reg;
-    c_raw_count <= t_go ? tail_reg : 2'd0;
-    c_nvalid    <= nv;
-    c_first     <= first_reg;
-    c_last      <= g_go ? ov : fin_rest;
-    c_tag       <= tag_reg;
-    c_window    <= x_win;
+    o_valid_reg     <= k_valid;
+    o_group_reg     <= g_go;
+    o_fin_reg       <= fin_rest;
+    o_past_reg      <= g_in && past_reg;
+    o_raw_count_reg <= t_go ? tail_reg : 2'd0;
+    o_nvalid_reg    <= nv;
+    o_first_reg     <= first_reg;
+    o_tag_reg       <= tag_reg;
+    o_bytes_reg     <= x_rot[391:0];
+    o_off_reg       <= pos_reg[3:0];
+
+    c_valid     <= o_valid_reg;
+    c_raw       <= o_group_reg ? ovq_reg : o_fin_reg;
+    c_over      <= o_group_reg ? ovq_reg : o_past_reg;
+    c_raw_count <= o_raw_count_reg;
+    c_nvalid    <= o_nvalid_reg;
+    c_first     <= o_first_reg;
+    c_last      <= o_group_reg ? ovq_reg : o_fin_reg;
+    c_tag       <= o_tag_reg;
+    c_window    <= x_sh[271:0];
     if (rst) begin
-        c_valid <= 1'b0;
+        o_valid_reg <= 1'b0;
+        c_valid     <= 1'b0;
     end
 end
 
