@@ -350,6 +350,13 @@ reg [16:0]            x1_len_reg = 0;
 reg [63:0]            x1_addr_reg = 0;
 reg [AW-1:0]          x1_base_reg = 0;
 reg [8*HDR_BYTES-1:0] x1_hdr_reg = 0;
+// bit c: L4 / 2 > c (L4 / 2 = 7 + 2 IHL, 9 with a VLAN tag), for the word
+// mask of x2 (a word at 2c is in the TCP header when c >= L4 / 2 and
+// c - 2 * data offset < L4 / 2)
+reg [TW0+TWN-1:0]     x1_gt_reg = 0;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]            x_l4w = inc_lsum(x_vlan ? 8'd9 : 8'd7, {3'd0, x_vihl[3:0], 1'b0});
+/* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
     x1_valid_reg    <= d1_valid_reg;
@@ -361,6 +368,9 @@ always @(posedge clk) begin
     x1_addr_reg     <= x_addr_words;
     x1_base_reg     <= d1_base_reg;
     x1_hdr_reg      <= d1_hdr_reg;
+    for (i = 0; i < TW0 + TWN; i = i + 1) begin
+        x1_gt_reg[i] <= !inc_lge(i[7:0], x_l4w);
+    end
     if (rst)
         x1_valid_reg <= 1'b0;
 end
@@ -368,12 +378,12 @@ end
 // x2: P = L3 + 4 * (IHL + data offset); the shim; the masked TCP header words
 reg  [4:0]        x_hsum;
 /* verilator lint_off UNUSEDSIGNAL */
-integer           wv;               // a word's byte offset (< 256)
+integer           dv;               // a data offset value
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [7:0]        x_hsum8;
 /* verilator lint_on UNUSEDSIGNAL */
-reg  [7:0]        x_l4, x_p;
+reg               x_before_p;
 reg  [47:0]       x_shim;
 reg  [16*TWN-1:0] x_tcph_words;
 
@@ -383,8 +393,6 @@ always @* begin
     // levels each
     x_hsum8 = inc_lsum({4'd0, x1_ihl_reg}, {4'd0, x1_doff_reg});
     x_hsum  = x_hsum8[4:0];
-    x_l4    = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {2'd0, x1_ihl_reg, 2'b00});
-    x_p     = inc_lsum(x1_vlan_reg ? 8'd18 : 8'd14, {1'b0, x_hsum, 2'b00});
     x_shim = 48'd0;
     for (i = 0; i < 31; i = i + 1) begin
         if (x_hsum == i[4:0]) begin
@@ -393,9 +401,17 @@ always @* begin
                       ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd4), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd5)};
         end
     end
+    // word TW0 + i: at or past L4, and before P = L4 + 4 * data offset
+    // (L4 / 2 > TW0 + i - 2 * data offset: x1_gt_reg selected by the data
+    // offset, 1 where the index is negative)
     for (i = 0; i < TWN; i = i + 1) begin
-        wv = 2 * (TW0 + i);
-        x_tcph_words[16*i +: 16] = (inc_lge(wv[7:0], x_l4) && !inc_lge(wv[7:0], x_p)) ?
+        x_before_p = 1'b0;
+        for (dv = 0; dv < 16; dv = dv + 1) begin
+            if (x1_doff_reg == dv[3:0]) begin
+                x_before_p = TW0 + i < 2 * dv || x1_gt_reg[TW0 + i < 2 * dv ? 0 : TW0 + i - 2 * dv];
+            end
+        end
+        x_tcph_words[16*i +: 16] = (!x1_gt_reg[TW0 + i] && x_before_p) ?
             {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]} : 16'd0;
     end
 end
@@ -566,14 +582,16 @@ end
 // into metadata FIFO 1.
 wire [1:0]  y_tail    = y1_orig_reg[1:0];
 // restored frame longer than MAX_FRAME: L3 + total > MAX_FRAME
-wire        y_too_big = y1_orig_tot_reg > (y1_vlan_reg ? {1'b0, MAX_FRAME18[15:0]} - 17'd18
-                                                       : {1'b0, MAX_FRAME18[15:0]} - 17'd14);
+// (compares with constants as gates, a few LUT levels; the tag chooses)
+wire        y_too_big = y1_orig_tot_reg[16] ||
+                        !inc_lge16(y1_vlan_reg ? MAX_FRAME18[15:0] - 16'd18 : MAX_FRAME18[15:0] - 16'd14,
+                                   y1_orig_tot_reg[15:0]);
 
 // The checks up to the version are decided from registers (pre_*); the
 // size compare, the late input, only chooses at the end.
-reg [2:0] y_outcome, pre_outcome;
-reg [4:0] y_reason, pre_reason;
-reg       y_dec, pre_open;          // pre_open: no verdict before the size checks
+reg [2:0] pre_outcome, big_outcome, ok_outcome;
+reg [4:0] pre_reason, big_reason, ok_reason;
+reg       ok_dec, pre_open;         // pre_open: no verdict before the size checks
 // stream bytes < tail bytes (a function of the tail and the low bits)
 wire      y_short_stream = y1_avail_reg[15:2] == 14'd0 &&
                            ((!y1_avail_reg[1] && y_tail[1]) ||
@@ -604,22 +622,28 @@ always @* begin
     end else begin
         pre_open = 1'b1;
     end
-    y_outcome = pre_outcome;
-    y_reason  = pre_reason;
-    y_dec     = 1'b0;
+    // without and with a restored frame that is too long; y_too_big chooses
+    big_outcome = pre_outcome;
+    big_reason  = pre_reason;
+    ok_outcome  = pre_outcome;
+    ok_reason   = pre_reason;
+    ok_dec      = 1'b0;
     if (pre_open) begin
-        if (y1_orig_tot_reg[16] || y_too_big) begin
-            y_outcome = OUT_MALFORMED;
-            y_reason  = R_BAD_SHIM;
-        end else if (y_short_stream) begin
-            y_outcome = OUT_MALFORMED;
-            y_reason  = R_BAD_STREAM;
+        big_outcome = OUT_MALFORMED;
+        big_reason  = R_BAD_SHIM;
+        if (y_short_stream) begin
+            ok_outcome = OUT_MALFORMED;
+            ok_reason  = R_BAD_STREAM;
         end else begin
-            y_outcome = OUT_DECOMPRESSED;
-            y_dec     = 1'b1;
+            ok_outcome = OUT_DECOMPRESSED;
+            ok_dec     = 1'b1;
         end
     end
 end
+
+wire [2:0] y_outcome = y_too_big ? big_outcome : ok_outcome;
+wire [4:0] y_reason  = y_too_big ? big_reason : ok_reason;
+wire       y_dec     = !y_too_big && ok_dec;
 
 // The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
 // byte) on a pair boundary reads its last pair instead.
@@ -722,6 +746,7 @@ wire [16:0]   m1_gend  = m1_out[16:0];                 // end of the groups (y2)
 reg            l_rd_reg;           // reading a frame's pairs
 reg [AW-2:0]   l_pair_reg;         // input RAM address of the next pair
 reg [PAW:0]    l_left_reg;         // pairs still to read
+reg            l_one_reg;          // ... one
 reg            l_fly_reg, l_fly_last_reg;
 reg [11:0]     l_pe_left_reg;      // pairs before the one holding the end of the groups
 reg [5:0]      l_eo_reg;           // that end's byte in its pair
@@ -734,7 +759,9 @@ wire           rf_valid, rf_ready;
 reg            rf_pop;
 
 
-wire l_issue = l_rd_reg && ({1'b0, rf_count} + {3'd0, l_fly_reg} < 4'd3);
+// room in the prefetch FIFO for the pair read now: count + in flight < 3
+wire l_room  = l_fly_reg ? rf_count[2:1] == 2'd0 : !rf_count[2] && rf_count[1:0] != 2'd3;
+wire l_issue = l_rd_reg && l_room;
 
 inc_ram #(.WIDTH(DATA_WIDTH), .DEPTH(NSLOT*SLOT_BEATS/2)) ie_l_ram (
     .clk(clk), .wr_en(ie_we), .wr_addr(in_pair), .wr_data(s_axis_tdata),
@@ -811,7 +838,7 @@ inc_fifo #(.WIDTH(WQW), .DEPTH(8)) wq_fifo (
 
 always @(posedge clk) begin
     l_fly_reg      <= l_issue;
-    l_fly_last_reg <= l_issue && l_left_reg == {{PAW{1'b0}}, 1'b1};
+    l_fly_last_reg <= l_issue && l_one_reg;
     // A group in the pair holding the end overruns past its offset there,
     // one in the pair before past 64 + that offset.
     l_fly_lim_on_reg <= l_pe_left_reg == 12'd0 || l_pe_left_reg == 12'd1;
@@ -820,7 +847,8 @@ always @(posedge clk) begin
         l_pe_left_reg <= l_pe_left_reg - 12'd1;
         l_pair_reg <= l_pair_reg + 1'b1;
         l_left_reg <= l_left_reg - 1'b1;
-        if (l_left_reg == {{PAW{1'b0}}, 1'b1}) begin
+        l_one_reg  <= l_left_reg == {{(PAW-1){1'b0}}, 2'd2};
+        if (l_one_reg) begin
             l_rd_reg <= 1'b0;
         end
     end
@@ -828,6 +856,7 @@ always @(posedge clk) begin
         l_rd_reg   <= 1'b1;
         l_pair_reg <= m1_lpair;
         l_left_reg <= m1_lleft;
+        l_one_reg  <= m1_lleft == {{PAW{1'b0}}, 1'b1};
         l_pe_left_reg <= {1'b0, m1_gend[16:6]};
         l_eo_reg      <= m1_gend[5:0];
     end
@@ -1046,8 +1075,12 @@ inc_csum_csa #(.N(4), .LEVELS(2)) w_csa_c (.in_words({w2_tot_reg, w2_pseudo_reg[
 wire unused_wcsa = &{1'b0, w_csa1[DATA_WIDTH-1:64], w_csa_acc[16*6-1:32], w_csa_ps[16*4-1:32]};
 /* verilator lint_on UNUSEDSIGNAL */
 
-// Zero when the restored segment's checksum verifies (its sum folds to 0xffff).
-wire [15:0] w_tcp_csum = ~ones_add(w3_pair_reg[15:0], w3_pair_reg[31:16]);
+// The restored segment's checksum fails: the one's-complement sum of the
+// two words is not 0xffff. It is 0xffff when the words add to 0xffff (one
+// is the other's complement) or to 0x1fffe (both 0xffff): equality
+// compares, no adder.
+wire [15:0] w_pa = w3_pair_reg[15:0], w_pb = w3_pair_reg[31:16];
+wire        w_csum_bad = !(w_pa == ~w_pb || (&w_pa && &w_pb));
 
 always @* begin
     wq_pop = pk_valid && pk_last;
@@ -1086,14 +1119,14 @@ always @(posedge clk) begin
 end
 
 // Checksum queue (W -> B).
-wire [15:0] cq_out;
+wire        cq_bad;
 wire        cq_valid;
 
 /* verilator lint_off PINCONNECTEMPTY */
-inc_fifo #(.WIDTH(16), .DEPTH(8)) cq_fifo (
+inc_fifo #(.WIDTH(1), .DEPTH(8)) cq_fifo (
     .clk(clk), .rst(rst),
-    .in_data(w_tcp_csum), .in_valid(w3_end_reg), .in_ready(),
-    .out_data(cq_out), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
+    .in_data(w_csum_bad), .in_valid(w3_end_reg), .in_ready(),
+    .out_data(cq_bad), .out_valid(cq_valid), .out_ready(b_fin && !sq_out[SQW-2]), .count()
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
@@ -1114,7 +1147,7 @@ wire [11:0]   sq_obeats  = sq_out[0 +: 12];    // sq_out_len in beats
 
 wire b_bad  = !sq_copy && eq_out;   // decompression failed: the input is output
 // The restored segment fails its TCP checksum, or the tag words the shim's sum.
-wire b_csum = !sq_copy && !eq_out && (cq_out != 16'd0 || eq_tout);
+wire b_csum = !sq_copy && !eq_out && (cq_bad || eq_tout);
 
 always @* begin
     b_fin = sq_valid && (sq_copy || (eq_valid && cq_valid));

@@ -61,7 +61,7 @@ module inc_group_walker #(
     output wire            s_ready,
 
     input  wire            f_valid,     // next frame's parameters
-    output reg             f_ready,     // taken (its walk starts)
+    output wire            f_ready,     // taken (into the walker's parameter register)
     input  wire [5:0]      f_skip,      // stream start in the frame's first pair
     input  wire [13:0]     f_values,    // values to decode
     input  wire [1:0]      f_tail,      // raw tail bytes after the groups
@@ -170,6 +170,18 @@ end
 // ---------------------------------------------------------------------------
 localparam [2:0] W_IDLE = 3'd0, W_START = 3'd1, W_GROUPS = 3'd2, W_TAIL = 3'd3, W_DRAIN = 3'd4;
 
+// The next frame's parameters, taken from the queue into a register
+// while it is empty (a frame's walk takes two cycles or more, so it is
+// refilled before the next start; the queue's pop is then a register).
+reg             fb_valid_reg;
+reg  [5:0]      fb_skip_reg;
+reg  [13:0]     fb_values_reg;
+reg             fb_values8_reg;    // 8 values or fewer
+reg  [1:0]      fb_tail_reg;
+reg  [TAGW-1:0] fb_tag_reg;
+
+assign f_ready = !fb_valid_reg;
+
 (* fsm_encoding = "none" *)
 reg  [2:0]      st_reg;
 reg  [7:0]      pos_reg;
@@ -261,11 +273,11 @@ always @* begin
     load_slot = nslot_reg;
     load      = 1'b0;
     if (st_reg == W_IDLE) begin
-        load = f_valid && avail[nslot_reg];
+        load = fb_valid_reg && avail[nslot_reg];
     end else if (t_go) begin
         // The next frame starts now when this one's slots are done.
         load_slot = end_slot;
-        load      = f_valid && end_known && avail[end_slot];
+        load      = fb_valid_reg && end_known && avail[end_slot];
     end
     // Slots released without a group: the frame's at its end, the rest of
     // a frame while draining. With a group (g_go), see full_reg below.
@@ -277,7 +289,6 @@ always @* begin
     end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
         rel = 4'd1 << nslot_reg;
     end
-    f_ready = load;
 end
 
 reg  [2:0] st_rest;
@@ -325,21 +336,32 @@ always @(posedge clk) begin
     end else if (st_reg == W_DRAIN && full_reg[nslot_reg]) begin
         nslot_reg <= nslot_reg + 2'd1;
     end
+    if (!fb_valid_reg) begin
+        fb_valid_reg   <= f_valid;
+        fb_skip_reg    <= f_skip;
+        fb_values_reg  <= f_values;
+        fb_values8_reg <= f_values <= 14'd8;
+        fb_tail_reg    <= f_tail;
+        fb_tag_reg     <= f_tag;
+    end else if (load) begin
+        fb_valid_reg <= 1'b0;
+    end
     if (k_valid) begin
         first_reg <= 1'b0;
     end
     if (load) begin
-        pos_reg   <= {load_slot, f_skip};
-        left_reg  <= f_values;
-        left8_reg <= f_values <= 14'd8;
-        tail_reg  <= f_tail;
-        tag_reg   <= f_tag;
+        pos_reg   <= {load_slot, fb_skip_reg};
+        left_reg  <= fb_values_reg;
+        left8_reg <= fb_values8_reg;
+        tail_reg  <= fb_tail_reg;
+        tag_reg   <= fb_tag_reg;
         first_reg <= 1'b1;
     end
     if (rst) begin
         st_reg    <= W_IDLE;
         nslot_reg <= 2'd0;
         ovq_reg   <= 1'b0;
+        fb_valid_reg <= 1'b0;
     end
 end
 
