@@ -272,6 +272,7 @@ wire [7:0]  m_l3_off, m_ip_hlen, m_tcp_hlen, m_payload_off, m_proto, m_tos, m_tt
 wire        cur_vlan;
 wire [7:0]  cur_l3_off;
 
+/* verilator lint_off PINCONNECTEMPTY */
 inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
     .clk(clk), .rst(rst),
     .s_tdata(s_axis_tdata), .s_tkeep(s_axis_tkeep), .s_beat(beat), .s_tlast(s_axis_tlast),
@@ -280,11 +281,12 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(0)) matcher (
     .cur_ip_hlen(cur_ip_hlen), .cur_tcp_hlen(cur_tcp_hlen), .cur_ip_total(cur_ip_total),
     .cur_payload_off(cur_payload_off), .cur_payload_len(cur_payload_len),
     .m_done(m_done), .m_reason(m_reason), .m_frame_len(m_frame_len), .m_vlan(m_vlan),
-    .m_l3_off(m_l3_off), .m_ip_hlen(m_ip_hlen), .m_tcp_hlen(m_tcp_hlen),
+    .m_l3_off(m_l3_off), .m_ip_hlen(m_ip_hlen), .m_tcp_hlen(m_tcp_hlen), .m_hdr_len(),
     .m_ip_total(m_ip_total), .m_payload_off(m_payload_off),
     .m_payload_len(m_payload_len), .m_proto(m_proto), .m_tos(m_tos), .m_ttl(m_ttl),
     .m_csum_rest(m_csum_rest)
 );
+/* verilator lint_on PINCONNECTEMPTY */
 
 
 // --------------------------------------------------------------------------

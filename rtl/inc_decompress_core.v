@@ -459,7 +459,8 @@ always @(posedge clk) begin
                      {1'b0, x2_addr_reg[33:17]} + {1'b0, x2_addr_reg[16:0]}, x2_base_reg};
     x3_tcph_reg  <= tcph_csa3[16*8-1:0];
     x4_valid_reg <= x3_valid_reg;
-    x4_reg       <= x3_reg;
+    // (the address sum + 6, the pseudo-header's protocol)
+    x4_reg       <= {x3_reg[XDW-1:AW+18], x3_reg[AW +: 18] + 18'd6, x3_reg[AW-1:0]};
     x4_tcph_reg  <= tcph_csa4[31:0];
     x5_valid_reg <= x4_valid_reg;
     x5_reg       <= x4_reg;
@@ -468,6 +469,9 @@ always @(posedge clk) begin
         x3_valid_reg <= 1'b0;
         x4_valid_reg <= 1'b0;
         x5_valid_reg <= 1'b0;
+        // (also keeps x5_reg flip-flops rather than a shift register with
+        // x4_reg, whose clock to out would sit in front of Y1's adders)
+        x5_reg       <= {XDW{1'b0}};
     end
 end
 
@@ -475,10 +479,10 @@ wire          x_valid_reg = x5_valid_reg;
 wire          x_en_reg;
 wire [16:0]   x_len_reg;
 wire [47:0]   x_shim_reg;
-wire [17:0]   x_sum_addr_reg;
+wire [17:0]   x_sum6_reg;       // the address words' sum + 6
 wire [AW-1:0] x_base_reg;
 wire [15:0]   x_tcph_sum_reg = x5_tcph_reg;
-assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg} = x5_reg;
+assign {x_en_reg, x_len_reg, x_shim_reg, x_sum6_reg, x_base_reg} = x5_reg;
 
 // ---------------------------------------------------------------------------
 // Decision, cycle 2: the checks in the model's order -> metadata FIFO 1.
@@ -489,7 +493,7 @@ assign {x_en_reg, x_len_reg, x_shim_reg, x_sum_addr_reg, x_base_reg} = x5_reg;
 wire        mt_done, mt_vlan;
 wire [4:0]  mt_reason;
 wire [15:0] mt_frame_len, mt_ip_total, mt_payload_len, mt_csum_rest;
-wire [7:0]  mt_l3, mt_ip_hlen, mt_tcp_hlen, mt_payload_off, mt_proto, mt_tos, mt_ttl;
+wire [7:0]  mt_l3, mt_hdr_len, mt_tcp_hlen, mt_payload_off, mt_proto, mt_tos, mt_ttl;
 /* verilator lint_on UNUSEDSIGNAL */
 
 /* verilator lint_off PINCONNECTEMPTY */ // the live view is not used
@@ -500,7 +504,7 @@ inc_tos_matcher #(.DATA_WIDTH(DATA_WIDTH), .RX(1)) matcher (
     .cur_hdr_valid(), .cur_hdr_ok(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(), .cur_tcp_hlen(),
     .cur_ip_total(), .cur_payload_off(), .cur_payload_len(),
     .m_done(mt_done), .m_reason(mt_reason), .m_frame_len(mt_frame_len), .m_vlan(mt_vlan),
-    .m_l3_off(mt_l3), .m_ip_hlen(mt_ip_hlen), .m_tcp_hlen(mt_tcp_hlen),
+    .m_l3_off(mt_l3), .m_ip_hlen(), .m_tcp_hlen(mt_tcp_hlen), .m_hdr_len(mt_hdr_len),
     .m_ip_total(mt_ip_total), .m_payload_off(mt_payload_off), .m_payload_len(mt_payload_len),
     .m_proto(mt_proto), .m_tos(mt_tos), .m_ttl(mt_ttl), .m_csum_rest(mt_csum_rest)
 );
@@ -529,9 +533,12 @@ reg  [23:0] y1_part_reg = 0;
 reg  [AW-1:0] y1_base_reg = 0;
 reg  [PAW:0]  y1_pair_hi_reg = 0;
 reg  [2:0]    y1_sst_reg = 0;
+reg  [PAW:0]  y1_sst1n_reg = 0;     // 1 - y1_sst_reg
 /* verilator lint_off UNUSEDSIGNAL */ // pair numbers fit PAW + 1 bits
 wire [16:0]   y1_len_m1 = x_len_reg - 17'd1;
 wire [8:0]    y1_sstart = {1'b0, mt_payload_off} + SHIM9;     // first stream byte, P + 6
+wire [7:0]    y1_sst1n8 = inc_lsub(8'd1, {5'd0, y1_sstart[8:6]});
+wire [15:0]   y1_sst1n16 = {{8{y1_sst1n8[7]}}, y1_sst1n8};
 /* verilator lint_on UNUSEDSIGNAL */
 
 /* verilator lint_off UNUSEDSIGNAL */
@@ -556,19 +563,21 @@ always @(posedge clk) begin
     y1_orig_reg     <= x_orig_reg;
     y1_tsum_reg     <= x_shim_reg[15:0];        // the shim's tag-word sum
     // restored IP total length IHL*4 + THL + original payload length
-    y1_orig_tot_reg <= {9'd0, mt_ip_hlen} + {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
+    y1_orig_tot_reg <= {9'd0, mt_hdr_len} + {1'b0, x_orig_reg};
     // TCP length (the restored total less the IP header)
     y1_tl_reg       <= {9'd0, mt_tcp_hlen} + {1'b0, x_orig_reg};
     y1_avail_reg    <= mt_payload_len - SHIM16;
     // new IP checksum ~fold(rest + total + TTL:6): the constant part here
     y1_pre_ck_reg   <= ones_add(mt_csum_rest, {mt_ttl, 8'd6});
-    // the pseudo-header (addresses, protocol 6) and the TCP header words
-    y1_part_reg     <= {6'd0, x_sum_addr_reg} + 24'd6 + {8'd0, x_tcph_sum_reg};
+    // the pseudo-header (addresses, protocol 6: x_sum6_reg) and the TCP
+    // header words
+    y1_part_reg     <= {6'd0, x_sum6_reg} + {8'd0, x_tcph_sum_reg};
     y1_base_reg     <= x_base_reg;
     // the launcher's pairs: the last (the frame's last beat / 2) and the
     // one holding P + 6
     y1_pair_hi_reg  <= y1_len_m1[PAW+6:6];
     y1_sst_reg      <= y1_sstart[8:6];
+    y1_sst1n_reg    <= y1_sst1n16[PAW:0];
     if (rst) begin
         y1_valid_reg <= 1'b0;
         // (also keeps y1_tl_reg flip-flops: its low bits are copies of the
@@ -645,10 +654,15 @@ wire [2:0] y_outcome = y_too_big ? big_outcome : ok_outcome;
 wire [4:0] y_reason  = y_too_big ? big_reason : ok_reason;
 wire       y_dec     = !y_too_big && ok_dec;
 
-// The pair holding P + 6; a frame that ends exactly at P + 6 (no stream
-// byte) on a pair boundary reads its last pair instead.
-wire [PAW:0] y_pair_lo = {{(PAW-2){1'b0}}, y1_sst_reg} > y1_pair_hi_reg ? y1_pair_hi_reg
-                                                                        : {{(PAW-2){1'b0}}, y1_sst_reg};
+// The launcher reads from the pair holding P + 6; a frame that ends
+// exactly at P + 6 (no stream byte) on a pair boundary reads its last pair
+// instead (y_sst_past). Its first pair and pair count for both cases, in
+// parallel from registers; the compare (as gates) chooses.
+wire [PAW:0] y_sst      = {{(PAW-2){1'b0}}, y1_sst_reg};
+wire         y_sst_past = !inc_lge16({{(15-PAW){1'b0}}, y1_pair_hi_reg}, {{(15-PAW){1'b0}}, y_sst});
+wire [AW-2:0] y_lpair_hi  = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y1_pair_hi_reg[PAW-1:0]};
+wire [AW-2:0] y_lpair_sst = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_sst[PAW-1:0]};
+wire [PAW:0]  y_lleft_sst = y1_pair_hi_reg + y1_sst1n_reg;    // pair_hi - sst + 1
 localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
 localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW + 17;
 reg            y2_valid_reg = 1'b0;
@@ -666,8 +680,8 @@ always @(posedge clk) begin
                      ~ones_add(y1_pre_ck_reg, y1_orig_tot_reg[15:0]),     // new IP checksum
                      y1_part_reg + {7'd0, y1_tl_reg},                     // pseudo-header + TCP header
                      y1_tsum_reg, y1_base_reg,
-                     y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_pair_lo[PAW-1:0]},
-                     y1_pair_hi_reg - y_pair_lo + 1'b1,
+                     y_sst_past ? y_lpair_hi : y_lpair_sst,
+                     y_sst_past ? {{PAW{1'b0}}, 1'b1} : y_lleft_sst,
                      // the end of the groups in bytes from the first pair:
                      // (P + 6) mod 64 + stream bytes
                      {1'b0, y1_avail_reg} + {{9{y1_pet_reg[7]}}, y1_pet_reg}};

@@ -84,6 +84,7 @@ module inc_tos_matcher #(
     output wire [7:0]              m_l3_off,
     output wire [7:0]              m_ip_hlen,
     output wire [7:0]              m_tcp_hlen,
+    output wire [7:0]              m_hdr_len,     // m_ip_hlen + m_tcp_hlen
     output wire [15:0]             m_ip_total,
     output wire [7:0]              m_payload_off,
     output wire [15:0]             m_payload_len,
@@ -409,7 +410,7 @@ reg        done_reg = 1'b0;
 reg [4:0]  reason_reg = 0;
 reg [15:0] frame_len_reg = 0, ip_total_reg = 0, payload_len_reg = 0, csum_rest_reg = 0;
 reg        vlan_reg = 1'b0;
-reg [7:0]  l3_reg = 0, ip_hlen_reg = 0, tcp_hlen_reg = 0, payload_off_reg = 0;
+reg [7:0]  l3_reg = 0, ip_hlen_reg = 0, tcp_hlen_reg = 0, hdr_len_reg = 0, payload_off_reg = 0;
 reg [7:0]  proto_reg = 0, tos_reg = 0, ttl_reg = 0;
 
 always @(posedge clk) begin
@@ -421,6 +422,7 @@ always @(posedge clk) begin
         l3_reg          <= d_l3;
         ip_hlen_reg     <= d_ip_hlen;
         tcp_hlen_reg    <= d_tcp_hlen;
+        hdr_len_reg     <= d_ip_hlen + d_tcp_hlen;
         ip_total_reg    <= d_total;
         payload_off_reg <= d_poff;
         payload_len_reg <= d_plen;
@@ -458,6 +460,7 @@ assign m_vlan        = vlan_reg;
 assign m_l3_off      = l3_reg;
 assign m_ip_hlen     = ip_hlen_reg;
 assign m_tcp_hlen    = tcp_hlen_reg;
+assign m_hdr_len     = hdr_len_reg;
 assign m_ip_total    = ip_total_reg;
 assign m_payload_off = payload_off_reg;
 assign m_payload_len = payload_len_reg;
