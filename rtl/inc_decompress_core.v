@@ -322,18 +322,35 @@ wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 reg  [7:0]  x_doffb_n, x_doffb_v;   // ... without and with a VLAN tag
 /* verilator lint_on UNUSEDSIGNAL */
+reg  [4:0]  x_hsum_n, x_hsum_v;     // IHL + data offset, both layouts
+/* verilator lint_off UNUSEDSIGNAL */ // the IHL nibbles
+wire [7:0]  x_vihl_n = hb(d1_hdr_reg, 8'd14), x_vihl_v = hb(d1_hdr_reg, 8'd18);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [3:0]  x_ihl_n = x_vihl_n[3:0], x_ihl_v = x_vihl_v[3:0];
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [7:0]  x_dsum;
+/* verilator lint_on UNUSEDSIGNAL */
 reg  [63:0] x_addr_words;   // source and destination address, four words
 
 always @* begin
     // Both layouts in parallel, the tag compare choosing last.
+    // IHL + data offset the same way: each IHL's sum formed beside its
+    // data offset byte, the IHL choosing (below 5 there is no data offset)
     x_doffb_n = 8'd0;
     x_doffb_v = 8'd0;
+    x_dsum    = 8'd0;
+    x_hsum_n  = {1'b0, x_ihl_n};
+    x_hsum_v  = {1'b0, x_ihl_v};
     for (i = 5; i < 16; i = i + 1) begin
-        if ((hb(d1_hdr_reg, 8'd14) & 8'h0f) == {4'd0, i[3:0]}) begin
+        if (x_ihl_n == i[3:0]) begin
             x_doffb_n = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
+            x_dsum    = inc_lsum({4'd0, x_doffb_n[7:4]}, i[7:0]);
+            x_hsum_n  = x_dsum[4:0];
         end
-        if ((hb(d1_hdr_reg, 8'd18) & 8'h0f) == {4'd0, i[3:0]}) begin
+        if (x_ihl_v == i[3:0]) begin
             x_doffb_v = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
+            x_dsum    = inc_lsum({4'd0, x_doffb_v[7:4]}, i[7:0]);
+            x_hsum_v  = x_dsum[4:0];
         end
     end
     x_doffb = x_vlan ? x_doffb_v : x_doffb_n;
@@ -345,7 +362,8 @@ always @* begin
 end
 
 reg                   x1_valid_reg = 1'b0, x1_en_reg = 1'b0, x1_vlan_reg = 1'b0;
-reg [3:0]             x1_ihl_reg = 0, x1_doff_reg = 0;
+reg [3:0]             x1_doff_reg = 0;
+reg [4:0]             x1_hsum_reg = 0;    // IHL + data offset
 reg [16:0]            x1_len_reg = 0;
 reg [63:0]            x1_addr_reg = 0;
 reg [AW-1:0]          x1_base_reg = 0;
@@ -362,7 +380,7 @@ always @(posedge clk) begin
     x1_valid_reg    <= d1_valid_reg;
     x1_en_reg       <= d1_en_reg;
     x1_vlan_reg     <= x_vlan;
-    x1_ihl_reg      <= x_vihl[3:0];
+    x1_hsum_reg     <= x_vlan ? x_hsum_v : x_hsum_n;
     x1_doff_reg     <= x_doffb[7:4];
     x1_len_reg      <= inc_len_add(d1_len_reg, d1_klast_reg);
     x1_addr_reg     <= x_addr_words;
@@ -380,19 +398,14 @@ reg  [4:0]        x_hsum;
 /* verilator lint_off UNUSEDSIGNAL */
 integer           dv;               // a data offset value
 /* verilator lint_on UNUSEDSIGNAL */
-/* verilator lint_off UNUSEDSIGNAL */
-reg  [7:0]        x_hsum8;
-/* verilator lint_on UNUSEDSIGNAL */
 reg               x_before_p;
 reg  [47:0]       x_shim;
 reg  [16*TWN-1:0] x_tcph_words;
 
 always @* begin
-    // as gates (inc_lsum.vh): functions of the nine bits VLAN, IHL, data
-    // offset, so the shim's byte select and the word mask are a few LUT
-    // levels each
-    x_hsum8 = inc_lsum({4'd0, x1_ihl_reg}, {4'd0, x1_doff_reg});
-    x_hsum  = x_hsum8[4:0];
+    // the shim's byte select by IHL + data offset (x1), the word mask from
+    // x1's thresholds
+    x_hsum  = x1_hsum_reg;
     x_shim = 48'd0;
     for (i = 0; i < 31; i = i + 1) begin
         if (x_hsum == i[4:0]) begin
@@ -660,9 +673,12 @@ wire       y_dec     = !y_too_big && ok_dec;
 // parallel from registers; the compare (as gates) chooses.
 wire [PAW:0] y_sst      = {{(PAW-2){1'b0}}, y1_sst_reg};
 wire         y_sst_past = !inc_lge16({{(15-PAW){1'b0}}, y1_pair_hi_reg}, {{(15-PAW){1'b0}}, y_sst});
-wire [AW-2:0] y_lpair_hi  = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y1_pair_hi_reg[PAW-1:0]};
-wire [AW-2:0] y_lpair_sst = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_sst[PAW-1:0]};
-wire [PAW:0]  y_lleft_sst = y1_pair_hi_reg + y1_sst1n_reg;    // pair_hi - sst + 1
+(* keep *) wire [AW-2:0] y_lpair_hi;
+(* keep *) wire [AW-2:0] y_lpair_sst;
+(* keep *) wire [PAW:0]  y_lleft_sst;    // pair_hi - sst + 1
+assign y_lpair_hi  = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y1_pair_hi_reg[PAW-1:0]};
+assign y_lpair_sst = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_sst[PAW-1:0]};
+assign y_lleft_sst = y1_pair_hi_reg + y1_sst1n_reg;
 localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
 localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW + 17;
 reg            y2_valid_reg = 1'b0;

@@ -6,10 +6,12 @@
  *
  * The stream arrives in pairs (64 bytes, two beats) from the engine's
  * prefetch FIFO and is written in order into a ring of four pair slots
- * (256 bytes). When a pair is written, the size of a group starting at
- * each of its 64 byte offsets is computed from the tag word there (the
- * tag word at offset 63 takes the next pair's first byte: that entry is
- * completed when the next pair is written), and stored per ring byte as
+ * (256 bytes), in two steps: a pair is taken into a register with the
+ * size of a group starting at each of its 64 byte offsets, computed from
+ * the tag word there (the tag word at offset 63 takes the next pair's
+ * first byte: that entry is completed when the next pair is written);
+ * then, when its slot is free, written with its table entries, stored per
+ * ring byte as
  *
  *   next[j]  = (j + size) mod 256      where the following group starts
  *   cross[j] = the group reaches into the next slot
@@ -23,23 +25,31 @@
  *
  * The walk then is pos <= next[pos] while the slot of pos and the one
  * after it are written (or the slot is the frame's last), so a group's
- * bytes are all in the ring when it is read. A frame's walk:
+ * bytes are all in the ring when it is read. The table read is a 16-way
+ * select within each 16-byte block and one between the blocks. A frame's
+ * walk:
  *
  *   IDLE -> (frame parameters and first pair there) START -> GROUPS ... -> TAIL
  *
  * START is one cycle without a chunk (the packer's flush of the previous
  * frame may take it); GROUPS sends one group per cycle until the values
- * are decoded, or a group that would overrun: then a raw chunk of 0 bytes,
- * c_over, ends the frame (the stream is malformed); TAIL sends the raw
- * tail (0..3 bytes) and ends the frame. A frame that ends in its last
- * slot starts the next one in the same cycle; otherwise the slots left of
- * it are released as they arrive (DRAIN). A frame thus costs its groups
- * plus two cycles.
+ * are decoded, or a group that would overrun: then the chunk is a raw one
+ * of 0 bytes, c_over, and ends the frame (the stream is malformed). The
+ * walk learns of the overrun a cycle late (over[pos] is not in the loop):
+ * it steps past the group as if it did not overrun and in the next cycle,
+ * which sends nothing, takes the frame's end instead, from the state it
+ * registered at the group. TAIL sends the raw tail (0..3 bytes) and ends
+ * the frame. A frame that ends in its last slot starts the next one in the
+ * same cycle; otherwise the slots left of it are released as they arrive
+ * (DRAIN). A frame thus costs its groups plus two cycles (three when it
+ * overruns). The next frame's parameters wait in a register (f_ready is
+ * its being empty).
  *
- * Slots are released when the walk leaves them; the window of a chunk is
- * read from the ring in its decision cycle, before a released slot can be
- * rewritten. The chunk leaves one cycle after its decision:
- * c_window is the 34 bytes from its position (a group is at most 34 bytes).
+ * Slots are released when the walk leaves them; the 49 ring bytes from
+ * 16 * (pos / 16) are read in a chunk's decision cycle, before a released
+ * slot can be rewritten, and the 34 from pos (a group is at most 34 bytes)
+ * taken from them in the next. The chunk leaves two cycles after its
+ * decision, c_window holding those 34 bytes.
  * f_tag travels with every chunk of its frame.
  */
 `resetall
@@ -230,10 +240,10 @@ wire       ov    = ov_col[pos_reg[7:4]];
 wire       cr    = cr_col[pos_reg[7:4]];
 wire [3:0] nv    = (left_reg >= 14'd8) ? 4'd8 : left_reg[3:0];
 
-// The table entries of the group at pos (nx, ov, cr: 256-way selects)
-// come late. A group steps the walk to nx whether or not it overruns; an
-// overrun (ov, registered) ends the frame in the next cycle, which sends
-// nothing. cr only chooses between next values computed without it.
+// The table entries of the group at pos (nx, ov, cr) come late. A group
+// steps the walk to nx whether or not it overruns; an overrun (ov,
+// registered) ends the frame in the next cycle, which sends nothing. cr
+// only chooses between next values computed without it.
 wire       g_in  = st_reg == W_GROUPS && !ovq_reg;
 wire       g_go  = g_in && !past_reg && ok;   // the group at pos is in the ring
 wire       t_go  = st_reg == W_TAIL && !ovq_reg && (past_reg || tail_reg == 2'd0 || ok);
