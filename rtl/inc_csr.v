@@ -12,9 +12,13 @@
  * Reading a LO word latches the counter's HI word; the next read of that
  * HI word returns the latched value (see inc_regs.h for the read order).
  * The statistics pulses are registered first (which counters move, by how
- * many bytes), so each counter's 64-bit add starts at a flip-flop; a
- * counter moves one cycle after its pulse. Writing INC_CNT_CTRL_CLEAR
- * clears every counter; a pulse one cycle before the clear is lost.
+ * many bytes), so each counter's add starts at a flip-flop; a counter
+ * moves one cycle after its pulse. A counter is two halves (CNT_LO_BITS, 32,
+ * and the rest): the low half's carry is registered and added into the
+ * high half a cycle later, so no add is longer than 32 bits; the value is
+ * (high + carry) * 2^CNT_LO_BITS + low at every cycle, and a read takes
+ * the three in one cycle and adds the carry in the next. Writing INC_CNT_CTRL_CLEAR clears every
+ * counter; a pulse one cycle before the clear is lost.
  *
  * AXI4-Lite: one transaction at a time per channel, OKAY responses only,
  * WSTRB ignored (whole 32-bit registers). Single clock with the engines.
@@ -29,7 +33,9 @@
 module inc_csr #(
     parameter DATA_WIDTH = 256,  // engines' AXI4-Stream width in bits (reported in CAPS)
     parameter MAX_FRAME  = 9018, // engines' largest frame in bytes (reported in CAPS)
-    parameter ADDR_WIDTH = 10    // AXI4-Lite address bits (INC_REGS_SIZE = 1 KiB)
+    parameter ADDR_WIDTH = 10,   // AXI4-Lite address bits (INC_REGS_SIZE = 1 KiB)
+    parameter CNT_LO_BITS = 32   // bits of a counter's low half, 17..48 (a 16-bit
+                                 // increment fits; tests use 17 to see carries)
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -81,6 +87,10 @@ initial begin
         $error("inc_csr: ADDR_WIDTH must be >= 10");
         $finish;
     end
+    if (CNT_LO_BITS < 17 || CNT_LO_BITS > 48) begin
+        $error("inc_csr: CNT_LO_BITS must be 17..48");
+        $finish;
+    end
 end
 
 localparam [31:0] CAPS = `INC_CAPS_TX | `INC_CAPS_RX | `INC_CAPS_VLAN |
@@ -93,8 +103,12 @@ localparam [4:0]  NREASONS  = `INC_CNT_REASONS;   // reason counters (<= 20: byt
 assign s_axil_bresp = 2'b00;
 assign s_axil_rresp = 2'b00;
 
-// Counters: [dir*32 + index], 64 bits each.
-reg [63:0] cnt_reg [0:63];
+// Counters: [dir*32 + index], 64 bits each: the low half, its carry not
+// yet in the high half, the high half.
+localparam LB = CNT_LO_BITS, HB = 64 - CNT_LO_BITS;
+reg [LB-1:0] cnt_lo_reg [0:63];
+reg          cnt_c_reg  [0:63];
+reg [HB-1:0] cnt_hi_reg [0:63];
 reg        clear;
 integer    i;
 
@@ -110,17 +124,17 @@ function cnt_hit;   // counter k of a direction moves on this pulse
     end
 endfunction
 
-function [63:0] cnt_inc;   // increment of counter k from the registered pulse
+function [15:0] cnt_inc;   // increment of counter k from the registered pulse
     input [4:0]  k;
     input        hit;
     input [15:0] bi, bo;
     begin
-        cnt_inc = {63'd0, hit};
+        cnt_inc = {15'd0, hit};
         if (k == 5'd28) begin
-            cnt_inc = {48'd0, hit ? bi : 16'd0};
+            cnt_inc = hit ? bi : 16'd0;
         end
         if (k == 5'd29) begin
-            cnt_inc = {48'd0, hit ? bo : 16'd0};
+            cnt_inc = hit ? bo : 16'd0;
         end
     end
 endfunction
@@ -158,14 +172,16 @@ always @(posedge clk) begin
 end
 
 always @(posedge clk) begin
-    for (i = 0; i < 32; i = i + 1) begin
+    for (i = 0; i < 64; i = i + 1) begin
         if (!used(i[4:0]) || clear || rst) begin
-            cnt_reg[i]      <= 64'd0;
-            cnt_reg[32 + i] <= 64'd0;
+            cnt_lo_reg[i] <= {LB{1'b0}};
+            cnt_c_reg[i]  <= 1'b0;
+            cnt_hi_reg[i] <= {HB{1'b0}};
         end else begin
-            cnt_reg[i]      <= cnt_reg[i] + cnt_inc(i[4:0], hit_reg[i], tx_bi_reg, tx_bo_reg);
-            cnt_reg[32 + i] <= cnt_reg[32 + i] + cnt_inc(i[4:0], hit_reg[32 + i],
-                                                          rx_bi_reg, rx_bo_reg);
+            {cnt_c_reg[i], cnt_lo_reg[i]} <= {1'b0, cnt_lo_reg[i]} +
+                {{(LB-15){1'b0}}, cnt_inc(i[4:0], hit_reg[i], i < 32 ? tx_bi_reg : rx_bi_reg,
+                                          i < 32 ? tx_bo_reg : rx_bo_reg)};
+            cnt_hi_reg[i] <= cnt_hi_reg[i] + {{(HB-1){1'b0}}, cnt_c_reg[i]};
         end
     end
 end
@@ -246,24 +262,45 @@ always @* begin
     end
 end
 
+// A read: the address decoded and the counter's halves and carry taken in
+// one cycle (rd_pend_reg), the answer with the carry added in the next.
+reg        rd_pend_reg;
+reg        rd_cnt_reg, rd_hi_reg;
+reg [5:0]  rd_idx_reg;
+reg [31:0] rd_word_reg;
+reg [LB-1:0] rd_lo_reg;
+reg [HB-1:0] rd_hiw_reg;
+reg        rd_c_reg;
+wire [63:0] rd_val = {rd_hiw_reg + {{(HB-1){1'b0}}, rd_c_reg}, rd_lo_reg};
+
 always @(posedge clk) begin
     s_axil_arready <= 1'b0;
     if (s_axil_rvalid && s_axil_rready) begin
         s_axil_rvalid <= 1'b0;
     end
-    if (s_axil_arvalid && !s_axil_arready && !s_axil_rvalid) begin
+    rd_pend_reg <= 1'b0;
+    if (s_axil_arvalid && !s_axil_arready && !s_axil_rvalid && !rd_pend_reg) begin
         s_axil_arready <= 1'b1;
-        s_axil_rvalid  <= 1'b1;
-        s_axil_rdata   <= rword;
-        if (rcnt) begin
-            if (!rhi) begin
-                s_axil_rdata   <= cnt_reg[ridx][31:0];
-                hold_reg       <= cnt_reg[ridx][63:32];
-                hold_idx_reg   <= ridx;
+        rd_pend_reg    <= 1'b1;
+        rd_cnt_reg     <= rcnt;
+        rd_hi_reg      <= rhi;
+        rd_idx_reg     <= ridx;
+        rd_word_reg    <= rword;
+        rd_lo_reg      <= cnt_lo_reg[ridx];
+        rd_c_reg       <= cnt_c_reg[ridx];
+        rd_hiw_reg     <= cnt_hi_reg[ridx];
+    end
+    if (rd_pend_reg) begin
+        s_axil_rvalid <= 1'b1;
+        s_axil_rdata  <= rd_word_reg;
+        if (rd_cnt_reg) begin
+            if (!rd_hi_reg) begin
+                s_axil_rdata   <= rd_val[31:0];
+                hold_reg       <= rd_val[63:32];
+                hold_idx_reg   <= rd_idx_reg;
                 hold_valid_reg <= 1'b1;
             end else begin
-                s_axil_rdata   <= (hold_valid_reg && hold_idx_reg == ridx) ? hold_reg
-                                                                          : cnt_reg[ridx][63:32];
+                s_axil_rdata   <= (hold_valid_reg && hold_idx_reg == rd_idx_reg) ? hold_reg : rd_val[63:32];
                 hold_valid_reg <= 1'b0;
             end
         end
@@ -271,6 +308,7 @@ always @(posedge clk) begin
     if (rst) begin
         s_axil_arready <= 1'b0;
         s_axil_rvalid  <= 1'b0;
+        rd_pend_reg    <= 1'b0;
         hold_valid_reg <= 1'b0;
     end
 end

@@ -322,13 +322,13 @@ wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
 reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
 reg  [7:0]  x_doffb_n, x_doffb_v;   // ... without and with a VLAN tag
 /* verilator lint_on UNUSEDSIGNAL */
-reg  [4:0]  x_hsum_n, x_hsum_v;     // IHL + data offset, both layouts
+reg  [79:0] x_hcand_n, x_hcand_v;   // IHL + data offset for each IHL, both layouts
 /* verilator lint_off UNUSEDSIGNAL */ // the IHL nibbles
 wire [7:0]  x_vihl_n = hb(d1_hdr_reg, 8'd14), x_vihl_v = hb(d1_hdr_reg, 8'd18);
 /* verilator lint_on UNUSEDSIGNAL */
 wire [3:0]  x_ihl_n = x_vihl_n[3:0], x_ihl_v = x_vihl_v[3:0];
 /* verilator lint_off UNUSEDSIGNAL */
-reg  [7:0]  x_dsum;
+reg  [7:0]  x_dsum, x_db;
 /* verilator lint_on UNUSEDSIGNAL */
 reg  [63:0] x_addr_words;   // source and destination address, four words
 
@@ -339,19 +339,21 @@ always @* begin
     x_doffb_n = 8'd0;
     x_doffb_v = 8'd0;
     x_dsum    = 8'd0;
-    x_hsum_n  = {1'b0, x_ihl_n};
-    x_hsum_v  = {1'b0, x_ihl_v};
-    for (i = 5; i < 16; i = i + 1) begin
-        if (x_ihl_n == i[3:0]) begin
+    x_db      = 8'd0;
+    for (i = 0; i < 16; i = i + 1) begin
+        if (x_ihl_n == i[3:0] && i >= 5) begin
             x_doffb_n = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
-            x_dsum    = inc_lsum({4'd0, x_doffb_n[7:4]}, i[7:0]);
-            x_hsum_n  = x_dsum[4:0];
         end
-        if (x_ihl_v == i[3:0]) begin
+        if (x_ihl_v == i[3:0] && i >= 5) begin
             x_doffb_v = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
-            x_dsum    = inc_lsum({4'd0, x_doffb_v[7:4]}, i[7:0]);
-            x_hsum_v  = x_dsum[4:0];
         end
+        // the sum for each IHL, in a vector indexed by the IHL
+        x_db   = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
+        x_dsum = i < 5 ? i[7:0] : inc_lsum({4'd0, x_db[7:4]}, i[7:0]);
+        x_hcand_n[5*i +: 5] = x_dsum[4:0];
+        x_db   = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
+        x_dsum = i < 5 ? i[7:0] : inc_lsum({4'd0, x_db[7:4]}, i[7:0]);
+        x_hcand_v[5*i +: 5] = x_dsum[4:0];
     end
     x_doffb = x_vlan ? x_doffb_v : x_doffb_n;
     // source and destination addresses (L3 + 12 .. L3 + 19)
@@ -380,7 +382,7 @@ always @(posedge clk) begin
     x1_valid_reg    <= d1_valid_reg;
     x1_en_reg       <= d1_en_reg;
     x1_vlan_reg     <= x_vlan;
-    x1_hsum_reg     <= x_vlan ? x_hsum_v : x_hsum_n;
+    x1_hsum_reg     <= x_vlan ? x_hcand_v[5*x_ihl_v +: 5] : x_hcand_n[5*x_ihl_n +: 5];
     x1_doff_reg     <= x_doffb[7:4];
     x1_len_reg      <= inc_len_add(d1_len_reg, d1_klast_reg);
     x1_addr_reg     <= x_addr_words;
@@ -673,12 +675,25 @@ wire       y_dec     = !y_too_big && ok_dec;
 // parallel from registers; the compare (as gates) chooses.
 wire [PAW:0] y_sst      = {{(PAW-2){1'b0}}, y1_sst_reg};
 wire         y_sst_past = !inc_lge16({{(15-PAW){1'b0}}, y1_pair_hi_reg}, {{(15-PAW){1'b0}}, y_sst});
-(* keep *) wire [AW-2:0] y_lpair_hi;
-(* keep *) wire [AW-2:0] y_lpair_sst;
-(* keep *) wire [PAW:0]  y_lleft_sst;    // pair_hi - sst + 1
-assign y_lpair_hi  = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y1_pair_hi_reg[PAW-1:0]};
-assign y_lpair_sst = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y_sst[PAW-1:0]};
-assign y_lleft_sst = y1_pair_hi_reg + y1_sst1n_reg;
+// (base + sst as gates: synthesis would otherwise share one adder between
+// the two candidates, behind their select)
+function [AW-2:0] y_add3;
+    input [AW-2:0] a;
+    input [2:0]    b;
+    reg            c, bj;
+    integer        j;
+    begin
+        c = 1'b0;
+        for (j = 0; j < AW - 1; j = j + 1) begin
+            bj        = j < 3 ? b[j % 3] : 1'b0;
+            y_add3[j] = a[j] ^ bj ^ c;
+            c         = (a[j] & bj) | (c & (a[j] ^ bj));
+        end
+    end
+endfunction
+wire [AW-2:0] y_lpair_hi  = y1_base_reg[AW-1:1] + {{(AW-1-PAW){1'b0}}, y1_pair_hi_reg[PAW-1:0]};
+wire [AW-2:0] y_lpair_sst = y_add3(y1_base_reg[AW-1:1], y1_sst_reg);
+wire [PAW:0]  y_lleft_sst = y1_pair_hi_reg + y1_sst1n_reg;    // pair_hi - sst + 1
 localparam LW  = (AW - 1) + (PAW + 1);    // the launcher's first pair and pair count
 localparam M1W = 1 + 1 + 3 + 5 + 17 + 8 + 8 + 14 + 2 + 16 + 16 + 16 + 16 + 24 + 16 + AW + LW + 17;
 reg            y2_valid_reg = 1'b0;

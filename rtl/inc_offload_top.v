@@ -18,7 +18,8 @@
 module inc_offload_top #(
     parameter DATA_WIDTH = 256,   // AXI4-Stream data width in bits (256: one group per beat)
     parameter MAX_FRAME  = 9018,  // largest frame in bytes (no FCS); longer frames are dropped
-    parameter ADDR_WIDTH = 10     // AXI4-Lite address bits, >= 10
+    parameter ADDR_WIDTH = 10,    // AXI4-Lite address bits, >= 10
+    parameter CNT_LO_BITS = 32    // inc_csr: bits of a counter's low half (17..48; tests use 17)
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -120,7 +121,8 @@ inc_decompress_engine #(
 inc_csr #(
     .DATA_WIDTH(DATA_WIDTH),
     .MAX_FRAME(MAX_FRAME),
-    .ADDR_WIDTH(ADDR_WIDTH)
+    .ADDR_WIDTH(ADDR_WIDTH),
+    .CNT_LO_BITS(CNT_LO_BITS)
 ) csr (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
