@@ -13,15 +13,15 @@ set_false_path -from [get_ports rst]
 
 # --- CSR counter read path -------------------------------------------------
 # No multicycle or false path fits here, and none is given on purpose: the
-# 64-bit counters (csr/cnt_reg*) can change in every cycle (one statistics
-# pulse per frame and direction), and the read multiplexer samples them
-# into s_axil_rdata / hold_reg in the cycle the read is accepted. A relaxed
-# path could capture a half-updated counter (old low bits, new carry), so
-# both the increment and the read paths are single-cycle. The LO-then-HI
-# latching (inc_regs.h) already makes the 64-bit value consistent without a
-# snapshot. If the read multiplexer limits timing at 250 MHz, add a
-# register stage in inc_csr's read path (rvalid one cycle later) rather
-# than an exception.
+# counters (csr/cnt_lo_reg*, cnt_c_reg*, cnt_hi_reg*: each a low half, its
+# carry not yet added, a high half) can change in every cycle (one
+# statistics pulse per frame and direction). A read takes the three of a
+# counter into registers in one cycle and adds the carry into the high
+# half in the next (rvalid follows), so the value read is the counter's at
+# one clock edge; a relaxed path could capture a half-updated counter (old
+# low bits, new carry), so the increment and read paths are single-cycle.
+# The LO-then-HI latching (inc_regs.h) makes the 64-bit value consistent
+# across the two 32-bit reads.
 #
 # The configuration registers (csr/cfg_*) are likewise single-cycle paths:
 # the engines sample them at the start of a frame, and a multicycle path
