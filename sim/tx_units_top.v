@@ -113,7 +113,7 @@ inc_tos_matcher #(.DATA_WIDTH(256), .RX(0)) tx_matcher (
     .cur_tcp_hlen(), .cur_ip_total(), .cur_payload_off(tx_cur_payload_off),
     .cur_payload_len(),
     .m_done(tx_done), .m_reason(tx_reason), .m_frame_len(tx_frame_len), .m_vlan(),
-    .m_l3_off(tx_l3_off), .m_ip_hlen(tx_ip_hlen), .m_tcp_hlen(tx_tcp_hlen),
+    .m_l3_off(tx_l3_off), .m_ip_hlen(tx_ip_hlen), .m_tcp_hlen(tx_tcp_hlen), .m_hdr_len(),
     .m_ip_total(tx_ip_total), .m_payload_off(tx_payload_off),
     .m_payload_len(tx_payload_len), .m_proto(tx_proto), .m_tos(), .m_ttl(tx_ttl),
     .m_csum_rest(tx_csum_rest)
@@ -126,7 +126,7 @@ inc_tos_matcher #(.DATA_WIDTH(256), .RX(1)) rx_matcher (
     .cur_hdr_valid(), .cur_hdr_ok(), .cur_vlan(), .cur_l3_off(), .cur_ip_hlen(),
     .cur_tcp_hlen(), .cur_ip_total(), .cur_payload_off(), .cur_payload_len(),
     .m_done(rx_done), .m_reason(rx_reason), .m_frame_len(), .m_vlan(),
-    .m_l3_off(), .m_ip_hlen(), .m_tcp_hlen(), .m_ip_total(), .m_payload_off(),
+    .m_l3_off(), .m_ip_hlen(), .m_tcp_hlen(), .m_hdr_len(), .m_ip_total(), .m_payload_off(),
     .m_payload_len(), .m_proto(), .m_tos(), .m_ttl(), .m_csum_rest()
 );
 /* verilator lint_on PINCONNECTEMPTY */
