@@ -107,7 +107,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
-	test-userlib-capture test-userlib-nicemu test-userlib-install install bench-userlib
+	test-userlib-capture test-userlib-nicemu test-userlib-install test-userlib-layers install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
 	$(UL_TEST)/test-codec
@@ -141,8 +141,12 @@ test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
 
+# No call cycle among the library's files (allreduce.c names the layers).
+test-userlib-layers: $(UL_OBJS)
+	scripts/userlib-layers.sh $(OBJ)/userlib
+
 TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
-	       userlib-install
+	       userlib-install userlib-layers
 
 # ---------------------------------------------------------------- install
 PREFIX ?= /usr/local

@@ -622,11 +622,6 @@ static int bench_allreduce(int argc, char **argv)
 		{ "wa/sk", INC_ALGO_WA, INC_COMP_SKETCH },
 		{ "wa/inc+sk", INC_ALGO_WA, INC_COMP_INC_SKETCH },
 	};
-	static const char *const mode_names[] = {
-		[INC_COMP_NONE] = "none", [INC_COMP_NIC] = "nic", [INC_COMP_SOFTWARE] = "software",
-		[INC_COMP_CNAT] = "cnat", [INC_COMP_CNAT_DET] = "cnat-det",
-		[INC_COMP_SKETCH] = "sketch", [INC_COMP_INC_SKETCH] = "inc+sketch",
-	};
 #define NCFG ((int)(sizeof(all) / sizeof(all[0])))
 	size_t lo = 4096, hi = 256u << 20, size, segb = 0;
 	double factor = 4, dens = 1.0;
@@ -664,7 +659,7 @@ static int bench_allreduce(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0, k = 0; i < NCFG; i++) {
-		use[i] = inc_listed(modes, mode_names[all[i].mode]) &&
+		use[i] = inc_listed(modes, inc_compression_name(all[i].mode)) &&
 			 inc_listed(algos, all[i].algo == INC_ALGO_WA ? "wa" : "ring");
 		k += use[i];
 	}

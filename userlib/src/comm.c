@@ -40,56 +40,6 @@
 #define LINK_PEER   2
 #define ENTRY_BYTES 24
 
-static const char *env2(const char *a, const char *b)
-{
-	const char *v = getenv(a);
-
-	if (v && *v)
-		return v;
-	v = getenv(b);
-	return v && *v ? v : NULL;
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	if (!s)
-		return INC_E_ENV;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return INC_E_ENV;
-	*out = v;
-	return 0;
-}
-
-int inc_env_timeout_ms(int *ms)
-{
-	const char *v = getenv("INC_TIMEOUT_MS");
-	long t;
-
-	*ms = 30000;
-	if (!v || !*v)
-		return 0;
-	if (parse_long(v, 1, 24L * 3600 * 1000, &t))
-		return INC_E_ENV;
-	*ms = (int)t;
-	return 0;
-}
-
-int inc_env_initial_tos(uint8_t *tos)
-{
-	struct inc_allreduce_opts o;
-	int rc = inc_allreduce_opts_init(&o);
-
-	if (rc)
-		return rc;
-	*tos = o.compression == INC_COMP_NIC ? o.tos : 0;
-	return 0;
-}
-
 static void link_init(struct inc_link *l)
 {
 	l->fd = -1;
@@ -136,13 +86,12 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-void inc_comm_destroy(struct inc_comm *c)
+void inc_comm_free(struct inc_comm *c)
 {
 	int i;
 
 	if (!c)
 		return;
-	inc_progress_stop(c);   /* runs what is queued, joins the thread */
 	close_fd(&c->ctrl_fd);
 	close_fd(&c->data_lfd);
 	if (c->peer_send)
@@ -451,7 +400,7 @@ static int init_done(struct inc_comm *c, int rc, int lfd,
 		free(addrs);
 		free(alens);
 		if (c)
-			inc_comm_destroy(c);
+			inc_comm_free(c);
 		return rc;
 	}
 	c->data_lfd = lfd;
@@ -464,8 +413,8 @@ static int init_done(struct inc_comm *c, int rc, int lfd,
 /* Environment bootstrap. */
 static int init_env(struct inc_comm **out, int rank, int size)
 {
-	const char *addr = env2("INC_MASTER_ADDR", "MASTER_ADDR");
-	const char *port_s = env2("INC_MASTER_PORT", "MASTER_PORT");
+	const char *addr = inc_env2("INC_MASTER_ADDR", "MASTER_ADDR");
+	const char *port_s = inc_env2("INC_MASTER_PORT", "MASTER_PORT");
 	struct addrinfo hints, *ai = NULL;
 	struct sockaddr_storage *addrs = NULL, master;
 	socklen_t *alens = NULL, mlen;
@@ -492,7 +441,7 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	}
 	deadline = inc_now_ms() + timeout;
 	rc = INC_E_ENV;
-	if (!addr || parse_long(port_s, 1, 65535, &port))
+	if (!addr || inc_parse_long(port_s, 1, 65535, &port))
 		goto out;
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
@@ -707,14 +656,14 @@ int inc_comm_init_env(struct inc_comm **out)
 	if (!out)
 		return INC_E_ARG;
 	*out = NULL;
-	rank_s = env2("INC_RANK", "RANK");
-	size_s = env2("INC_WORLD_SIZE", "WORLD_SIZE");
+	rank_s = inc_env2("INC_RANK", "RANK");
+	size_s = inc_env2("INC_WORLD_SIZE", "WORLD_SIZE");
 #ifdef INC_WITH_MPI
 	if (!rank_s && !size_s && under_mpirun())
 		return inc_comm_init_mpi(out);
 #endif
-	if (parse_long(size_s, 1, 65536, &size) ||
-	    parse_long(rank_s, 0, size - 1, &rank))
+	if (inc_parse_long(size_s, 1, 65536, &size) ||
+	    inc_parse_long(rank_s, 0, size - 1, &rank))
 		return INC_E_ENV;
 	return init_env(out, (int)rank, (int)size);
 }

@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "inc_model.h"
@@ -104,6 +105,8 @@ struct inc_comm {
 
 /* comm.c: connect the peer links (collective; no-op when connected). */
 int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline);
+/* comm.c: close every link and free c (no progress thread left). */
+void inc_comm_free(struct inc_comm *c);
 /* peer.c: the exchange of inc_sendrecv_f32 (checked arguments). */
 int inc_peer_exchange(struct inc_comm *c, const float *sbuf, int to, float *rbuf,
 		      int from, size_t count, const struct inc_allreduce_opts *o);
@@ -126,12 +129,13 @@ struct inc_call {
 /* A blocking call while the progress thread exists: queue it behind the
  * pending requests and wait. *queued 0: no thread, run inline. */
 int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued);
-/* allreduce.c: run one checked call on the calling thread. */
+/* call.c: run one checked call on the calling thread. */
 int inc_call_run(struct inc_comm *c, const struct inc_call *k);
-/* allreduce.c: argument and option checks; opts NULL: environment. */
-int inc_call_check(struct inc_comm *c, const float *buf, size_t count,
-		   const struct inc_allreduce_opts *opts,
-		   struct inc_allreduce_opts *o);
+/* call.c: argument and option checks of call k (kind, buffers, count);
+ * opts NULL: environment. The checked options go to *o, with residual
+ * cleared unless error feedback is in effect. */
+int inc_call_check(struct inc_comm *c, const struct inc_call *k,
+		   const struct inc_allreduce_opts *opts, struct inc_allreduce_opts *o);
 
 /* comm.c: connect the data links once rank/size and the address table are
  * known; addrs[i] is rank i's data listener. */
@@ -140,6 +144,12 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 			  const socklen_t *alens, uint8_t tos,
 			  int64_t deadline_ms);
 int inc_comm_alloc(struct inc_comm **out, int rank, int size);
+
+/* options.c: the environment. The first of a and b that is set and not
+ * empty (b may be NULL), else NULL. */
+const char *inc_env2(const char *a, const char *b);
+/* A decimal number in [lo, hi]: 0, or INC_E_ENV (also for s NULL). */
+int inc_parse_long(const char *s, long lo, long hi, long *out);
 int inc_env_timeout_ms(int *ms);
 int inc_env_initial_tos(uint8_t *tos);
 
@@ -180,28 +190,27 @@ static inline int inc_sketch_nonzero(float x)
 	return x != 0.0f || x != x;
 }
 
-/* A sketch mode (sketch_ar.c runs the call)? */
-static inline int inc_is_sketch(enum inc_compression m)
-{
-	return m == INC_COMP_SKETCH || m == INC_COMP_INC_SKETCH;
-}
-
-/* The entry of a compression mode (allreduce.c); NULL if unknown. */
+/* segc.c: the segment codec of a compression mode; NULL if unknown. */
 const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
+/* segc.c: staging bytes of one segment of n values: length word + the
+ * largest encoding of any mode + up to 3 bytes padding it to whole 32-bit
+ * words, rounded up to 64 so that buffers laid out after a stage stay
+ * aligned. Also the scratch a round trip needs. */
+size_t inc_seg_stage_max(size_t n);
 /* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
 long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
-
-/* Staging bytes of one segment of n values: length word + the largest
- * encoding of any entry + up to 3 bytes padding it to whole 32-bit words,
- * rounded up to 64 so that buffers laid out after a stage stay aligned. */
-#define INC_SEG_STAGE_MAX(n) \
-	((4u + 3u + inc_codec_parts_max_size((n), INC_CODEC_PARTS_MAX) + 63u) & ~(size_t)63u)
 /* Zero bytes after a framed segment of len bytes: every message on a data
  * link is a whole number of 32-bit words, so the byte stream stays on float
  * boundaries whatever the modes of earlier calls (docs/userlib.md). */
 #define INC_SEG_PAD(len) ((4u - ((unsigned)(len) & 3u)) & 3u)
 #define INC_SEG_DEFAULT (64u * 1024u)   /* default segment bytes */
 #define INC_SEG_MAX     (64u * 1024u * 1024u)
+
+/* Values per segment of a call with options o. */
+static inline size_t inc_seg_values(const struct inc_allreduce_opts *o)
+{
+	return (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Transport (transport.c)                                                   */
@@ -236,10 +245,16 @@ int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int 
  * they keep the socket float-aligned.
  */
 #define INC_HDR_FLOATS 8
-/* Algorithm field of the worker-aggregator step with an update at the
- * aggregator (inc_wa_update_f32). */
-#define INC_HDR_ALGO_WA_UPDATE 2u
-#define INC_HDR_ALGO_SKETCH    3u   /* the sketch modes' index and count phases */
+/* The call header's algorithm field: every kind of traffic its own value,
+ * so ranks in different kinds of call fail instead of mixing words. */
+enum inc_hdr_algo {
+	INC_HDR_RING = 0,        /* ring all-reduce (= INC_ALGO_RING) */
+	INC_HDR_WA = 1,          /* worker-aggregator all-reduce (= INC_ALGO_WA) */
+	INC_HDR_WA_UPDATE = 2,   /* worker-aggregator with the update (inc_wa_update_f32) */
+	INC_HDR_SKETCH = 3,      /* the sketch modes' index and count phases */
+	INC_HDR_EXCHANGE = 4,    /* point-to-point exchange (inc_sendrecv_f32) */
+	INC_HDR_ALGO_N = 8       /* field width: compression * 8 + algorithm */
+};
 
 struct inc_msg_out {
 	const uint8_t *p;
@@ -255,8 +270,9 @@ struct inc_msg_in {
 	uint8_t hdr[4];
 };
 
+/* The header of the running call (count: o's call's values). */
 void inc_hdr_make(float h[INC_HDR_FLOATS], const struct inc_comm *c, size_t count,
-		  const struct inc_allreduce_opts *o, size_t seg, unsigned algo);
+		  const struct inc_allreduce_opts *o, enum inc_hdr_algo algo);
 /* Start sending the call header h. */
 void inc_out_hdr(struct inc_msg_out *m, const float h[INC_HDR_FLOATS]);
 /* Receive the peer's call header into h_in and compare it with ours, h:
@@ -272,11 +288,23 @@ enum inc_red {
 };
 void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
 		const float *restrict src, size_t n);
-/* Start sending n values at v through codec sc (owner: the owner step
- * first); framed encodings are staged in stage. Codec time into codec_ns. */
+/* One segment to send: n values at v; owner: replace them by what every
+ * receiver will hold (the codec's round trip) before they go; res: error
+ * feedback, the residual of these positions (NULL: none). With res, v
+ * (plus res) is quantised in place on the host, and res becomes what was
+ * meant minus what was sent. */
+struct inc_seg_out {
+	float *v;
+	size_t n;
+	int owner;
+	float *res;
+};
+/* Start sending a segment through codec sc; framed encodings (and round
+ * trips) are staged in stage (inc_seg_stage_max bytes). Codec time into
+ * codec_ns. */
 int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
-		  const struct inc_seg_codec *sc, float *v, size_t n,
-		  unsigned eb, int owner, uint8_t *stage);
+		  const struct inc_seg_codec *sc, const struct inc_seg_out *so,
+		  unsigned eb, uint8_t *stage);
 /* Write what the socket takes: 1 message done, 0 EAGAIN, or an error. */
 int inc_out_pump(int fd, struct inc_msg_out *m, struct inc_comm *c, int *progress);
 /* Start receiving n values: raw into dst, or the length word first. */
@@ -293,6 +321,53 @@ int inc_in_decode(struct inc_comm *c, const struct inc_seg_codec *sc,
 		  const uint8_t *stage, size_t slen, size_t n, float *out);
 
 /* ------------------------------------------------------------------------ */
+/* Pair stream (pair.c)                                                      */
+/* ------------------------------------------------------------------------ */
+/* What an algorithm tells the pair stream: its segments in order. */
+struct inc_pair_ops {
+	/* The next segment to send: 1 (*so filled), 0 none may go yet, -1
+	 * none left. */
+	int (*next_send)(void *st, struct inc_seg_out *so);
+	/* The segment next_send gave has been written (NULL: nothing to do). */
+	void (*sent)(void *st);
+	/* The next segment to receive: 1 (*into, *n: n values land there),
+	 * -1 none left. Never 0: the receiver takes what comes. */
+	int (*next_recv)(void *st, float **into, size_t *n);
+	/* That segment has arrived, decoded into *into: 0 or an error. */
+	int (*received)(void *st);
+};
+
+struct inc_pair {
+	struct inc_comm *c;
+	const struct inc_allreduce_opts *o;
+	const struct inc_seg_codec *up, *down;  /* codecs of the send and receive side */
+	size_t seg;                             /* values per segment */
+	int sfd, rfd, tagged, dirty;
+	float hdr[INC_HDR_FLOATS], hdr_in[INC_HDR_FLOATS];
+	int s_hdr, r_hdr;                       /* headers still to send / receive */
+	int s_end, r_end;                       /* no segment left to send / receive */
+	struct inc_msg_out mo;
+	struct inc_msg_in mi;
+	float *r_into;                          /* segment being received */
+	size_t r_n, slen;
+	uint8_t *s_stage, *r_stage;
+	uint8_t *extra;                         /* the algorithm's scratch (inc_pair_open) */
+};
+
+/* Prepare a call of count values (for the header) on links s (send) and r
+ * (receive; may be s): scratch for
+ * two stages plus `extra` bytes (p->extra, 64-byte aligned), the header,
+ * the links' ToS for codec up, cork when tagged. 0, or the failure (the
+ * communicator is then broken). */
+int inc_pair_open(struct inc_pair *p, struct inc_comm *c, struct inc_link *s,
+		  struct inc_link *r, const struct inc_allreduce_opts *o,
+		  const struct inc_seg_codec *up, const struct inc_seg_codec *down,
+		  enum inc_hdr_algo algo, size_t count, size_t extra);
+/* Run the call to its end: 0, or the failure (communicator broken, links
+ * reset). */
+int inc_pair_run(struct inc_pair *p, const struct inc_pair_ops *ops, void *st);
+
+/* ------------------------------------------------------------------------ */
 /* Algorithms (ring.c, wa.c)                                                 */
 /* ------------------------------------------------------------------------ */
 int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
@@ -303,9 +378,9 @@ int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
 /* The same with another combination of the received words (the sketch
  * modes' index OR and count sum) and the call header's algorithm value. */
 int inc_ring_reduce(struct inc_comm *c, float *buf, size_t count,
-		    const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo);
+		    const struct inc_allreduce_opts *o, enum inc_red op, enum inc_hdr_algo hdr_algo);
 int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
-		  const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo,
+		  const struct inc_allreduce_opts *o, enum inc_red op, enum inc_hdr_algo hdr_algo,
 		  inc_wa_update_fn update, void *arg);
 /* sketch_ar.c: the sketch and inc+sketch modes (index all-reduce, then the
  * sketch's, then one peeling on every rank). */

@@ -113,7 +113,7 @@ int inc_iallreduce_f32(struct inc_comm *c, float *buf, size_t count,
 	if (!req)
 		return INC_E_ARG;
 	*req = NULL;
-	rc = inc_call_check(c, buf, count, opts, &k.o);
+	rc = inc_call_check(c, &k, opts, &k.o);
 	if (rc)
 		return rc;
 	rc = progress_start(c);

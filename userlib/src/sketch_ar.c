@@ -22,7 +22,10 @@
  * The phases travel as raw 32-bit words on untagged sockets with the
  * call's algorithm (ring or worker-aggregator), each behind a call header
  * that names the mode and phase, so ranks in different phases fail with
- * INC_E_PROTOCOL rather than mixing words.
+ * INC_E_PROTOCOL rather than mixing words. The sketch itself is lossless,
+ * so error feedback (inc+sketch) concerns step 1 alone. A local failure
+ * (memory, a geometry) breaks the communicator like a peer's death, so
+ * the other ranks fail at once instead of waiting out the timeout.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +35,7 @@
 #define RETRIES 2
 
 static int reduce(struct inc_comm *c, void *buf, size_t count,
-		  const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo)
+		  const struct inc_allreduce_opts *o, enum inc_red op, enum inc_hdr_algo hdr_algo)
 {
 	if (count == 0)
 		return 0;
@@ -43,27 +46,36 @@ static int reduce(struct inc_comm *c, void *buf, size_t count,
 
 /* inc+sketch: the INCEPTIONN value map at eb, in place: the software
  * codec's round trip (SIMD, the model's values) in chunks staged in the
- * communicator's scratch. */
+ * communicator's scratch. With error feedback (res) the residual is added
+ * first and keeps what the quantization took. */
 #define QCHUNK 16384u
 
-static int quantize(struct inc_comm *c, float *v, size_t n, unsigned eb)
+static int quantize(struct inc_comm *c, float *v, size_t n, unsigned eb, float *res)
 {
-	size_t i, len;
-	int rc = inc_scratch_reserve(c, INC_SEG_STAGE_MAX(QCHUNK));
+	size_t i, j, len;
+	int rc = inc_scratch_reserve(c, inc_seg_stage_max(QCHUNK));
 
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i += len) {
 		len = n - i < QCHUNK ? n - i : QCHUNK;
+		for (j = 0; res && j < len; j++) {
+			v[i + j] += res[i + j];
+			res[i + j] = v[i + j];
+		}
 		if (inc_seg_round_trip_inc(v + i, len, eb, c->scratch, 0) < 0)
 			return INC_E_PROTOCOL;
+		for (j = 0; res && j < len; j++)
+			res[i + j] -= v[i + j];
 	}
 	return 0;
 }
 
 int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
-			 const struct inc_allreduce_opts *o)
+			 const struct inc_allreduce_opts *opts)
 {
+	/* the phases carry index words and cells: no residual of theirs */
+	struct inc_allreduce_opts po = *opts, *o = &po;
 	/* The same hashes on every rank and every call (from the seed alone),
 	 * so a call's result depends only on the data: a non-blocking call
 	 * equals the blocking one bit for bit. */
@@ -77,9 +89,11 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 	size_t i, iw;
 	int rc, a;
 
+	po.residual = NULL;
 	t0 = inc_now_ns();
-	if (o->compression == INC_COMP_INC_SKETCH && (rc = quantize(c, buf, count, o->error_bound)))
-		return rc;
+	if (o->compression == INC_COMP_INC_SKETCH &&
+	    (rc = quantize(c, buf, count, o->error_bound, opts->residual)))
+		return inc_fail(c, rc);
 	c->st.codec_ns += inc_now_ns() - t0;
 	if (o->sketch_index == INC_SKETCH_BLOOM) {
 		/* only the Bloom filter is sized by the non-zeros */
@@ -88,14 +102,14 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 			nnz += (uint64_t)inc_sketch_nonzero(buf[i]);
 		c->st.codec_ns += inc_now_ns() - t0;
 		nnz32 = nnz > UINT32_MAX ? UINT32_MAX : (uint32_t)nnz;
-		rc = reduce(c, &nnz32, 1, o, INC_RED_SUM_U32, INC_HDR_ALGO_SKETCH);
+		rc = reduce(c, &nnz32, 1, o, INC_RED_SUM_U32, INC_HDR_SKETCH);
 		if (rc)
 			return rc;
 		nnz = nnz32;
 	}
 	rc = inc_sketch_geom_index(&g, count, (enum inc_sketch_index)o->sketch_index, nnz, key);
 	if (rc)
-		return rc;
+		return inc_fail(c, rc);
 	iw = inc_sketch_index_words(&g);
 	idx = calloc(iw, sizeof(*idx));
 	out = malloc(count * sizeof(*out));
@@ -106,7 +120,7 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 	t0 = inc_now_ns();
 	inc_sketch_index_add(&g, buf, idx);
 	c->st.codec_ns += inc_now_ns() - t0;
-	rc = reduce(c, idx, iw, o, INC_RED_OR_U32, INC_HDR_ALGO_SKETCH);
+	rc = reduce(c, idx, iw, o, INC_RED_OR_U32, INC_HDR_SKETCH);
 	if (rc)
 		goto done;
 	cand = inc_sketch_candidates(&g, idx);
@@ -128,7 +142,7 @@ int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 		t0 = inc_now_ns();
 		inc_sketch_encode(&g, buf, cells);
 		c->st.codec_ns += inc_now_ns() - t0;
-		rc = reduce(c, cells, nc, o, INC_RED_SUM_F32, (unsigned)o->algo);
+		rc = reduce(c, cells, nc, o, INC_RED_SUM_F32, (enum inc_hdr_algo)o->algo);
 		if (rc)
 			goto done;
 		t0 = inc_now_ns();
@@ -150,5 +164,7 @@ done:
 	free(idx);
 	free(cells);
 	free(out);
-	return rc;
+	/* the phases failed the communicator themselves; a local failure
+	 * here must reach the others too */
+	return rc && !c->broken ? inc_fail(c, rc) : rc;
 }

@@ -160,12 +160,14 @@ int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int 
 /* Call header                                                               */
 /* ------------------------------------------------------------------------ */
 void inc_hdr_make(float h[INC_HDR_FLOATS], const struct inc_comm *c, size_t count,
-		  const struct inc_allreduce_opts *o, size_t seg, unsigned algo)
+		  const struct inc_allreduce_opts *o, enum inc_hdr_algo algo)
 {
+	size_t seg = inc_seg_values(o);
+
 	h[0] = 4321.0f;
 	h[1] = (float)((count & 0xffffffu) + 1u);
 	h[2] = (float)(((uint64_t)count >> 24 & 0xffffffu) + 1u);
-	h[3] = (float)((unsigned)o->compression * 4u + algo + 1u);
+	h[3] = (float)((unsigned)o->compression * INC_HDR_ALGO_N + (unsigned)algo + 1u);
 	h[4] = (float)(o->error_bound + 1u);
 	h[5] = (float)((seg / 8u & 0xffffffu) + 1u);
 	h[6] = (float)((c->seq & 0xffffffu) + 1u);
@@ -225,18 +227,42 @@ void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
 	c->st.sum_ns += inc_now_ns() - t0;
 }
 
+/* Error feedback: v += res, then v is replaced by its round trip (what
+ * every receiver will hold; a framed encoding is left in tmp) and res
+ * by what was meant minus that. */
+static long round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t n,
+			  float *restrict res, unsigned eb, uint8_t *tmp, uint64_t key)
+{
+	size_t i;
+	long len;
+
+	for (i = 0; i < n; i++) {
+		v[i] += res[i];
+		res[i] = v[i];
+	}
+	len = sc->round_trip(v, n, eb, tmp, key);
+	for (i = 0; i < n; i++)
+		res[i] -= v[i];
+	return len;
+}
+
 int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
-		  const struct inc_seg_codec *sc, float *v, size_t n,
-		  unsigned eb, int owner, uint8_t *stage)
+		  const struct inc_seg_codec *sc, const struct inc_seg_out *so,
+		  unsigned eb, uint8_t *stage)
 {
 	uint64_t t0 = inc_now_ns();
 	/* A random stream per encoding: (seed, rank, encoding number); the
 	 * ranks' encodings happen in the same order on every run. */
 	uint64_t key = inc_mix64(c->call_seed ^ inc_mix64((uint64_t)c->rank << 40 ^ c->encodes++));
+	float *v = so->v;
+	size_t n = so->n;
+	int owner = so->owner, ef = so->res && sc->round_trip;
 	long len;
 
+	c->st.values_sent += n;
 	if (sc->framed) {
-		len = owner ? sc->round_trip(v, n, eb, stage + 4, key)
+		len = ef ? round_trip_ef(sc, v, n, so->res, eb, stage + 4, key) :
+		      owner ? sc->round_trip(v, n, eb, stage + 4, key)
 			    : sc->encode(v, n, eb, stage + 4, key);
 		if (len < 0)
 			return INC_E_PROTOCOL;
@@ -248,15 +274,19 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 		m->p = stage;
 		m->left = 4 + (size_t)len + INC_SEG_PAD(len);
 	} else {
-		if (owner && sc->round_trip) {
-			len = sc->round_trip(v, n, eb, stage, key);
+		/* nic: with error feedback the host quantises what it sends, so
+		 * the NIC delivers exactly that whether it compresses the frame
+		 * or lets it pass (q is idempotent) */
+		if (ef || (owner && sc->round_trip)) {
+			len = ef ? round_trip_ef(sc, v, n, so->res, eb, stage, key)
+				 : sc->round_trip(v, n, eb, stage, key);
 			if (len < 0)
 				return INC_E_PROTOCOL;
 		}
 		m->p = (const uint8_t *)v;
 		m->left = n * 4;
 	}
-	if (sc->framed || (owner && sc->round_trip))
+	if (sc->framed || ef || (owner && sc->round_trip))
 		c->st.codec_ns += inc_now_ns() - t0;
 	m->active = 1;
 	return 0;

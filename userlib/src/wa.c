@@ -25,98 +25,65 @@ static size_t wa_seg_len(size_t count, size_t seg, size_t s)
 /* ------------------------------------------------------------------------ */
 /* A worker                                                                  */
 /* ------------------------------------------------------------------------ */
-static int wa_worker(struct inc_comm *c, float *buf, size_t count,
-		     const struct inc_allreduce_opts *o, size_t seg, unsigned algo)
+/* Up: every segment through the mode's codec; down: the result of segment
+ * s comes back raw only after rank 0 has all of our segment s, so it may
+ * land in buf directly. */
+struct wa_worker {
+	float *buf, *res;
+	size_t count, seg, nsegs, s_seg, r_seg;
+};
+
+static int worker_next_send(void *st, struct inc_seg_out *so)
 {
-	const struct inc_seg_codec *sc = inc_seg_codec(o->compression);
-	const struct inc_seg_codec *raw = inc_seg_codec(INC_COMP_NONE);
-	int fd = c->wa_up.fd, rc, progress, tagged = sc->tagged, dirty = 0;
-	size_t nsegs = (count + seg - 1) / seg, s_seg = 0, r_seg = 0, slen;
-	struct inc_msg_out mo = { 0 };
-	struct inc_msg_in mi = { 0 };
-	int64_t last = inc_now_ms();
-	uint8_t *stage;
-	float hdr[INC_HDR_FLOATS], hdr_in[INC_HDR_FLOATS];
-	int s_hdr = 1, r_hdr = 1;
+	struct wa_worker *w = st;
 
-	inc_hdr_make(hdr, c, count, o, seg, algo);
-	rc = inc_scratch_reserve(c, INC_SEG_STAGE_MAX(seg));
-	if (rc)
-		return rc;
-	stage = c->scratch;
-	rc = inc_link_retag(&c->wa_up, tagged ? o->tos : 0, o->timeout_ms);
-	if (rc)
-		return inc_fail(c, rc);
-	if (tagged && inc_sock_set_cork(fd, 1))
-		return inc_fail(c, INC_E_SOCKET);
-	while (s_hdr || r_hdr || s_seg < nsegs || r_seg < nsegs) {
-		struct pollfd p;
+	if (w->s_seg >= w->nsegs)
+		return -1;
+	so->v = w->buf + w->s_seg * w->seg;
+	so->n = wa_seg_len(w->count, w->seg, w->s_seg);
+	so->owner = 0;
+	so->res = w->res ? w->res + w->s_seg * w->seg : NULL;
+	return 1;
+}
 
-		progress = 0;
-		/* Up: the call header, then every segment. */
-		while (s_hdr || s_seg < nsegs) {
-			if (!mo.active && s_hdr) {
-				inc_out_hdr(&mo, hdr);
-			} else if (!mo.active) {
-				rc = inc_out_start(c, &mo, sc, buf + s_seg * seg,
-						   wa_seg_len(count, seg, s_seg),
-						   o->error_bound, 0, stage);
-				if (rc)
-					return inc_fail(c, rc);
-			}
-			rc = inc_out_pump(fd, &mo, c, &progress);
-			if (rc < 0)
-				return inc_fail(c, rc);
-			if (rc == 0)
-				break;
-			dirty = 1;
-			if (s_hdr)
-				s_hdr = 0;
-			else
-				s_seg++;
-		}
-		if (r_hdr) {
-			rc = inc_hdr_recv(fd, &mi, c, hdr_in, hdr, &progress);
-			if (rc < 0)
-				return inc_fail(c, rc);
-			r_hdr = rc == 0;
-		}
-		/* Down: the result of segment s comes back only after rank 0
-		 * has all of our segment s, so it may land in buf directly. */
-		while (!r_hdr && r_seg < nsegs) {
-			size_t n = wa_seg_len(count, seg, r_seg);
+static void worker_sent(void *st)
+{
+	((struct wa_worker *)st)->s_seg++;
+}
 
-			if (!mi.active)
-				inc_in_start(&mi, raw, (uint8_t *)(buf + r_seg * seg), n);
-			rc = inc_in_pump(fd, &mi, c, raw, n, NULL, &slen, &progress);
-			if (rc < 0)
-				return inc_fail(c, rc);
-			if (rc == 0)
-				break;
-			r_seg++;
-		}
-		if (progress) {
-			last = inc_now_ms();
-			continue;
-		}
-		if (!s_hdr && !r_hdr && s_seg >= nsegs && r_seg >= nsegs)
-			break;
-		if (tagged && dirty && !mo.active) {
-			inc_flush_cork(fd);
-			dirty = 0;
-		}
-		p.fd = fd;
-		p.events = (short)((mo.active ? POLLOUT : 0) | POLLIN);
-		p.revents = 0;
-		rc = inc_wait_io(&p, 1, &last, o->timeout_ms);
-		if (rc)
-			return inc_fail(c, rc);
-		if ((p.revents & (POLLERR | POLLHUP)) && !(p.revents & POLLIN))
-			return inc_fail(c, INC_E_CLOSED);
-	}
-	if (tagged)
-		(void)inc_sock_set_cork(fd, 0);
+static int worker_next_recv(void *st, float **into, size_t *n)
+{
+	struct wa_worker *w = st;
+
+	if (w->r_seg >= w->nsegs)
+		return -1;
+	*into = w->buf + w->r_seg * w->seg;
+	*n = wa_seg_len(w->count, w->seg, w->r_seg);
+	return 1;
+}
+
+static int worker_received(void *st)
+{
+	((struct wa_worker *)st)->r_seg++;
 	return 0;
+}
+
+static const struct inc_pair_ops worker_ops = {
+	worker_next_send, worker_sent, worker_next_recv, worker_received
+};
+
+static int wa_worker(struct inc_comm *c, float *buf, size_t count,
+		     const struct inc_allreduce_opts *o, size_t seg, enum inc_hdr_algo algo,
+		     enum inc_red op)
+{
+	struct wa_worker w = { .buf = buf, .count = count, .seg = seg,
+			       .nsegs = (count + seg - 1) / seg,
+			       .res = op == INC_RED_SUM_F32 ? o->residual : NULL };
+	struct inc_pair p;
+	int rc = inc_pair_open(&p, c, &c->wa_up, &c->wa_up, o, inc_seg_codec(o->compression),
+			       inc_seg_codec(INC_COMP_NONE), algo, count, 0);
+
+	return rc ? rc : inc_pair_run(&p, &worker_ops, &w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -136,26 +103,26 @@ struct wa_peer {
 };
 
 static int wa_root(struct inc_comm *c, float *buf, size_t count,
-		   const struct inc_allreduce_opts *o, size_t seg, unsigned algo,
+		   const struct inc_allreduce_opts *o, size_t seg, enum inc_hdr_algo algo,
 		   enum inc_red op, inc_wa_update_fn update, void *arg)
 {
 	const struct inc_seg_codec *sc = inc_seg_codec(o->compression);
 	const struct inc_seg_codec *raw = inc_seg_codec(INC_COMP_NONE);
 	int n = c->size, rc, progress, i, np;
 	size_t nsegs = (count + seg - 1) / seg, reduced = 0;
-	size_t smax = INC_SEG_STAGE_MAX(seg), need;
+	size_t smax = inc_seg_stage_max(seg), need;
 	struct wa_peer *w;
 	struct pollfd *p;
 	int64_t last = inc_now_ms();
 	uint8_t *mem;
 	float hdr[INC_HDR_FLOATS];
 
-	inc_hdr_make(hdr, c, count, o, seg, algo);
+	inc_hdr_make(hdr, c, count, o, algo);
 
 	need = (size_t)n * (sizeof(*w) + sizeof(*p) + smax + seg * 4 + 64);
 	rc = inc_scratch_reserve(c, need);
 	if (rc)
-		return rc;
+		return inc_fail(c, rc);
 	mem = c->scratch;
 	w = (struct wa_peer *)(void *)mem;
 	p = (struct pollfd *)(void *)(w + n);
@@ -208,10 +175,13 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 			while (x->s_hdr || x->s_seg < reduced) {
 				if (!x->mo.active && x->s_hdr)
 					inc_out_hdr(&x->mo, hdr);
-				else if (!x->mo.active)
-					(void)inc_out_start(c, &x->mo, raw, buf + x->s_seg * seg,
-							    wa_seg_len(count, seg, x->s_seg),
-							    0, 0, NULL);
+				else if (!x->mo.active) {
+					struct inc_seg_out so = {
+						.v = buf + x->s_seg * seg,
+						.n = wa_seg_len(count, seg, x->s_seg) };
+
+					(void)inc_out_start(c, &x->mo, raw, &so, 0, NULL);
+				}
 				rc = inc_out_pump(fd, &x->mo, c, &progress);
 				if (rc < 0)
 					return inc_fail(c, rc);
@@ -269,13 +239,13 @@ static int wa_root(struct inc_comm *c, float *buf, size_t count,
 }
 
 int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
-		  const struct inc_allreduce_opts *o, enum inc_red op, unsigned hdr_algo,
+		  const struct inc_allreduce_opts *o, enum inc_red op, enum inc_hdr_algo hdr_algo,
 		  inc_wa_update_fn update, void *arg)
 {
-	size_t seg = (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
+	size_t seg = inc_seg_values(o);
 
 	return c->rank == 0 ? wa_root(c, buf, count, o, seg, hdr_algo, op, update, arg)
-			    : wa_worker(c, buf, count, o, seg, hdr_algo);
+			    : wa_worker(c, buf, count, o, seg, hdr_algo, op);
 }
 
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
@@ -283,5 +253,5 @@ int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
 		     inc_wa_update_fn update, void *arg)
 {
 	return inc_wa_reduce(c, buf, count, o, INC_RED_SUM_F32,
-			     update ? INC_HDR_ALGO_WA_UPDATE : (unsigned)o->algo, update, arg);
+			     update ? INC_HDR_WA_UPDATE : INC_HDR_WA, update, arg);
 }

@@ -88,10 +88,11 @@ static int same_everywhere(struct inc_comm *c, uint64_t h)
 	return 1;
 }
 
+#define mn(m) inc_compression_name(m)
+
 static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo algo,
 		unsigned round)
 {
-	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 	struct inc_allreduce_opts o;
 	struct inc_request *req[NREQ] = { 0 };
 	float *a[NREQ], *b[NREQ];
@@ -118,12 +119,12 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 
 		if (k == BLOCKING_AT) {
 			rc = inc_allreduce_f32(c, buf, n, &o);
-			CHECK(rc == 0, "%s/%s: blocking call among requests: %s", mn[mode],
+			CHECK(rc == 0, "%s/%s: blocking call among requests: %s", mn(mode),
 			      algo == INC_ALGO_WA ? "wa" : "ring", inc_strerror(rc));
 			continue;
 		}
 		rc = inc_iallreduce_f32(c, buf, n, &o, &req[k]);
-		CHECK(rc == 0 && req[k], "%s: issue %zu: %s", mn[mode], k, inc_strerror(rc));
+		CHECK(rc == 0 && req[k], "%s: issue %zu: %s", mn(mode), k, inc_strerror(rc));
 	}
 	/* inc_test until everything is done, then wait in a scrambled order. */
 	do {
@@ -139,13 +140,13 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 	for (k = 0; k < NREQ; k++)
 		if (req[order[k]]) {
 			rc = inc_wait(req[order[k]]);
-			CHECK(rc == 0, "%s: wait %u: %s", mn[mode], order[k], inc_strerror(rc));
+			CHECK(rc == 0, "%s: wait %u: %s", mn(mode), order[k], inc_strerror(rc));
 		}
 	/* The same sequence with blocking calls. */
 	for (k = 0; k < NREQ; k++) {
 		rc = inc_allreduce_f32(c, k == REPEAT_OF ? b[1] : b[k],
 				       k == REPEAT_OF ? sizes[1] : sizes[k], &o);
-		CHECK(rc == 0, "%s: blocking reference %zu: %s", mn[mode], k, inc_strerror(rc));
+		CHECK(rc == 0, "%s: blocking reference %zu: %s", mn(mode), k, inc_strerror(rc));
 	}
 	for (k = 0; k < NREQ; k++) {
 		double tol, worst = 0;
@@ -156,9 +157,9 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 		 * rank: the blocking reference runs later, with other draws. */
 		CHECK(mode == INC_COMP_CNAT || !memcmp(a[k], b[k], sizes[k] * sizeof(float)),
 		      "%s/%s N=%d call %zu (%zu values): non-blocking result differs from blocking",
-		      mn[mode], algo == INC_ALGO_WA ? "wa" : "ring", nr, k, sizes[k]);
+		      mn(mode), algo == INC_ALGO_WA ? "wa" : "ring", nr, k, sizes[k]);
 		CHECK(same_everywhere(c, hash(a[k], sizes[k])), "%s call %zu: ranks differ",
-		      mn[mode], k);
+		      mn(mode), k);
 		/* one rank: nothing travels, the values come back as they are */
 		if ((mode == INC_COMP_CNAT || mode == INC_COMP_CNAT_DET) && nr > 1) {
 			/* ring: the owner's round trip leaves powers of two */
@@ -170,7 +171,7 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 				memcpy(&u, &a[k][i], 4);
 				nonfix += (u & 0x7fffff) != 0;
 			}
-			CHECK(nonfix == 0, "%s call %zu: %zu values not powers of two", mn[mode], k,
+			CHECK(nonfix == 0, "%s call %zu: %zu values not powers of two", mn(mode), k,
 			      nonfix);
 			continue;
 		}
@@ -192,14 +193,14 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 		 * subtractions); inc+sketch: one quantization per rank. */
 		tol = (mode == INC_COMP_NONE || mode == INC_COMP_SKETCH ? 0 : 2.0 * nr * bound) +
 		      1e-5 * nr;
-		CHECK(worst <= tol, "%s call %zu: off by %g (tolerance %g)", mn[mode], k, worst, tol);
+		CHECK(worst <= tol, "%s call %zu: off by %g (tolerance %g)", mn(mode), k, worst, tol);
 	}
 	for (k = 0; k < NREQ; k++) {
 		free(a[k]);
 		free(b[k]);
 	}
 	if (!quiet && rk == 0)
-		printf("N=%d %s/%s round %u: %zu calls checked\n", nr, mn[mode],
+		printf("N=%d %s/%s round %u: %zu calls checked\n", nr, mn(mode),
 		       algo == INC_ALGO_WA ? "wa" : "ring", round, NREQ);
 }
 
@@ -221,7 +222,6 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 		      INC_E_NOSUPPORT, "sendrecv in a sketch mode: INC_E_NOSUPPORT");
 		return;
 	}
-	static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
 	static const size_t n_list[] = { 1, 1000, 65541, 300007 };
 	struct inc_allreduce_opts o;
 	unsigned shift, k;
@@ -265,7 +265,7 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 			if (k == 1)   /* a queued all-reduce in front of the exchange */
 				CHECK(inc_iallreduce_f32(c, ar, 64, &o, &q) == 0, "issue");
 			rc = inc_sendrecv_f32(c, s, to, r, from, n, &o);
-			CHECK(rc == 0, "%s sendrecv shift %u n %zu: %s", mn[mode], shift, n,
+			CHECK(rc == 0, "%s sendrecv shift %u n %zu: %s", mn(mode), shift, n,
 			      inc_strerror(rc));
 			if (q) {
 				rc = inc_wait(q);
@@ -273,12 +273,12 @@ static void run_sendrecv(struct inc_comm *c, enum inc_compression mode)
 				CHECK(rc == 0 && (ar[0] == (float)nr || (mode >= INC_COMP_CNAT &&
 				      ar[0] >= 0.5f * (float)nr && ar[0] <= 2.0f * (float)nr)),
 				      "%s: all-reduce before the exchange: %s",
-				      mn[mode], inc_strerror(rc));
+				      mn(mode), inc_strerror(rc));
 			}
 			for (i = 0; i < n; i++)
 				bad += memcmp(&r[i], &want[i], 4) != 0;
 			CHECK(bad == 0, "%s sendrecv shift %u n %zu from rank %d: %zu values differ",
-			      mn[mode], shift, n, from, bad);
+			      mn(mode), shift, n, from, bad);
 			free(s);
 			free(r);
 			free(want);
@@ -316,20 +316,15 @@ int main(int argc, char **argv)
 	nr = inc_comm_size(c);
 	rk = inc_comm_rank(c);
 	for (r = 0; r < rounds; r++)
-		for (m = 0; m < 7; m++)
+		for (m = 0; m < INC_COMP_COUNT; m++)
 			for (al = 0; al < 2; al++) {
-				static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
-
-				if (!inc_listed(modes, mn[m]) || !strstr(algos, al ? "wa" : "ring"))
+				if (!inc_listed(modes, mn(m)) || !strstr(algos, al ? "wa" : "ring"))
 					continue;
 				run(c, (enum inc_compression)m, al ? INC_ALGO_WA : INC_ALGO_RING, r);
 			}
-	for (m = 0; m < 7; m++) {
-		static const char *mn[] = { "none", "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch" };
-
-		if (inc_listed(modes, mn[m]))
+	for (m = 0; m < INC_COMP_COUNT; m++)
+		if (inc_listed(modes, mn(m)))
 			run_sendrecv(c, (enum inc_compression)m);
-	}
 	inc_comm_destroy(c);
 	printf("rank %d: ", rk);
 	return inc_test_done();

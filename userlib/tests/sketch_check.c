@@ -66,8 +66,6 @@ static float quant(float f, unsigned eb)
 static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo algo,
 		unsigned index, unsigned k, size_t n, double dens)
 {
-	static const char *const mn[] = { [INC_COMP_SKETCH] = "sketch",
-					   [INC_COMP_INC_SKETCH] = "inc+sketch" };
 	struct inc_allreduce_opts o;
 	struct inc_comm_stats s0, s1;
 	int integers = mode == INC_COMP_SKETCH, rc, r;
@@ -91,7 +89,7 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 	inc_comm_stats(c, &s0);
 	rc = inc_allreduce_f32(c, buf, n, &o);
 	inc_comm_stats(c, &s1);
-	CHECK(rc == 0, "%s/%s n %zu: %s", mn[mode], algo ? "wa" : "ring", n, inc_strerror(rc));
+	CHECK(rc == 0, "%s/%s n %zu: %s", inc_compression_name(mode), algo ? "wa" : "ring", n, inc_strerror(rc));
 	for (i = 0; i < n; i++) {
 		float fs = 0.0f;
 		double ds = 0;
@@ -109,23 +107,23 @@ static void run(struct inc_comm *c, enum inc_compression mode, enum inc_algo alg
 		else
 			bad += fabs(ds - buf[i]) > 0x1p-18 * top || (ds == 0.0 && buf[i] != 0.0f);
 	}
-	CHECK(bad == 0, "%s/%s %s n %zu density %g: %zu values differ from the sum", mn[mode],
+	CHECK(bad == 0, "%s/%s %s n %zu density %g: %zu values differ from the sum", inc_compression_name(mode),
 	      algo ? "wa" : "ring", index ? "bloom" : "bitmap", n, dens, bad);
 	if (nr > 1)
 		CHECK(s1.sketch_estimated == s0.sketch_estimated &&
 		      s1.sketch_peeled - s0.sketch_peeled ==
 		      s1.sketch_candidates - s0.sketch_candidates &&
 		      s1.sketch_values - s0.sketch_values == n,
-		      "%s n %zu: every candidate peeled (stats)", mn[mode], n);
+		      "%s n %zu: every candidate peeled (stats)", inc_compression_name(mode), n);
 	if (nr > 1 && dens == 0.001 && n >= 100000 && algo == INC_ALGO_RING) {
 		double dense = 2.0 * (nr - 1) / nr * 4.0 * (double)n;
 		double sent = (double)(s1.bytes_sent - s0.bytes_sent);
 
 		CHECK(sent < 0.2 * dense, "%s %s n %zu at 0.1%%: %.0f bytes sent vs %.0f dense",
-		      mn[mode], index ? "bloom" : "bitmap", n, sent, dense);
+		      inc_compression_name(mode), index ? "bloom" : "bitmap", n, sent, dense);
 		if (!quiet && rk == 0)
 			printf("N=%d %s/%s n %zu density 0.001: %.0f bytes sent (%.1fx less than "
-			       "raw)\n", nr, mn[mode], index ? "bloom" : "bitmap", n, sent,
+			       "raw)\n", nr, inc_compression_name(mode), index ? "bloom" : "bitmap", n, sent,
 			       dense / sent);
 	}
 	free(buf);

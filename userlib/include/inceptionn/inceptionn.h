@@ -106,6 +106,8 @@ struct inc_comm_stats {
 	uint64_t sketch_peeled;      /* recovered exactly by peeling */
 	uint64_t sketch_estimated;   /* left to the median estimate */
 	uint64_t sketch_retries;     /* sketch rounds repeated with 1.5x cells */
+	uint64_t values_sent;        /* float32 values this rank sent in segments
+					(ring, WA, exchange; sketch phases: words) */
 };
 int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
 
@@ -121,6 +123,39 @@ enum inc_compression {
 	INC_COMP_SKETCH,         /* lossless homomorphic: index + count sketch; untagged */
 	INC_COMP_INC_SKETCH,     /* INCEPTIONN quantization at the error bound, then sketch */
 };
+
+/*
+ * The compression table: one entry per mode, in enum order. Everything
+ * that names, parses or lists modes (the environment parser, inc-train,
+ * inc-bench, the Python binding) reads it; a new mode is one enum value,
+ * one table entry (userlib/src/segc.c) and one segment-codec file.
+ */
+#define INC_COMP_COUNT 7
+
+struct inc_compression_info {
+	enum inc_compression mode;
+	const char *name;        /* "none", "nic", "software", ... (INC_COMPRESSION) */
+	const char *label;       /* short label for tables: "", "+C", "+C sw", ... */
+	const char *summary;     /* one line for usage texts */
+	uint8_t lossy;           /* delivered values may differ from the exact sum */
+	uint8_t summable;        /* encodings add without decoding (sketch) */
+	uint8_t tagged;          /* data sockets carry the NIC's ToS */
+	uint8_t whole_call;      /* the whole call is one codec operation (sketch
+				    modes: all-reduce only, no WA update or exchange) */
+	uint8_t error_bound;     /* the error bound applies */
+	uint8_t error_feedback;  /* error feedback on by default (INC_EF_AUTO) */
+};
+
+/* The entry of a mode, or NULL when mode is not in the table; iterate
+ * with i = 0, 1, ... until NULL. */
+const struct inc_compression_info *inc_compression_info(enum inc_compression mode);
+/* The mode's name, or NULL when unknown. */
+const char *inc_compression_name(enum inc_compression mode);
+/* The mode named s (exact match): 0, or INC_E_ARG for an unknown name. */
+int inc_compression_parse(const char *s, enum inc_compression *mode);
+/* The names joined by sep ("none, nic, ..."), NUL-terminated in buf
+ * (truncated to len - 1). Returns the length it needed (as snprintf). */
+size_t inc_compression_list(char *buf, size_t len, const char *sep);
 
 enum inc_algo {
 	INC_ALGO_RING = 0,       /* Algorithm 1: reduce-scatter + all-gather on a ring */
@@ -138,14 +173,32 @@ struct inc_allreduce_opts {
 				    hashes (default 0) */
 	unsigned sketch_index;   /* sketch: enum inc_sketch_index (default bitmap) */
 	double sketch_gamma;     /* sketch: cells per candidate; 0 = INC_SKETCH_GAMMA */
+	/* Error feedback (docs/userlib.md, "Error feedback"): what this rank
+	 * meant to send minus what it sent is kept in residual and added to
+	 * its next contribution at the same positions. */
+	int error_feedback;      /* enum inc_error_feedback (default INC_EF_AUTO) */
+	float *residual;         /* count values, owned by the caller (one per call
+				    site: a bucket, a layer group), zero before its
+				    first call; NULL: none */
 };
+
+enum inc_error_feedback {
+	INC_EF_AUTO = 0,         /* on when residual is set and the mode's table
+				    entry says so (the lossy INCEPTIONN modes) */
+	INC_EF_OFF,              /* never (residual untouched) */
+	INC_EF_ON,               /* on for every lossy mode; needs residual */
+};
+
+/* Is error feedback in effect for a call with these options? 1 or 0. */
+int inc_error_feedback_active(const struct inc_allreduce_opts *opts);
 
 /*
  * Fill opts with the defaults overridden by the environment:
  * INC_COMPRESSION=none|nic|software|cnat|cnat-det|sketch|inc+sketch,
  * INC_ERROR_BOUND=<eb> (exponent, or "2^-eb"), INC_ALGO=ring|wa,
  * INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, INC_SEED,
- * INC_SKETCH_INDEX=bitmap|bloom, INC_SKETCH_GAMMA=<cells per candidate>.
+ * INC_SKETCH_INDEX=bitmap|bloom, INC_SKETCH_GAMMA=<cells per candidate>,
+ * INC_ERROR_FEEDBACK=auto|on|off (also 1|0).
  * Returns INC_E_ENV when a variable is present but invalid.
  */
 int inc_allreduce_opts_init(struct inc_allreduce_opts *opts);
