@@ -14,7 +14,7 @@
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
 TR_CFLAGS = $(ALL_CFLAGS) -Iuserlib/include -Itrain/src
-TR_LIBS := -lopenblas -lz -lm -lpthread
+TR_LIBS := -lopenblas -lz -ljansson -lm -lpthread
 TR_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train/%.o)
 TR_SAN_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train-san/%.o)
 
