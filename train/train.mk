@@ -3,7 +3,8 @@
 #
 #   build/lib/libinctrain.a      layers, models, data, optimizer, report
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
-#   make test-train-unit         gradient checks, data-loader errors (ASan/UBSan)
+#   make test-train-unit         gradient checks, data order, data-loader errors (ASan/UBSan),
+#                                the command line, the report
 #   make test-train-dist         seeded runs, 4-rank inc/wa vs one process, codecs
 #                                through the emulated NIC, bad input, killed rank
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
@@ -59,8 +60,12 @@ $(TR_TEST)/test-sched: train/tests/test_sched.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lm
 
+$(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lz -lm
+
 .PHONY: test-train-unit test-train-dist reproduce
-test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(BIN)/inc-train
+test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(TR_TEST)/test-data $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
