@@ -150,7 +150,7 @@ static void join(char *buf, size_t len, const char *(*names)(int), const char *s
 static long ilo(const struct opt *p) { return (long)p->lo; }
 static long ihi(const struct opt *p) { return p->hi >= (double)LONG_MAX ? LONG_MAX : (long)p->hi; }
 
-void tr_opts_usage(FILE *f)
+void tr_opts_usage(FILE *f, int full)
 {
 	char line[256], item[512], arg[256];
 	int i, col;
@@ -173,7 +173,12 @@ void tr_opts_usage(FILE *f)
 		fputs(item, f);
 		col += (int)strlen(item);
 	}
-	fputs("\n       inc-train report LOG... --out DIR\n\n", f);
+	fputs("\n       inc-train report LOG... --out DIR\n", f);
+	if (!full) {
+		fputs("(inc-train --help: every option)\n", f);
+		return;
+	}
+	fputc('\n', f);
 	for (i = 0; i < N_OPTS; i++) {
 		const struct opt *p = &opts[i];
 
@@ -323,11 +328,11 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 		if (c == 'q' || c == 'h')      /* -q, -h: --quiet, --help */
 			c = 256 + find(c == 'q' ? "quiet" : "help");
 		if (c >= 256 && c < 256 + N_OPTS && !strcmp(opts[c - 256].name, "help")) {
-			tr_opts_usage(stdout);
+			tr_opts_usage(stdout, 1);
 			exit(0);
 		}
 		if (c < 256 || c >= 256 + N_OPTS) {
-			tr_opts_usage(stderr);
+			tr_opts_usage(stderr, 0);
 			return 2;
 		}
 		rc = set(o, &opts[c - 256], optarg);

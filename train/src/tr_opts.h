@@ -46,7 +46,8 @@ struct tr_opts {
 /* Parse argv into o (defaults first). Returns 0, 2 after printing one line
  * (or the usage) to stderr, or exits 0 after --help. */
 int tr_opts_parse(struct tr_opts *o, int argc, char **argv);
-void tr_opts_usage(FILE *f);
+/* The synopsis; full: and a line per option (--help). */
+void tr_opts_usage(FILE *f, int full);
 
 /* "inc-train: " + the message on stderr; returns 2 (the exit status of a
  * bad command line or bad data). */

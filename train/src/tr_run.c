@@ -51,7 +51,7 @@ void tr_timer_skip(struct tr_timer *t)
 
 uint64_t tr_timer_end(struct tr_timer *t)
 {
-	return tr_now_ns() - t->start - t->excluded - t->pending;
+	return t->last - t->start - t->excluded;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -121,7 +121,8 @@ void tr_timer_lap(struct tr_timer *t, enum tr_acc row);
 void tr_timer_exclude(struct tr_timer *t, uint64_t ns);
 /* The time since the last lap was measurement: not counted. */
 void tr_timer_skip(struct tr_timer *t);
-/* The iteration's training time (the start to now, less measurement). */
+/* The iteration's training time: the start to the last lap, less
+ * measurement (so the rows add up to it). */
 uint64_t tr_timer_end(struct tr_timer *t);
 
 /* One line "rank R: what: the library's error"; returns 1. */
