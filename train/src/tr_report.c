@@ -2,14 +2,17 @@
 /*
  * tr_report.c - Table II rows from a run's counters, and
  * `inc-train report LOG... --out DIR`: reads the JSON-lines logs of runs
- * (written by --log) and writes, with gnuplot, the paper's figures as PNG
- * plus a Markdown table:
+ * (written by --log; parsed with jansson, a malformed line named by file
+ * and line) and writes, with gnuplot, the paper's figures as PNG plus a
+ * Markdown table:
  *
  *   fig12-breakdown.png   computation / communication per iteration (stacked)
  *   fig13-accuracy.png    test accuracy vs training time
  *   fig14-compression.png compression ratio and final accuracy per codec setting
  *   fig15-scaling.png     gradient-exchange time vs workers (when runs differ in it)
  *   report.md             every run's Table II rows, speedup, accuracy, bytes
+ *
+ * Run labels take the mode's label from libinceptionn's compression table.
  */
 #include <errno.h>
 #include <stdio.h>
