@@ -115,6 +115,8 @@ static const struct opt opts[] = {
 	  "keep what the lossy step dropped and send it next time" },
 	{ "no-error-feedback", K_SET, F(error_feedback), 0, 0, NULL, NULL,
 	  "no error feedback (default: INC_ERROR_FEEDBACK, else the mode's)" },
+	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
+	  "each layer's gradients travel times 2^e, the largest in [2^-(K+1), 2^-K)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -291,6 +293,10 @@ static int check(const struct tr_opts *o)
 	if (o->truncate && !s->sums)
 		return tr_bad("--truncate does not go with --schedule %s (it exchanges models; "
 			      "no gradient travels to truncate)", s->name);
+	if (o->scale >= 0 && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate))
+		return tr_bad("--scale needs --scheme inc, a schedule that sums, an INCEPTIONN "
+			      "compression (nic, software, inc+sketch) and no --truncate (it moves "
+			      "values into the codec's finer classes; nothing else is changed by it)");
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "
@@ -317,6 +323,7 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 		.scheme = TR_SCHEME_INC, .compression = INC_COMP_NONE, .error_bound = 10,
 		.check_every = 100, .stats_every = 10, .threads = 1, .bucket_kb = 512,
 		.error_feedback = -1,
+		.scale = -1,
 		.sgd = { .lr = 0.1, .momentum = 0.9, .decay = 5e-5, .step = 2000, .gamma = 0.2 },
 	};
 	for (i = 0; i < N_OPTS; i++)
