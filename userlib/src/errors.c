@@ -31,6 +31,9 @@ const char *inc_strerror(int err)
 		return "MPI bootstrap failed or library built without MPI";
 	case INC_E_NOSUPPORT:
 		return "not supported on this machine";
+	case INC_E_REFUSED:
+		return "the job refused this rank (another job id or world size, a wrong secret, "
+		       "a rank in use or out of range; INC_LOG=stderr names it)";
 	default:
 		if (err <= 0 && err >= INC_EMALFORMED)
 			return inc_model_strerror(err);
