@@ -100,6 +100,11 @@ $(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ $(UL_LDLIBS)
 
+# The rendezvous test speaks the handshake itself (userlib/src/hello.c).
+$(UL_TEST)/rdv-check: userlib/tests/rdv_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Iuserlib/src -o $@ $^ $(UL_LDLIBS)
+
 $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
@@ -109,6 +114,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
+	test-userlib-rendezvous \
 	test-userlib-capture test-userlib-nicemu test-userlib-install test-userlib-layers install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
@@ -134,6 +140,9 @@ test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sket
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 	scripts/userlib-fail.sh $(UL_TEST)/fail-check
 
+test-userlib-rendezvous: $(UL_TEST)/rdv-check $(BIN)/inc-run
+	scripts/userlib-rendezvous.sh $(UL_TEST)/rdv-check
+
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
@@ -148,6 +157,7 @@ test-userlib-layers: $(UL_OBJS)
 	scripts/userlib-layers.sh $(OBJ)/userlib
 
 TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+	       userlib-rendezvous \
 	       userlib-install userlib-layers
 
 # ---------------------------------------------------------------- install

@@ -440,6 +440,8 @@ static int in_step(struct inc_rdv *r, struct hs *s)
 	*slot = s->fd;
 	s->fd = -1;
 	r->st->accepted++;
+	inc_log("rank %d: rank %u joined from %s on the %s", r->job->rank, s->h.rank, s->from,
+		r->what);
 	if (r->accepted)
 		r->accepted(r->arg, &s->h, *slot);
 	return 1;
@@ -479,8 +481,11 @@ static int out_step(struct inc_rdv *r, struct hs *s)
 		return 1;
 	mac(r->job, 'A', s->hello, m + 16, mc);
 	if (CRYPTO_memcmp(mc, m + 32, MAC_BYTES)) {
-		inc_log("rank %d: rank %u on the %s does not know this job's secret", r->job->rank,
-			rank, r->what);
+		/* Our proof still goes, so the listener counts a wrong secret. */
+		mac(r->job, 'C', s->hello, m + 16, mc);
+		(void)send_msg(r, s->fd, mc, MAC_BYTES);
+		inc_log("rank %d: rank %u (job '%s') on the %s does not share this rank's secret",
+			r->job->rank, rank, job, r->what);
 		return INC_E_REFUSED;
 	}
 	mac(r->job, 'C', s->hello, m + 16, mc);
@@ -507,6 +512,24 @@ static int pump(struct hs *s)
 		return errno == ECONNRESET ? -1 : -2;
 	}
 	return 1;
+}
+
+/* Do the bytes of a hello so far start as a hello does? */
+static int magic_ok(const struct inc_rdv *r, const struct hs *s)
+{
+	uint8_t m[4];
+	float f[2];
+
+	if (s->state != HS_HELLO || s->have < wire_bytes(r, 4))
+		return 1;
+	if (r->data) {
+		memcpy(f, s->wire, sizeof(f));
+		if (inc_words_from_floats(m, f, 4))
+			return 0;
+	} else {
+		memcpy(m, s->wire, 4);
+	}
+	return get32(m) == HELLO_MAGIC;
 }
 
 int inc_hello_out(struct inc_rdv *r, struct inc_rdv_out *o, int kind, uint32_t port)
@@ -625,8 +648,11 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 			struct hs *s = &hs[i];
 			int pu;
 
-			while (s->fd >= 0 && (pu = pump(s)) != 0) {
+			while (s->fd >= 0) {
+				pu = pump(s);
 				if (i >= PENDING_MAX) {
+					if (pu == 0)
+						break;
 					/* one of ours */
 					rc = pu < 0 ? INC_E_CLOSED : out_step(r, s);
 					if (rc < 0)
@@ -637,6 +663,14 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 					left--;
 					break;
 				}
+				if (pu <= 0 && !magic_ok(r, s)) {
+					/* another protocol: no need to wait for more */
+					refuse(r, s, INC_REFUSED_NOT_HELLO, 0);
+					n_in--;
+					break;
+				}
+				if (pu == 0)
+					break;
 				if (pu < 0) {
 					if (s->have == 0 && s->state == HS_HELLO) {
 						r->st->closed_early++;
