@@ -105,6 +105,12 @@ $(UL_TEST)/rdv-check: userlib/tests/rdv_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -Iuserlib/src -o $@ $^ $(UL_LDLIBS)
 
+# The failure point of the fault injection: the library's allocations go
+# through the test's wrappers (userlib/tests/fault_check.c).
+$(UL_TEST)/fault-check: userlib/tests/fault_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc -o $@ $^ $(UL_LDLIBS)
+
 $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
@@ -114,7 +120,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
-	test-userlib-rendezvous \
+	test-userlib-rendezvous test-userlib-fault \
 	test-userlib-capture test-userlib-nicemu test-userlib-install test-userlib-layers install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
@@ -143,6 +149,9 @@ test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 test-userlib-rendezvous: $(UL_TEST)/rdv-check $(BIN)/inc-run
 	scripts/userlib-rendezvous.sh $(UL_TEST)/rdv-check
 
+test-userlib-fault: $(UL_TEST)/fault-check
+	scripts/userlib-fault.sh $(UL_TEST)/fault-check
+
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
@@ -157,7 +166,7 @@ test-userlib-layers: $(UL_OBJS)
 	scripts/userlib-layers.sh $(OBJ)/userlib
 
 TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
-	       userlib-rendezvous \
+	       userlib-rendezvous userlib-fault \
 	       userlib-install userlib-layers
 
 # ---------------------------------------------------------------- install
