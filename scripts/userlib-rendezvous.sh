@@ -21,7 +21,7 @@ declare -a rpid
 bg=()
 cleanup() {
 	local p
-	for p in "${rpid[@]}" "${bg[@]}"; do kill "$p" 2>/dev/null; done
+	for p in "${rpid[@]}" "${bg[@]}"; do [ "$p" -gt 0 ] && kill "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -140,7 +140,7 @@ for p in "${spids[@]}"; do wait "$p" || sfail=$((sfail + 1)); done
 for r in 0 1 2 3; do
 	wait "${rpid[$r]}"
 	rc=$?
-	rpid[$r]=0
+	rpid[$r]=-1
 	if [ "$rc" -eq 0 ] && grep -q "^rank $r: [0-9]* passed, 0 failed" "$tmp/r$r.out"; then
 		ok "rank $r: exact sums (all-reduce, exchange, all-reduce)"
 	else

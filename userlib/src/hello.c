@@ -532,6 +532,68 @@ static int magic_ok(const struct inc_rdv *r, const struct hs *s)
 	return get32(m) == HELLO_MAGIC;
 }
 
+/* Take incoming handshake s as far as its bytes go: 1 accepted, -1 gone
+ * (refused, closed), 0 waiting for more. */
+static int in_advance(struct inc_rdv *r, struct hs *s)
+{
+	int pu;
+
+	while (s->fd >= 0) {
+		pu = pump(s);
+		if (pu <= 0 && !magic_ok(r, s)) {
+			/* another protocol: no need to wait for more */
+			refuse(r, s, INC_REFUSED_NOT_HELLO, 0);
+			return -1;
+		}
+		if (pu == 0)
+			return 0;
+		if (pu < 0) {
+			if (s->have == 0 && s->state == HS_HELLO) {
+				r->st->closed_early++;
+				close(s->fd);
+				s->fd = -1;
+			} else {
+				refuse(r, s, INC_REFUSED_TRUNCATED, 0);
+			}
+			return -1;
+		}
+		if (in_step(r, s))
+			return 1;
+	}
+	return -1;
+}
+
+int inc_rdv_accept_fd(struct inc_rdv *r, int fd)
+{
+	struct hs *s = calloc(1, sizeof(*s));
+	int k = -1;
+
+	if (!s) {
+		close(fd);
+		return INC_E_NOMEM;
+	}
+	s->fd = fd;
+	s->deadline = r->deadline;
+	snprintf(s->from, sizeof(s->from), "fd %d", fd);
+	expect(r, s, HS_HELLO, INC_HELLO_BYTES);
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int64_t left;
+
+		k = in_advance(r, s);
+		if (k)
+			break;
+		left = s->deadline - inc_now_ms();
+		if (left <= 0) {
+			refuse(r, s, INC_REFUSED_TIMEOUT, 0);
+			break;
+		}
+		(void)poll(&pf, 1, (int)left);
+	}
+	free(s);
+	return k > 0;
+}
+
 int inc_hello_out(struct inc_rdv *r, struct inc_rdv_out *o, int kind, uint32_t port)
 {
 	struct inc_hello h;
@@ -557,7 +619,7 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 {
 	struct hs *hs = calloc(PENDING_MAX + (size_t)n_out, sizeof(*hs));
 	struct pollfd *p = calloc(PENDING_MAX + (size_t)n_out + 1, sizeof(*p));
-	int n_in = 0, got = 0, left = 0, rc = 0, i, k;
+	int got = 0, left = 0, rc = 0, i, k;
 
 	if (!hs || !p) {
 		free(hs);
@@ -592,7 +654,6 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 				continue;
 			if (i < PENDING_MAX && now >= s->deadline) {
 				refuse(r, s, INC_REFUSED_TIMEOUT, 0);
-				n_in--;
 				continue;
 			}
 			if (s->deadline < next)
@@ -641,55 +702,29 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 				hs[k].deadline = r->deadline;
 			peer_name(fd, hs[k].from, sizeof(hs[k].from));
 			expect(r, &hs[k], HS_HELLO, INC_HELLO_BYTES);
-			n_in++;
 		}
 		/* Every open handshake as far as its bytes go. */
 		for (i = 0; i < PENDING_MAX + n_out && rc == 0; i++) {
 			struct hs *s = &hs[i];
 			int pu;
 
-			while (s->fd >= 0) {
-				pu = pump(s);
-				if (i >= PENDING_MAX) {
-					if (pu == 0)
-						break;
-					/* one of ours */
-					rc = pu < 0 ? INC_E_CLOSED : out_step(r, s);
-					if (rc < 0)
-						break;
-					rc = 0;
-					out[i - PENDING_MAX].done = 1;
-					s->fd = -1;
-					left--;
-					break;
-				}
-				if (pu <= 0 && !magic_ok(r, s)) {
-					/* another protocol: no need to wait for more */
-					refuse(r, s, INC_REFUSED_NOT_HELLO, 0);
-					n_in--;
-					break;
-				}
-				if (pu == 0)
-					break;
-				if (pu < 0) {
-					if (s->have == 0 && s->state == HS_HELLO) {
-						r->st->closed_early++;
-						close(s->fd);
-						s->fd = -1;
-					} else {
-						refuse(r, s, INC_REFUSED_TRUNCATED, 0);
-					}
-					n_in--;
-					break;
-				}
-				if (in_step(r, s)) {
-					got++;
-					n_in--;
-					break;
-				}
-				if (s->fd < 0)
-					n_in--;
+			if (s->fd < 0)
+				continue;
+			if (i < PENDING_MAX) {
+				got += in_advance(r, s) > 0;
+				continue;
 			}
+			/* one of ours */
+			pu = pump(s);
+			if (pu == 0)
+				continue;
+			rc = pu < 0 ? INC_E_CLOSED : out_step(r, s);
+			if (rc < 0)
+				break;
+			rc = 0;
+			out[i - PENDING_MAX].done = 1;
+			s->fd = -1;
+			left--;
 		}
 		if (rc)
 			break;

@@ -130,6 +130,10 @@ int inc_hello_out(struct inc_rdv *r, struct inc_rdv_out *o, int kind, uint32_t p
  * accepted: 0, INC_E_CONNECT at the deadline, INC_E_REFUSED/CLOSED/... when
  * one of ours fails. Strangers are refused and counted in r->st. */
 int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_in);
+/* One incoming connection fd taken as a listener takes it, without the
+ * listener (tests, the fuzz target): 1 accepted (fd in its slot), 0
+ * refused (fd closed), by r->deadline. */
+int inc_rdv_accept_fd(struct inc_rdv *r, int fd);
 /* One line to the log hook (inc_set_log, INC_LOG=stderr); else nothing. */
 void inc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
