@@ -180,5 +180,26 @@ s=$(( $(count 1 secret) + $(count 1 timeout) ))
 	|| ko "rank 1: secret + timeout = $s, want 2"
 grep -q "refused a connection from 127.0.0.1:[0-9]* on the master port: another job ('other-job-$$', this job '$INC_JOB_ID')" \
 	"$tmp/r0.err" && ok "rank 0's log names both job ids" || ko "rank 0's log: $(grep -c . "$tmp/r0.err") lines"
+
+# INC_BIND_ADDR: rank 1 binds to (and reaches the master from) 127.0.0.3;
+# the others reach its data listener there.
+rm -f "$tmp/go"
+port=$("$run" -n 1 sh -c 'echo "$INC_MASTER_PORT"')
+export INC_MASTER_PORT=$port INC_WORLD_SIZE=3
+start_rank 0
+wait_for 20 master_listening
+INC_BIND_ADDR=127.0.0.3 start_rank 1
+start_rank 2
+bound() { listeners "${rpid[1]}" | grep -q '^127\.0\.0\.3:'; }
+wait_for 30 bound && l=$(listeners "${rpid[1]}") || l=
+touch "$tmp/go"
+okr=0
+for r in 0 1 2; do
+	wait "${rpid[$r]}" && grep -q "^rank $r: [0-9]* passed, 0 failed" "$tmp/r$r.out" && okr=$((okr + 1))
+	rpid[$r]=-1
+done
+[ "$okr" -eq 3 ] && [ "$(echo "$l" | grep -c .)" -eq 1 ] && echo "$l" | grep -q '^127\.0\.0\.3:' \
+	&& ok "INC_BIND_ADDR=127.0.0.3: rank 1 listens there only ($l), the job completes" \
+	|| ko "INC_BIND_ADDR: $okr of 3 ranks passed, rank 1 listeners: $(echo $l)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

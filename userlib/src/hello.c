@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -686,6 +687,8 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 				/* out of descriptors and the like: try again later */
 				break;
 			}
+			/* as every data socket: no Nagle delay */
+			(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 			for (k = 0; k < PENDING_MAX && hs[k].fd >= 0; k++)
 				;
 			if (k == PENDING_MAX) {
