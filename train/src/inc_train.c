@@ -73,6 +73,7 @@ struct opts {
 	int quiet;
 	enum schedule schedule;
 	long bucket_kb;           /* bucket schedule: group size, KiB of gradients */
+	int error_feedback;       /* -1 default (INC_ERROR_FEEDBACK, else the mode's), 0, 1 */
 	struct tr_sgd sgd;
 };
 
@@ -97,6 +98,7 @@ static void usage(FILE *f)
 "                 [--eval-samples N] [--threads N] [--save FILE] [--save-grads FILE]\n"
 "                 [--quiet]\n"
 "                 [--schedule sync|wfbp|bucket|mgwfbp|gossip] [--bucket-kb N]\n"
+"                 [--error-feedback | --no-error-feedback]\n"
 "       inc-train report LOG... --out DIR\n"
 "Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
 "scripts/train-cluster.sh; see docs/train.md.\n");
@@ -153,7 +155,8 @@ static int parse(struct opts *o, int argc, char **argv)
 		{ "log-every", 1, 0, 6 }, { "stats-every", 1, 0, 7 },
 		{ "eval-samples", 1, 0, 8 }, { "threads", 1, 0, 9 }, { "quiet", 0, 0, 'q' },
 		{ "save", 1, 0, 10 }, { "schedule", 1, 0, 11 }, { "bucket-kb", 1, 0, 12 },
-		{ "save-grads", 1, 0, 13 },
+		{ "save-grads", 1, 0, 13 }, { "error-feedback", 0, 0, 14 },
+		{ "no-error-feedback", 0, 0, 15 },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	long n;
@@ -173,6 +176,7 @@ static int parse(struct opts *o, int argc, char **argv)
 	o->threads = 1;
 	o->schedule = SCHED_SYNC;
 	o->bucket_kb = 512;
+	o->error_feedback = -1;
 	o->sgd = (struct tr_sgd){ .lr = 0.1, .momentum = 0.9, .decay = 5e-5,
 				  .step = 2000, .gamma = 0.2 };
 	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
@@ -285,6 +289,8 @@ static int parse(struct opts *o, int argc, char **argv)
 			if (integer("--bucket-kb", optarg, 1, 4194304, &o->bucket_kb))
 				return 2;
 			break;
+		case 14: o->error_feedback = 1; break;
+		case 15: o->error_feedback = 0; break;
 		case 'q': o->quiet = 1; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return 2;
@@ -301,6 +307,13 @@ static int parse(struct opts *o, int argc, char **argv)
 		return bad("--compression %s needs --scheme inc (sketches are summed; the "
 			   "aggregator sends back weights, which are not sparse)",
 			   comp_names[o->compression]);
+	if (o->error_feedback == 1 && o->schedule == SCHED_GOSSIP)
+		return bad("--error-feedback does not go with --schedule gossip (the exchange "
+			   "sends models, not sums: there is no residual to keep)");
+	if (o->error_feedback == 1 && !inc_compression_info(o->compression)->lossy &&
+	    !o->truncate)
+		return bad("--error-feedback needs a lossy compression (nic, software, cnat, "
+			   "cnat-det, inc+sketch) or --truncate");
 	if (is_sketch(o->compression) && o->schedule == SCHED_GOSSIP)
 		return bad("--compression %s does not go with --schedule gossip (sketches are "
 			   "summed, gossip exchanges models)", comp_names[o->compression]);
@@ -322,6 +335,9 @@ struct run {
 	struct tr_model m;
 	struct tr_dataset train, test;
 	float *mom;               /* momentum (inc: every rank; wa: aggregator) */
+	int ef;                   /* error feedback in effect */
+	float *res;               /* its residual, one per gradient value (slices per group) */
+	float *sent;              /* codec statistics of what is sent: gradient + residual */
 	float *x;                 /* one batch of inputs */
 	uint8_t *y;
 	uint32_t *perm;           /* permutation of the current epoch */
@@ -417,12 +433,12 @@ static uint64_t config_hash(const struct run *r)
 	const struct opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%d|%ld",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%d|%ld|%d",
 		 o->model, o->iterations, o->batch, o->sgd.lr, o->seed, (int)o->scheme,
 		 (int)o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
-		 (int)o->schedule, o->schedule == SCHED_BUCKET ? o->bucket_kb : 0);
+		 (int)o->schedule, o->schedule == SCHED_BUCKET ? o->bucket_kb : 0, r->ef);
 	return tr_digest((const float *)(const void *)buf, strlen(buf) / 4);
 }
 
@@ -489,12 +505,35 @@ static void truncate_values(float *v, size_t n, unsigned bits)
 	}
 }
 
+/* Truncation of outgoing gradients; with error feedback the residual of
+ * these positions is added first and keeps what the truncation took. */
+static void truncate_sent(struct run *r, size_t off, size_t n)
+{
+	float *v = r->m.grads + off, *e = r->res ? r->res + off : NULL;
+	size_t i;
+
+	for (i = 0; e && i < n; i++) {
+		v[i] += e[i];
+		e[i] = v[i];
+	}
+	truncate_values(v, n, r->o.truncate);
+	for (i = 0; e && i < n; i++)
+		e[i] -= v[i];
+}
+
 /* Table III: how the codec at the run's error bound encodes this worker's
  * gradients (tag shares), and the stream size. */
 static void codec_stats(struct run *r, size_t off, size_t n)
 {
 	const float *g = r->m.grads + off;
 	size_t i, nnz = 0, nnzq = 0;
+
+	/* with error feedback the codec sees gradient + residual */
+	if (r->ef && !r->o.truncate) {
+		for (i = 0; i < n; i++)
+			r->sent[off + i] = r->m.grads[off + i] + r->res[off + i];
+		g = r->sent + off;
+	}
 	uint32_t u, pl;
 	long len;
 
@@ -563,7 +602,7 @@ static void compute(struct run *r, long it, void (*hook)(void *, int), uint64_t 
 	t[1] = tr_now_ns();
 	tr_model_backward_hook(m, r->y, r->o.batch, hook, r);
 	if (!hook && r->o.truncate)
-		truncate_values(m->grads, m->nparams, r->o.truncate);
+		truncate_sent(r, 0, m->nparams);
 	t[2] = tr_now_ns();
 }
 
@@ -599,15 +638,19 @@ static void grad_ready(void *arg, int layer)
 	lo = r->grp_lo[g];
 	n = r->grp_hi[g] - lo;
 	if (r->o.truncate)
-		truncate_values(r->m.grads + lo, n, r->o.truncate);
+		truncate_sent(r, lo, n);
 	if (r->stats_now) {
 		uint64_t t = tr_now_ns();
 
 		codec_stats(r, lo, n);
 		r->hook_stats_ns += tr_now_ns() - t;
 	}
-	if (r->comm && !r->issue_rc)
-		r->issue_rc = inc_iallreduce_f32(r->comm, r->m.grads + lo, n, &r->ar, &r->req[g]);
+	if (r->comm && !r->issue_rc) {
+		struct inc_allreduce_opts o = r->ar;
+
+		o.residual = o.residual ? o.residual + lo : NULL;   /* the group's slice */
+		r->issue_rc = inc_iallreduce_f32(r->comm, r->m.grads + lo, n, &o, &r->req[g]);
+	}
 }
 
 /* One iteration of a layer-wise schedule (wfbp, bucket, mgwfbp): each
@@ -910,11 +953,13 @@ static void log_config(struct run *r)
 		"\"compression\":\"%s\",\"error_bound\":%u,\"truncate\":%u,"
 		"\"workers\":%d,\"ranks\":%d,\"batch\":%d,\"lr\":%g,\"lr_step\":%ld,"
 		"\"lr_gamma\":%g,\"momentum\":%g,\"weight_decay\":%g,\"iterations\":%ld,"
-		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\",\"schedule\":\"%s\"}\n",
+		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\",\"schedule\":\"%s\","
+		"\"error_feedback\":%s}\n",
 		o->model, o->scheme == SCHEME_WA ? "wa" : "inc", comp_names[o->compression],
 		o->error_bound, o->truncate, r->workers, r->size, o->batch, o->sgd.lr,
 		o->sgd.step, o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->iterations,
-		o->seed, r->m.nparams, inc_codec_name(), sched_names[o->schedule]);
+		o->seed, r->m.nparams, inc_codec_name(), sched_names[o->schedule],
+		r->ef ? "true" : "false");
 }
 
 /* Sum the per-rank accumulators and write the summary record. */
@@ -1029,6 +1074,7 @@ static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 	double x[CAL_SIZES], y[CAL_SIZES], wt[CAL_SIZES], scale;
 	size_t sz[CAL_SIZES];
 	float *tmp = NULL, *p2 = NULL, *m2 = NULL;
+	struct inc_allreduce_opts co = r->ar;
 	int pass, k, j, q, rc = 0, nv = 2 + r->nl + 1 + CAL_SIZES;
 
 	memset(v, 0, sizeof(v));
@@ -1067,6 +1113,8 @@ static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 			      m->nparams);
 		v[2 + r->nl] += tr_now_ns() - t0;
 	}
+	/* the training's residual stays untouched: a scratch one (m2) */
+	co.residual = r->ar.residual ? m2 : NULL;
 	for (j = 0; j < CAL_SIZES; j++) {
 		sz[j] = m->nparams >> j > 64 ? m->nparams >> j : 64;
 		if (sz[j] > m->nparams)
@@ -1075,8 +1123,10 @@ static int calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 			uint64_t t0;
 
 			memcpy(tmp, m->grads, sz[j] * sizeof(float));
+			if (co.residual)
+				memset(co.residual, 0, sz[j] * sizeof(float));
 			t0 = tr_now_ns();
-			rc = r->comm ? inc_allreduce_f32(r->comm, tmp, sz[j], &r->ar) : 0;
+			rc = r->comm ? inc_allreduce_f32(r->comm, tmp, sz[j], &co) : 0;
 			reps[q] = tr_now_ns() - t0;
 			if (rc)
 				goto out;
@@ -1197,6 +1247,44 @@ static int distributed_env(void)
 	return 0;
 }
 
+/*
+ * Error feedback (docs/train.md): --error-feedback / --no-error-feedback,
+ * else INC_ERROR_FEEDBACK, else on for the lossy INCEPTIONN modes and for
+ * truncation. One residual per gradient value; the layer-wise schedules
+ * pass each group its slice, so every call site keeps its own. Truncation
+ * keeps it here (the library sends exact floats); the lossy modes hand it
+ * to the library. Gossip exchanges models: never.
+ */
+static int setup_error_feedback(struct run *r)
+{
+	struct inc_allreduce_opts *a = &r->ar;
+
+	if (r->o.error_feedback >= 0)
+		a->error_feedback = r->o.error_feedback ? INC_EF_ON : INC_EF_OFF;
+	if (r->o.schedule == SCHED_GOSSIP)
+		a->error_feedback = INC_EF_OFF;
+	if (r->o.truncate) {
+		r->ef = a->error_feedback == INC_EF_ON ||
+			(a->error_feedback == INC_EF_AUTO && r->o.schedule != SCHED_GOSSIP);
+		/* one lossy step fed back: the truncation's */
+		a->error_feedback = INC_EF_OFF;
+	} else {
+		a->residual = &r->rate;   /* any non-NULL pointer: is it in effect? */
+		r->ef = inc_error_feedback_active(a);
+		a->residual = NULL;
+	}
+	if (!r->ef)
+		return 0;
+	r->res = tr_alloc(r->m.nparams * sizeof(float));
+	r->sent = tr_alloc(r->m.nparams * sizeof(float));
+	if (!r->res || !r->sent)
+		return bad("out of memory");
+	memset(r->res, 0, r->m.nparams * sizeof(float));
+	if (!r->o.truncate)
+		a->residual = r->res;
+	return 0;
+}
+
 static int setup(struct run *r)
 {
 	char err[4608];
@@ -1242,6 +1330,9 @@ static int setup(struct run *r)
 	if (!r->mom || !r->x || !r->y || !r->perm || !r->cstream)
 		return bad("out of memory");
 	memset(r->mom, 0, r->m.nparams * sizeof(float));
+	rc = setup_error_feedback(r);
+	if (rc)
+		return rc;
 	r->perm_epoch = -1;
 	for (i = 0; i < TR_ACC_N; i++)
 		r->acc[i] = 0;
@@ -1386,5 +1477,7 @@ int main(int argc, char **argv)
 	free(r.perm);
 	free(r.cstream);
 	free(r.peer);
+	free(r.res);
+	free(r.sent);
 	return rc;
 }
