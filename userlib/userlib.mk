@@ -94,7 +94,7 @@ $(UL_TEST)/iar-check: userlib/tests/iar_check.c tests/common/inc_list.h $(LIB)/l
 
 $(UL_TEST)/ef-check: userlib/tests/ef_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 
 $(UL_TEST)/sketch-check: userlib/tests/sketch_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
