@@ -3,7 +3,8 @@
 # secret, attacked before and while its ranks join. On the master port: an
 # HTTP request, random bytes, a truncated hello, hellos with another
 # version, world size, job id, a rank out of range, a wrong secret, a
-# duplicate rank, a connection that stays silent, and whole ranks of
+# duplicate rank, a connection that stays silent, a flood of 80 silent
+# connections (more than the 64 open handshakes kept), and whole ranks of
 # another job and with a wrong secret (refused with INC_E_REFUSED, the log
 # naming both job ids). On every rank's data listener: random bytes and
 # another job's hello (rank 1 also an HTTP request, a wrong secret and a
@@ -82,6 +83,11 @@ stranger "master: wrong secret refused" secret "$port"
 "$bin" stranger silent 127.0.0.1 "$port" 60 >"$tmp/silent.out" 2>&1 &
 silent=$!
 bg+=("$silent")
+# More silent connections than the listener keeps open (64): the oldest go.
+"$bin" stranger flood 127.0.0.1 "$port" 60 >"$tmp/flood.out" 2>&1 &
+flood=$!
+bg+=("$flood")
+sleep 0.3
 # Whole ranks that do not belong: another job, a wrong secret.
 INC_RANK=3 INC_JOB_ID=other-job-$$ INC_TIMEOUT_MS=10000 "$bin" rank >/dev/null 2>"$tmp/other.err"
 rc=$?
@@ -108,6 +114,8 @@ stranger "master: random bytes closed (while joining)" random "$port"
 start_rank 3
 wait_for 60 master_closed || ko "the master port stays open"
 wait "$silent" && ok "master: a silent connection is closed" || ko "master: silent: $(cat "$tmp/silent.out")"
+wait "$flood" && ok "master: a flood of 80 silent connections is closed, the ranks got in" \
+	|| ko "master: flood: $(cat "$tmp/flood.out")"
 
 # Every rank's data listener: bound to 127.0.0.1, the only listener left.
 declare -a dport
@@ -164,8 +172,12 @@ want 0 rank 1
 want 0 job 3          # the stranger, the rank of another job, the data-link stranger
 want 0 secret 2       # the stranger and the rank with a wrong secret
 want 0 duplicate 1
-want 0 timeout 1      # the silent connection
-want 0 overflow 0
+# the silent connection and the flood of 80: closed at their deadline or the
+# end of the rendezvous (timeout), or to make room (overflow, at least 17)
+s=$(( $(count 0 timeout) + $(count 0 overflow) ))
+[ "$s" -eq 81 ] && [ "$(count 0 overflow)" -ge 17 ] \
+	&& ok "rank 0 counted the 81 silent connections (timeout $(count 0 timeout), overflow $(count 0 overflow))" \
+	|| ko "rank 0: timeout $(count 0 timeout) + overflow $(count 0 overflow), want 81 with overflow >= 17"
 want 1 not_hello 2
 want 1 job 1
 for r in 2 3; do

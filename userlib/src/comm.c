@@ -538,25 +538,36 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	} else {
 		struct inc_rdv_out o;
 
-		rc = inc_sock_connect((struct sockaddr *)&master, mlen, bind_s ? &bind_ss : NULL,
-				      0, 0, deadline, &c->ctrl_fd);
-		if (rc)
-			goto out;
-		/* Listen on the address the master sees us at. */
-		llen = sizeof(local);
-		if (getsockname(c->ctrl_fd, (struct sockaddr *)&local, &llen) < 0) {
-			rc = INC_E_SOCKET;
-			goto out;
+		for (;;) {
+			rc = inc_sock_connect((struct sockaddr *)&master, mlen,
+					      bind_s ? &bind_ss : NULL, 0, 0, deadline, &c->ctrl_fd);
+			if (rc)
+				goto out;
+			/* Listen on the address the master sees us at. */
+			llen = sizeof(local);
+			if (lfd < 0 && getsockname(c->ctrl_fd, (struct sockaddr *)&local, &llen) < 0) {
+				rc = INC_E_SOCKET;
+				goto out;
+			}
+			if (lfd < 0) {
+				rc = inc_sock_listen(bind_s ? &bind_ss : &local, 0, 0, tos, 1, &dport);
+				if (rc < 0)
+					goto out;
+				lfd = rc;
+			}
+			rdv_init(&rv, c, "master port", -1, 0, deadline);
+			o.fd = c->ctrl_fd;
+			rc = inc_hello_out(&rv, &o, INC_LINK_CTRL, dport);
+			if (!rc)
+				rc = inc_rdv_run(&rv, &o, 1, 0);
+			/* Closed with no answer: the master made room for a
+			 * newer connection in a flood (or was not up). Again. */
+			if (rc != INC_E_CLOSED || inc_now_ms() + 50 >= deadline)
+				break;
+			close(c->ctrl_fd);
+			c->ctrl_fd = -1;
+			usleep(50000);
 		}
-		rc = inc_sock_listen(bind_s ? &bind_ss : &local, 0, 0, tos, 1, &dport);
-		if (rc < 0)
-			goto out;
-		lfd = rc;
-		rdv_init(&rv, c, "master port", -1, 0, deadline);
-		o.fd = c->ctrl_fd;
-		rc = inc_hello_out(&rv, &o, INC_LINK_CTRL, dport);
-		if (!rc)
-			rc = inc_rdv_run(&rv, &o, 1, 0);
 		if (rc)
 			goto out;
 		rc = inc_sock_read_all(c->ctrl_fd, table, (size_t)size * ENTRY_BYTES,

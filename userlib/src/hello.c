@@ -689,14 +689,18 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 			}
 			/* as every data socket: no Nagle delay */
 			(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
+			/* A free place, else the oldest open handshake goes: a
+			 * flood of silent connections cannot keep a rank out. */
 			for (k = 0; k < PENDING_MAX && hs[k].fd >= 0; k++)
 				;
 			if (k == PENDING_MAX) {
-				struct hs tmp = { .fd = fd };
+				int old = 0;
 
-				peer_name(fd, tmp.from, sizeof(tmp.from));
-				refuse(r, &tmp, INC_REFUSED_OVERFLOW, 0);
-				continue;
+				for (k = 1; k < PENDING_MAX; k++)
+					if (hs[k].deadline < hs[old].deadline)
+						old = k;
+				k = old;
+				refuse(r, &hs[k], INC_REFUSED_OVERFLOW, 0);
 			}
 			memset(&hs[k], 0, sizeof(hs[k]));
 			hs[k].fd = fd;
@@ -705,6 +709,11 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 				hs[k].deadline = r->deadline;
 			peer_name(fd, hs[k].from, sizeof(hs[k].from));
 			expect(r, &hs[k], HS_HELLO, INC_HELLO_BYTES);
+			/* Its hello is usually there already: a rank is in
+			 * before the connections behind it are accepted. */
+			got += in_advance(r, &hs[k]) > 0;
+			if (got >= want_in)
+				break;
 		}
 		/* Every open handshake as far as its bytes go. */
 		for (i = 0; i < PENDING_MAX + n_out && rc == 0; i++) {

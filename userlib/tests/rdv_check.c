@@ -24,6 +24,7 @@
  *       secret        - a wrong INC_JOB_SECRET: the listener's proof does
  *                       not verify, ours is refused (closed)
  *       silent S      - connects and says nothing: closed within S seconds
+ *       flood S       - 80 such connections at once: all closed within S s
  *   The job id, world size and secret of the job come from INC_JOB_ID,
  *   INC_WORLD_SIZE and INC_JOB_SECRET.
  */
@@ -236,6 +237,30 @@ static int stranger_main(int argc, char **argv)
 		b[0] = 'R';   /* whatever the draw, not the hello's magic */
 		put(fd, b, sizeof(b));
 		return expect_close(fd, 3000, what);
+	}
+	if (!strcmp(what, "flood")) {
+		/* 80 silent connections at once: all closed within arg s */
+		int fds[80], k, open_n = 80;
+		int64_t end;
+		struct timespec ts;
+
+		fds[0] = fd;
+		for (k = 1; k < 80; k++)
+			fds[k] = dial(addr, port);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		end = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + (arg > 0 ? arg : 20) * 1000;
+		for (k = 0; k < 80 && open_n; k++) {
+			int64_t now;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+			if (now >= end || expect_close(fds[k], (int)(end - now), "flood"))
+				break;
+			open_n--;
+		}
+		if (open_n)
+			printf("stranger flood: %d of 80 connections still open\n", open_n);
+		return open_n != 0;
 	}
 	if (!strcmp(what, "silent")) {
 		rc = expect_close(fd, (int)(arg > 0 ? arg : 10) * 1000, what);
