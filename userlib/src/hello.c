@@ -396,7 +396,8 @@ static int in_step(struct inc_rdv *r, struct hs *s)
 	int reason, *slot;
 
 	if (wire_msg(r, s, m)) {
-		refuse(r, s, INC_REFUSED_NOT_HELLO, 0);
+		/* a word that is not a handshake float */
+		refuse(r, s, s->state == HS_HELLO ? INC_REFUSED_NOT_HELLO : INC_REFUSED_SECRET, 0);
 		return 0;
 	}
 	if (s->state == HS_HELLO) {
