@@ -29,7 +29,8 @@
  * float32 values only (the NIC codec sees it from the first SYN), so there
  * every 16-bit word w goes as the float 65536 + w: integers in
  * [65536, 131071], which the codec passes unchanged (tag 3) and which keep
- * the byte stream on float boundaries.
+ * the byte stream on float boundaries. The listener sends its replies
+ * untagged; its owner tags an accepted link afterwards.
  *
  * The acceptor side never blocks on one connection: one poll() loop
  * accepts, reads every open handshake as far as its bytes go, and closes
@@ -516,6 +517,15 @@ static int pump(struct hs *s)
 	return 1;
 }
 
+static void untag(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
+		(void)inc_sock_set_tos(fd, ss.ss_family, 0);
+}
+
 /* Do the bytes of a hello so far start as a hello does? */
 static int magic_ok(const struct inc_rdv *r, const struct hs *s)
 {
@@ -690,6 +700,12 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
 			}
 			/* as every data socket: no Nagle delay */
 			(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
+			/* The listener's replies go untagged (the connecting side
+			 * stays tagged); an accepted link gets its ToS back from
+			 * its owner (comm.c). Either way they are floats the
+			 * codec passes. */
+			if (r->data)
+				untag(fd);
 			/* A free place, else the oldest open handshake goes: a
 			 * flood of silent connections cannot keep a rank out. */
 			for (k = 0; k < PENDING_MAX && hs[k].fd >= 0; k++)
