@@ -10,7 +10,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev
-	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
+	libopenblas-dev zlib1g-dev libjansson-dev gnuplot-nox dataset-fashion-mnist
 	python3
 )
 missing=()

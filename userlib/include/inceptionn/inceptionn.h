@@ -227,6 +227,12 @@ struct inc_allreduce_opts {
 	float *residual;         /* count values, owned by the caller (one per call
 				    site: a bucket, a layer group), zero before its
 				    first call; NULL: none */
+	/* All-reduce only: the values travel multiplied by 2^scale_exp (-64..64,
+	 * 0 = none; the same on every rank) and come back divided, exactly
+	 * (powers of two), so a lossy codec sees them in its finer classes
+	 * (docs/userlib.md, "Scaled values"). The residual stays in the
+	 * caller's units. */
+	int scale_exp;
 };
 
 enum inc_error_feedback {
