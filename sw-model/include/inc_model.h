@@ -245,6 +245,48 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			  struct inc_frame_info *info);
 
 /*
+ * The frame functions' hot loops as a table. inc_frame_compress and
+ * inc_frame_decompress use inc_frame_kernels_model (this library's own
+ * loops); a faster implementation (the user library's SIMD paths) passes
+ * its own table to inc_frame_compress_k / inc_frame_decompress_k and keeps
+ * everything else of frame.c: the decision order, the shim, the IP header,
+ * the checksum update and verification, the outcome and the counts. Every
+ * entry must give exactly the result of the model's entry for every input.
+ */
+struct inc_frame_kernels {
+	/* as inc_stream_compress; frame.c passes counts = NULL */
+	long (*stream_compress)(const uint8_t *in, size_t n_values, unsigned eb,
+				uint8_t *out, size_t out_cap,
+				struct inc_class_counts *counts);
+	/* as inc_stream_decompress */
+	long (*stream_decompress)(const uint8_t *in, size_t in_len,
+				  size_t n_values, uint8_t *out, size_t out_cap);
+	/* as inc_stream_size */
+	long (*stream_size)(const uint8_t *in, size_t in_len, size_t n_values);
+	/* The sum of the big-endian 16-bit words of p[0..len), len even, as
+	 * an exact integer (not folded). */
+	uint64_t (*word_sum)(const uint8_t *p, size_t len);
+	/* Over a stream of n_values values that inc_stream_size accepted with
+	 * in[0..in_len): returns the sum of its tag words modulo 2^16, adds
+	 * the tags of the valid lanes to *counts and, when restored is not
+	 * NULL, stores there word_sum of the 4*n_values bytes that
+	 * inc_stream_decompress would write. */
+	unsigned (*stream_walk)(const uint8_t *in, size_t in_len,
+				size_t n_values, struct inc_class_counts *counts,
+				uint64_t *restored);
+};
+extern const struct inc_frame_kernels inc_frame_kernels_model;
+
+long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info,
+			  const struct inc_frame_kernels *k);
+long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			    size_t out_cap, const struct inc_frame_config *cfg,
+			    struct inc_frame_info *info,
+			    const struct inc_frame_kernels *k);
+
+/*
  * Parsed view of an Ethernet/IPv4/TCP frame, shared by both directions and
  * the tools. inc_frame_parse fills it and returns INC_R_NONE when the frame
  * is a well-formed, unfragmented IPv4 packet with a complete TCP header (or,

@@ -205,41 +205,42 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 	return FRAME_CONTINUE;
 }
 
-/*
- * The TCP checksum of the segment the receiver restores, from the sender's
- * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
- * with one term per 16-bit word of the n values: the restored word
- * (decode(encode(x)), from the stream just written) and the complement of
- * the original one. The tail is the same on both sides and adds nothing.
- * The integer sum of all those terms (no term folded on its own, the
- * original's sum not folded and complemented first) makes the result one
- * defined value that the compress engine reproduces; it is computed here
- * as sum(~x_w) over all words at once plus the restored words of the
- * non-zero lanes.
- */
-static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
-			const uint8_t *stream, unsigned *tsum)
+/* The model's hot loops (struct inc_frame_kernels). */
+static uint64_t model_word_sum(const uint8_t *p, size_t len)
 {
-	const uint8_t *g = stream, *p;
-	uint64_t acc = (~csum & 0xffffu), sx = 0;
-	size_t i, lanes, j, k;
+	uint64_t s = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < len; k += 2)
+		s += ld_be16(p + k);
+	return s;
+}
+
+static unsigned model_stream_walk(const uint8_t *in, size_t in_len,
+				  size_t n, struct inc_class_counts *counts,
+				  uint64_t *restored)
+{
+	const uint8_t *g = in, *p;
+	size_t i, lanes, j;
 	unsigned tw, tag, ts = 0;
+	uint64_t acc = 0;
 	uint32_t pl, q;
 
-	/* The complements of all 2n original words, as one exact sum:
-	 * sum(0xffff - x_w) = 0xffff * 2n - sum(x_w). */
-	for (k = 0; k < 4 * n; k += 2)
-		sx += ld_be16(x + k);
-	acc += (uint64_t)0xffffu * 2u * n - sx;
-	/* The restored words: zero for tag 0, the value itself for raw. */
+	(void)in_len;   /* the stream was validated: it fits */
 	for (i = 0; i < n; i += INC_GROUP_VALUES) {
 		lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
 		tw = (unsigned)g[0] | (unsigned)g[1] << 8;
 		ts += tw;
+		if (!tw) {
+			counts->n[INC_TAG_ZERO] += lanes;
+			g += 2;
+			continue;
+		}
 		p = g + 2;
-		for (j = 0; tw >> (2 * j) && j < lanes; j++) {
+		for (j = 0; j < lanes; j++) {
 			tag = (tw >> (2 * j)) & 3u;
-			if (tag == INC_TAG_ZERO)
+			counts->n[tag]++;
+			if (!restored || tag == INC_TAG_ZERO)
 				continue;
 			if (tag == INC_TAG_RAW) {
 				q = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
@@ -253,17 +254,55 @@ static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
 			acc += ((q & 0xffu) << 8 | (q >> 8 & 0xffu)) +
 			       ((q >> 16 & 0xffu) << 8 | (q >> 24));
 		}
-		g = tw ? g + inc_group_size((uint16_t)tw) : g + 2;
+		g += inc_group_size((uint16_t)tw);
 	}
-	*tsum = ts & 0xffffu;
-	while (acc >> 32)
-		acc = (acc & 0xffffffffu) + (acc >> 32);
-	return inc_csum_fold((uint32_t)acc);
+	if (restored)
+		*restored = acc;
+	return ts & 0xffffu;
 }
 
-long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
-			size_t out_cap, const struct inc_frame_config *cfg,
-			struct inc_frame_info *info)
+const struct inc_frame_kernels inc_frame_kernels_model = {
+	.stream_compress = inc_stream_compress,
+	.stream_decompress = inc_stream_decompress,
+	.stream_size = inc_stream_size,
+	.word_sum = model_word_sum,
+	.stream_walk = model_stream_walk,
+};
+
+/* Fold a 64-bit one's-complement accumulator to 32 bits. */
+static uint32_t fold32(uint64_t acc)
+{
+	while (acc >> 32)
+		acc = (acc & 0xffffffffu) + (acc >> 32);
+	return (uint32_t)acc;
+}
+
+/*
+ * The TCP checksum of the segment the receiver restores, from the sender's
+ * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
+ * with one term per 16-bit word of the n values: the restored word
+ * (decode(encode(x)), from the stream just written) and the complement of
+ * the original one. The tail is the same on both sides and adds nothing.
+ * The integer sum of all those terms (no term folded on its own, the
+ * original's sum not folded and complemented first) makes the result one
+ * defined value that the compress engine reproduces; it is computed here
+ * as sum(~x_w) over all words at once, sum(0xffff - x_w) = 0xffff * 2n -
+ * sum(x_w), plus the restored words of the stream (zero for tag 0).
+ */
+static uint16_t v2_csum(unsigned csum, uint64_t orig_words, size_t n,
+			uint64_t restored_words)
+{
+	uint64_t acc = (~csum & 0xffffu);
+
+	acc += (uint64_t)0xffffu * 2u * n - orig_words;
+	acc += restored_words;
+	return inc_csum_fold(fold32(acc));
+}
+
+long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info,
+			  const struct inc_frame_kernels *k)
 {
 	struct frame_ctx c;
 	const struct inc_frame_hdr *h = &c.h;
@@ -271,7 +310,10 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 	long r, slen;
 	uint8_t *shim;
 	unsigned tsum;
+	uint64_t restored;
 
+	if (!k)
+		return INC_EINVAL;
 	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 0);
 	if (r != FRAME_CONTINUE)
 		return r;
@@ -289,9 +331,8 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 				    INC_R_NOT_SMALLER);
 	cap = h->payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
 	shim = out + h->payload_off;
-	slen = inc_stream_compress(in + h->payload_off, n, cfg->eb,
-				   shim + INC_WIRE_SHIM_BYTES, cap,
-				   &info->counts);
+	slen = k->stream_compress(in + h->payload_off, n, cfg->eb,
+				  shim + INC_WIRE_SHIM_BYTES, cap, NULL);
 	if (slen < 0)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_SMALLER);
@@ -306,25 +347,33 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 		(uint16_t)(INC_WIRE_SHIM_BYTES + (size_t)slen + tail);
 	ip_set_total(out, h, INC_WIRE_IPPROTO,
 		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
+	/* One walk over the tag words: their sum, the class counts and the
+	 * restored words of the checksum update. */
+	tsum = k->stream_walk(shim + INC_WIRE_SHIM_BYTES, (size_t)slen, n,
+			      &info->counts, &restored);
 	st_be16(out + h->l4_off + 16,
-		v2_csum(ld_be16(in + h->l4_off + 16), in + h->payload_off, n,
-			shim + INC_WIRE_SHIM_BYTES, &tsum));
+		v2_csum(ld_be16(in + h->l4_off + 16),
+			k->word_sum(in + h->payload_off, 4u * n), n, restored));
 	st_be16(shim + 4, tsum);
 	info->outcome = INC_OUT_COMPRESSED;
 	return (long)h->payload_off + info->payload_out;
 }
 
-long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
-			  size_t out_cap, const struct inc_frame_config *cfg,
-			  struct inc_frame_info *info)
+long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			    size_t out_cap, const struct inc_frame_config *cfg,
+			    struct inc_frame_info *info,
+			    const struct inc_frame_kernels *k)
 {
 	struct frame_ctx c;
 	const struct inc_frame_hdr *h = &c.h;
 	const uint8_t *shim;
 	size_t orig_len, orig_total, out_len, n, tail, avail;
 	uint32_t sum;
+	unsigned ts;
 	long r;
 
+	if (!k)
+		return INC_EINVAL;
 	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 1);
 	if (r != FRAME_CONTINUE)
 		return r;
@@ -356,7 +405,7 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	tail = orig_len % 4u;
 	avail = h->payload_len - INC_WIRE_SHIM_BYTES;
 	if (avail < tail ||
-	    inc_stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
+	    k->stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
 		    (long)(avail - tail))
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_STREAM);
@@ -364,8 +413,8 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 		return INC_ENOSPC;
 
 	memcpy(out, in, h->payload_off);
-	r = inc_stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
-				  out + h->payload_off, out_cap - h->payload_off);
+	r = k->stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
+				 out + h->payload_off, out_cap - h->payload_off);
 	if (r < 0)                      /* cannot happen after the size walk */
 		return r;
 	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
@@ -377,37 +426,37 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	 * a changed tag word that moves values between lanes. */
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
-	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
+	sum = inc_csum_add(sum, out + h->l4_off, h->tcp_hlen);
+	sum = fold32((uint64_t)sum + k->word_sum(out + h->payload_off, 4u * n));
+	sum = inc_csum_add(sum, out + h->payload_off + 4u * n, tail);
 	/* Class counts of the received stream and the sum of its tag words,
 	 * in one walk over the tag words. */
-	{
-		const uint8_t *g = shim + INC_WIRE_SHIM_BYTES;
-		size_t i, pos = 0, lanes;
-		unsigned j, ts = 0;
-		uint16_t tw;
-
-		for (i = 0; i < n; i += INC_GROUP_VALUES) {
-			tw = (uint16_t)(g[pos] | g[pos + 1] << 8);
-			ts += tw;
-			lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
-			if (!tw) {
-				info->counts.n[INC_TAG_ZERO] += lanes;
-				pos += 2;
-				continue;
-			}
-			for (j = 0; j < lanes; j++)
-				info->counts.n[(tw >> (2 * j)) & 3u]++;
-			pos += inc_group_size(tw);
-		}
-		if (inc_csum_fold(sum) != 0 || (ts & 0xffffu) != ld_be16(shim + 4)) {
-			memset(&info->counts, 0, sizeof(info->counts));
-			info->outcome = INC_OUT_DROPPED;
-			info->reason = INC_R_BAD_PAYLOAD_CSUM;
-			return 0;
-		}
+	ts = k->stream_walk(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
+			    &info->counts, NULL);
+	if (inc_csum_fold(sum) != 0 || ts != ld_be16(shim + 4)) {
+		memset(&info->counts, 0, sizeof(info->counts));
+		info->outcome = INC_OUT_DROPPED;
+		info->reason = INC_R_BAD_PAYLOAD_CSUM;
+		return 0;
 	}
 
 	info->outcome = INC_OUT_DECOMPRESSED;
 	info->payload_out = (uint16_t)orig_len;
 	return (long)out_len;
+}
+
+long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
+			size_t out_cap, const struct inc_frame_config *cfg,
+			struct inc_frame_info *info)
+{
+	return inc_frame_compress_k(in, in_len, out, out_cap, cfg, info,
+				    &inc_frame_kernels_model);
+}
+
+long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info)
+{
+	return inc_frame_decompress_k(in, in_len, out, out_cap, cfg, info,
+				      &inc_frame_kernels_model);
 }
