@@ -174,3 +174,17 @@ bench-userlib: $(UL_BINS)
 
 BENCH_TARGETS += $(UL_BINS)
 BENCH_RUNS += bench-userlib
+
+# ---------------------------------------------------------------- fast frame path
+# inc_frame_compress_fast / _decompress_fast against the model, frame by
+# frame, on the captures, their corruptions and random frames.
+$(UL_TEST)/test-frame-fast: userlib/tests/test_frame_fast.c tests/common/inc_framegen.c sim/common/inc_pcap.c \
+		$(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Isim/common -o $@ $^
+
+.PHONY: test-userlib-frame-fast
+test-userlib-frame-fast: $(UL_TEST)/test-frame-fast
+	$(UL_TEST)/test-frame-fast $(wildcard tests/fixtures/*.pcap)
+
+TEST_SUITES += userlib-frame-fast

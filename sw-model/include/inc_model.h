@@ -250,30 +250,31 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
  * loops); a faster implementation (the user library's SIMD paths) passes
  * its own table to inc_frame_compress_k / inc_frame_decompress_k and keeps
  * everything else of frame.c: the decision order, the shim, the IP header,
- * the checksum update and verification, the outcome and the counts. Every
- * entry must give exactly the result of the model's entry for every input.
+ * the checksum update and verification, the outcome. Every entry must give
+ * exactly the result of the model's entry for every input.
+ *
+ * What the frame needs to know about a payload's values besides the stream
+ * itself, gathered in the same pass. Word sums are of big-endian 16-bit
+ * words (the Internet checksum's), as exact integers (not folded).
  */
+struct inc_stream_sums {
+	uint64_t in_words;       /* compress: the words of the 4n input bytes */
+	uint64_t restored_words; /* the words of the 4n bytes the stream decodes to */
+	unsigned tag_sum;        /* the sum of the stream's tag words mod 2^16 */
+	struct inc_class_counts counts; /* tags of the n valid lanes */
+};
+
 struct inc_frame_kernels {
-	/* as inc_stream_compress; frame.c passes counts = NULL */
+	/* As inc_stream_compress (no counts); on success also fills *sums. */
 	long (*stream_compress)(const uint8_t *in, size_t n_values, unsigned eb,
 				uint8_t *out, size_t out_cap,
-				struct inc_class_counts *counts);
-	/* as inc_stream_decompress */
-	long (*stream_decompress)(const uint8_t *in, size_t in_len,
-				  size_t n_values, uint8_t *out, size_t out_cap);
-	/* as inc_stream_size */
+				struct inc_stream_sums *sums);
+	/* As inc_stream_size. */
 	long (*stream_size)(const uint8_t *in, size_t in_len, size_t n_values);
-	/* The sum of the big-endian 16-bit words of p[0..len), len even, as
-	 * an exact integer (not folded). */
-	uint64_t (*word_sum)(const uint8_t *p, size_t len);
-	/* Over a stream of n_values values that inc_stream_size accepted with
-	 * in[0..in_len): returns the sum of its tag words modulo 2^16, adds
-	 * the tags of the valid lanes to *counts and, when restored is not
-	 * NULL, stores there word_sum of the 4*n_values bytes that
-	 * inc_stream_decompress would write. */
-	unsigned (*stream_walk)(const uint8_t *in, size_t in_len,
-				size_t n_values, struct inc_class_counts *counts,
-				uint64_t *restored);
+	/* As inc_stream_decompress; on success also fills *sums (in_words 0). */
+	long (*stream_decompress)(const uint8_t *in, size_t in_len,
+				  size_t n_values, uint8_t *out, size_t out_cap,
+				  struct inc_stream_sums *sums);
 };
 extern const struct inc_frame_kernels inc_frame_kernels_model;
 

@@ -206,7 +206,7 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 }
 
 /* The model's hot loops (struct inc_frame_kernels). */
-static uint64_t model_word_sum(const uint8_t *p, size_t len)
+static uint64_t word_sum(const uint8_t *p, size_t len)
 {
 	uint64_t s = 0;
 	size_t k;
@@ -216,30 +216,30 @@ static uint64_t model_word_sum(const uint8_t *p, size_t len)
 	return s;
 }
 
-static unsigned model_stream_walk(const uint8_t *in, size_t in_len,
-				  size_t n, struct inc_class_counts *counts,
-				  uint64_t *restored)
+/* Over a valid stream of n values: the tag-word sum and the class counts,
+ * and with restored the words of the decoded values. */
+static void stream_walk(const uint8_t *g, size_t n, int restored,
+			struct inc_stream_sums *sums)
 {
-	const uint8_t *g = in, *p;
+	const uint8_t *p;
 	size_t i, lanes, j;
 	unsigned tw, tag, ts = 0;
 	uint64_t acc = 0;
 	uint32_t pl, q;
 
-	(void)in_len;   /* the stream was validated: it fits */
 	for (i = 0; i < n; i += INC_GROUP_VALUES) {
 		lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
 		tw = (unsigned)g[0] | (unsigned)g[1] << 8;
 		ts += tw;
 		if (!tw) {
-			counts->n[INC_TAG_ZERO] += lanes;
+			sums->counts.n[INC_TAG_ZERO] += lanes;
 			g += 2;
 			continue;
 		}
 		p = g + 2;
 		for (j = 0; j < lanes; j++) {
 			tag = (tw >> (2 * j)) & 3u;
-			counts->n[tag]++;
+			sums->counts.n[tag]++;
 			if (!restored || tag == INC_TAG_ZERO)
 				continue;
 			if (tag == INC_TAG_RAW) {
@@ -256,17 +256,42 @@ static unsigned model_stream_walk(const uint8_t *in, size_t in_len,
 		}
 		g += inc_group_size((uint16_t)tw);
 	}
-	if (restored)
-		*restored = acc;
-	return ts & 0xffffu;
+	sums->restored_words = acc;
+	sums->tag_sum = ts & 0xffffu;
+}
+
+static long model_stream_compress(const uint8_t *in, size_t n, unsigned eb,
+				  uint8_t *out, size_t out_cap,
+				  struct inc_stream_sums *sums)
+{
+	long r = inc_stream_compress(in, n, eb, out, out_cap, NULL);
+
+	if (r < 0)
+		return r;
+	memset(sums, 0, sizeof(*sums));
+	stream_walk(out, n, 1, sums);
+	sums->in_words = word_sum(in, 4u * n);
+	return r;
+}
+
+static long model_stream_decompress(const uint8_t *in, size_t in_len, size_t n,
+				    uint8_t *out, size_t out_cap,
+				    struct inc_stream_sums *sums)
+{
+	long r = inc_stream_decompress(in, in_len, n, out, out_cap);
+
+	if (r < 0)
+		return r;
+	memset(sums, 0, sizeof(*sums));
+	stream_walk(in, n, 0, sums);
+	sums->restored_words = word_sum(out, 4u * n);
+	return r;
 }
 
 const struct inc_frame_kernels inc_frame_kernels_model = {
-	.stream_compress = inc_stream_compress,
-	.stream_decompress = inc_stream_decompress,
+	.stream_compress = model_stream_compress,
 	.stream_size = inc_stream_size,
-	.word_sum = model_word_sum,
-	.stream_walk = model_stream_walk,
+	.stream_decompress = model_stream_decompress,
 };
 
 /* Fold a 64-bit one's-complement accumulator to 32 bits. */
@@ -309,8 +334,7 @@ long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 	size_t n, tail, cap;
 	long r, slen;
 	uint8_t *shim;
-	unsigned tsum;
-	uint64_t restored;
+	struct inc_stream_sums sums;
 
 	if (!k)
 		return INC_EINVAL;
@@ -332,7 +356,7 @@ long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 	cap = h->payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
 	shim = out + h->payload_off;
 	slen = k->stream_compress(in + h->payload_off, n, cfg->eb,
-				  shim + INC_WIRE_SHIM_BYTES, cap, NULL);
+				  shim + INC_WIRE_SHIM_BYTES, cap, &sums);
 	if (slen < 0)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_SMALLER);
@@ -347,14 +371,11 @@ long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 		(uint16_t)(INC_WIRE_SHIM_BYTES + (size_t)slen + tail);
 	ip_set_total(out, h, INC_WIRE_IPPROTO,
 		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
-	/* One walk over the tag words: their sum, the class counts and the
-	 * restored words of the checksum update. */
-	tsum = k->stream_walk(shim + INC_WIRE_SHIM_BYTES, (size_t)slen, n,
-			      &info->counts, &restored);
 	st_be16(out + h->l4_off + 16,
-		v2_csum(ld_be16(in + h->l4_off + 16),
-			k->word_sum(in + h->payload_off, 4u * n), n, restored));
-	st_be16(shim + 4, tsum);
+		v2_csum(ld_be16(in + h->l4_off + 16), sums.in_words, n,
+			sums.restored_words));
+	st_be16(shim + 4, sums.tag_sum);
+	info->counts = sums.counts;
 	info->outcome = INC_OUT_COMPRESSED;
 	return (long)h->payload_off + info->payload_out;
 }
@@ -368,8 +389,8 @@ long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 	const struct inc_frame_hdr *h = &c.h;
 	const uint8_t *shim;
 	size_t orig_len, orig_total, out_len, n, tail, avail;
+	struct inc_stream_sums sums;
 	uint32_t sum;
-	unsigned ts;
 	long r;
 
 	if (!k)
@@ -414,7 +435,8 @@ long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 
 	memcpy(out, in, h->payload_off);
 	r = k->stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
-				 out + h->payload_off, out_cap - h->payload_off);
+				 out + h->payload_off, out_cap - h->payload_off,
+				 &sums);
 	if (r < 0)                      /* cannot happen after the size walk */
 		return r;
 	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
@@ -427,19 +449,15 @@ long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
 	sum = inc_csum_add(sum, out + h->l4_off, h->tcp_hlen);
-	sum = fold32((uint64_t)sum + k->word_sum(out + h->payload_off, 4u * n));
+	sum = fold32((uint64_t)sum + sums.restored_words);
 	sum = inc_csum_add(sum, out + h->payload_off + 4u * n, tail);
-	/* Class counts of the received stream and the sum of its tag words,
-	 * in one walk over the tag words. */
-	ts = k->stream_walk(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
-			    &info->counts, NULL);
-	if (inc_csum_fold(sum) != 0 || ts != ld_be16(shim + 4)) {
+	if (inc_csum_fold(sum) != 0 || sums.tag_sum != ld_be16(shim + 4)) {
 		memset(&info->counts, 0, sizeof(info->counts));
 		info->outcome = INC_OUT_DROPPED;
 		info->reason = INC_R_BAD_PAYLOAD_CSUM;
 		return 0;
 	}
-
+	info->counts = sums.counts;
 	info->outcome = INC_OUT_DECOMPRESSED;
 	info->payload_out = (uint16_t)orig_len;
 	return (long)out_len;
