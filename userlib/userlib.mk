@@ -102,9 +102,11 @@ $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
-$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
+# The emulated cluster's switch: its NICs run the fast frame path of
+# libinceptionn (byte-identical to the model; -c cross-checks).
+$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c sim/common/inc_pcap.c sim/common/inc_pcap.h $(LIB)/libinceptionn.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) -Iuserlib/include -Isim/common -pthread -o $@ $(filter %.c %.a,$^)
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-capture test-userlib-nicemu test-userlib-install install bench-userlib
@@ -136,7 +138,7 @@ test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
 test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
-	scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
+	NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
 
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh

@@ -19,13 +19,32 @@
  * -l USEC (with -r) delivers every frame USEC microseconds later: a link
  * latency (propagation and switching) that needs no netem in the kernel.
  *
- *   nic-switch [-e EB] [-r MBIT] PORT...   runs until SIGTERM/SIGINT, then
- *   prints "frames F compressed C bypassed B malformed M bytes_in I
- *   bytes_wire W dropped D bad_payload_csum X misaligned A" (D: queue tail
+ *   nic-switch [-e EB] [-r MBIT] [-c N] [-w FILE] PORT...   runs until
+ *   SIGTERM/SIGINT, then prints "frames F compressed C bypassed B malformed
+ *   M bytes_in I bytes_wire W dropped D bad_payload_csum X misaligned A
+ *   cpu_ms U codec_ms K xcheck_ms Y link_ms L elapsed_ms E" (D: queue tail
  *   drops; X: frames the receiving NIC dropped because the restored segment
  *   failed its TCP checksum, e.g. a sender whose checksum offload is on; A:
  *   tagged TCP payloads that do not start on a float boundary of their
- *   stream or do not hold whole floats, the first ten also on stderr)
+ *   stream or do not hold whole floats, the first ten also on stderr; U:
+ *   the switch's CPU time, user + system; K: time in the NICs' frame codec,
+ *   Y of it in the cross-check; L: with -r, the wire time of the busiest
+ *   link direction, the bytes it carried at MBIT; E: wall time from the
+ *   first frame to the end). The switch keeps up with its links when U is
+ *   below L.
+ *
+ * The model backend's NICs run the model's frame logic with the user
+ * library's SIMD kernels (inc_frame_compress_fast / _decompress_fast,
+ * byte-identical to inc_frame_compress / _decompress; INC_CODEC=portable
+ * makes them the model's own loops). -c N cross-checks every Nth frame
+ * through the model too (both directions; 1 = every frame, as the tests
+ * run it; 0 = none, the default): a difference stops the switch with exit
+ * status 3 and a message naming the frame.
+ *
+ * -w FILE writes every frame as it crosses the wire (after the sender's
+ * NIC: compressed when the NIC compressed it) to a pcap file, stamped with
+ * the time it finished crossing the sender's link (with -r) or when the
+ * switch handled it.
  *
  * RTL backend (build/userlib-test/nic-switch-rtl, the same program built
  * with the Verilated inc_offload_top): -b rtl gives every port a NIC of its
@@ -59,14 +78,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "inc_model.h"
-#ifdef INC_NIC_RTL
 #include "inc_pcap.h"
+#ifdef INC_NIC_RTL
 #include "rtl_nic.h"
+#else
+#include "inceptionn/inc_frame_fast.h"
 #endif
 
 #define MAXPORTS 16
@@ -91,6 +113,7 @@ static struct port_q q[MAXPORTS];
 static double ns_per_byte;  /* 0: no pacing */
 static uint64_t lat_ns;     /* -l: propagation delay added to every frame */
 static unsigned long dropped;
+static uint64_t link_bytes[MAXPORTS][2];  /* wire bytes per link: [port][0 = node -> switch, 1 = switch -> node] */
 
 static uint64_t now_ns(void)
 {
@@ -113,6 +136,7 @@ static void enqueue(int j, const uint8_t *f, long len, long wire, uint64_t t)
 	}
 	start = t > pq->tx_free_ns ? t : pq->tx_free_ns;
 	pq->tx_free_ns = start + (uint64_t)((double)wire * ns_per_byte);
+	link_bytes[j][1] += (uint64_t)wire;
 	x = &pq->f[(pq->head + pq->count++) % QMAX];
 	x->due_ns = pq->tx_free_ns + lat_ns;
 	x->len = (uint16_t)len;
@@ -261,18 +285,64 @@ static int rtl_report(unsigned long frames, unsigned long long bytes_in)
 }
 #endif
 
+static unsigned long xevery;          /* -c: cross-check every Nth frame */
+static unsigned long xframe, xchecked;
+static uint64_t codec_ns, xcheck_ns;
+
+/* The model backend's frame functions: the fast path (the model's frame
+ * logic with the SIMD kernels); the RTL build keeps the model's own. */
+#ifdef INC_NIC_RTL
+#define frame_compress inc_frame_compress
+#define frame_decompress inc_frame_decompress
+#else
+#define frame_compress inc_frame_compress_fast
+#define frame_decompress inc_frame_decompress_fast
+#endif
+
+/* -c: the same frame through the model, compared field by field. */
+static void model_check(int port, int rx, const uint8_t *in, size_t len, const uint8_t *out,
+			long r, const struct inc_frame_info *info)
+{
+	static uint8_t mout[INC_FRAME_OUT_MAX];
+	struct inc_frame_info mi;
+	long m;
+
+	m = rx ? inc_frame_decompress(in, len, mout, sizeof(mout), &cfg, &mi)
+	       : inc_frame_compress(in, len, mout, sizeof(mout), &cfg, &mi);
+	xchecked++;
+	if (m != r || mi.outcome != info->outcome || mi.reason != info->reason ||
+	    memcmp(&mi.counts, &info->counts, sizeof(mi.counts)) ||
+	    (r > 0 && memcmp(out, mout, (size_t)r))) {
+		fprintf(stderr, "nic-switch: frame %lu, NIC %d %s: fast path %ld bytes %s/%s, "
+			"model %ld bytes %s/%s\n", xframe, port, rx ? "rx" : "tx", r,
+			inc_outcome_name(info->outcome), inc_reason_name(info->reason), m,
+			inc_outcome_name(mi.outcome), inc_reason_name(mi.reason));
+		exit(3);
+	}
+}
+
 /* One frame through port's NIC: its compress engine (rx = 0) or its
  * decompress engine (rx = 1), in the RTL or the model. */
 static long nic_frame(int port, int rx, const uint8_t *in, size_t len, uint8_t *out,
 		      size_t cap, struct inc_frame_info *info)
 {
+	uint64_t t0 = now_ns(), t1;
+	long r;
+
 #ifdef INC_NIC_RTL
 	if (use_rtl)
 		return rtl_frame(port, rx, in, len, out, cap, info);
 #endif
-	(void)port;
-	return rx ? inc_frame_decompress(in, len, out, cap, &cfg, info)
-		  : inc_frame_compress(in, len, out, cap, &cfg, info);
+	r = rx ? frame_decompress(in, len, out, cap, &cfg, info)
+	       : frame_compress(in, len, out, cap, &cfg, info);
+	t1 = now_ns();
+	codec_ns += t1 - t0;
+	if (xevery && xframe % xevery == 0) {
+		model_check(port, rx, in, len, out, r, info);
+		xcheck_ns += now_ns() - t1;
+		codec_ns += now_ns() - t1;
+	}
+	return r;
 }
 
 static volatile sig_atomic_t stop;
@@ -391,7 +461,7 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
-#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-c N] [-w FILE] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
 int rtl_nic_main(int argc, char **argv)
@@ -404,15 +474,22 @@ int main(int argc, char **argv)
 	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0;
 	unsigned long frames = 0, comp = 0, byp = 0, mal = 0, bad_csum = 0;
 	unsigned long long bytes_in = 0, bytes_wire = 0;
-	const char *backend = "model";
+	const char *backend = "model", *wpath = NULL;
+	struct inc_pcap wcap;
+	uint64_t first_ns = 0, rt_off_ns;
+	struct timespec rt;
 #ifdef INC_NIC_RTL
 	int xeb = 0;
 #endif
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:l:b:xX:t:T:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:l:b:c:w:xX:t:T:d:")) != -1) {
 		if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
+		} else if (opt == 'c') {
+			xevery = strtoul(optarg, NULL, 0);
+		} else if (opt == 'w') {
+			wpath = optarg;
 		} else if (opt == 'r') {
 			double mbit = atof(optarg);
 
@@ -505,6 +582,17 @@ int main(int argc, char **argv)
 		}
 	}
 #endif
+	if (wpath) {
+		int e = inc_pcap_create(&wcap, wpath, 65535);
+
+		if (e) {
+			fprintf(stderr, "nic-switch: -w %s: %s\n", wpath, inc_pcap_strerror(e));
+			return 1;
+		}
+	}
+	/* pcap time stamps: the monotonic clock moved to the wall clock. */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	rt_off_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec - now_ns();
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	printf("nic-switch: %d ports, eb %u, %s, latency %.0f us, %s NICs%s\n", np, cfg.eb,
@@ -512,9 +600,14 @@ int main(int argc, char **argv)
 #ifdef INC_NIC_RTL
 	       xcheck ? " (cross-checked with the model)" : ""
 #else
-	       ""
+	       !strcmp(backend, "model") ? (inc_frame_kernels_fast() != &inc_frame_kernels_model ?
+					    " (model frame logic, AVX2 kernels)" :
+					    " (model frame logic, model kernels)") : ""
 #endif
 	       );
+	if (xevery)
+		printf("nic-switch: every %lu%s frame also through the model, compared\n", xevery,
+		       xevery == 1 ? "st" : xevery == 2 ? "nd" : xevery == 3 ? "rd" : "th");
 	fflush(stdout);
 	while (!stop) {
 		uint64_t t = now_ns(), next = UINT64_MAX;
@@ -555,6 +648,9 @@ int main(int argc, char **argv)
 				if (from.sll_pkttype == PACKET_OUTGOING || n < 14)
 					continue;
 				frames++;
+				xframe = frames;
+				if (!first_ns)
+					first_ns = now_ns();
 				bytes_in += (unsigned long long)n;
 				mac_learn(in + 6, i);
 				align_check(in, (size_t)n);
@@ -580,6 +676,18 @@ int main(int argc, char **argv)
 						t0 = q[i].rx_free_ns;
 					arr = t0 + (uint64_t)((double)w * ns_per_byte);
 					q[i].rx_free_ns = arr;
+					link_bytes[i][0] += (uint64_t)w;
+				}
+				if (wpath) {
+					uint64_t ts = (arr ? arr : now_ns()) + rt_off_ns;
+
+					if (inc_pcap_write(&wcap, wire, (size_t)w,
+							   (uint32_t)(ts / 1000000000u),
+							   (uint32_t)(ts % 1000000000u / 1000u))) {
+						fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
+						wpath = NULL;
+						rc = 1;
+					}
 				}
 				for (j = 0; j < np; j++) {
 					if (j == i || (dst >= 0 && j != dst))
@@ -599,8 +707,32 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu bad_payload_csum %lu misaligned %lu\n",
-	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned);
+	{
+		struct rusage ru;
+		uint64_t lmax = 0;
+		double cpu_ms;
+
+		getrusage(RUSAGE_SELF, &ru);
+		cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+			 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3;
+		for (j = 0; j < np; j++)
+			for (i = 0; i < 2; i++)
+				if (link_bytes[j][i] > lmax)
+					lmax = link_bytes[j][i];
+		printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu "
+		       "dropped %lu bad_payload_csum %lu misaligned %lu cpu_ms %.0f codec_ms %.0f "
+		       "xcheck_ms %.0f link_ms %.0f elapsed_ms %.0f\n",
+		       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned, cpu_ms,
+		       (double)codec_ns * 1e-6, (double)xcheck_ns * 1e-6,
+		       (double)lmax * ns_per_byte * 1e-6,
+		       first_ns ? (double)(now_ns() - first_ns) * 1e-6 : 0.0);
+	}
+	if (xevery)
+		printf("nic-switch: %lu frames cross-checked with the model, all equal\n", xchecked);
+	if (wpath && inc_pcap_close(&wcap)) {
+		fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
+		rc = 1;
+	}
 	if (unknown_flow)
 		fprintf(stderr, "nic-switch: %lu tagged segments of connections whose SYN it did not see "
 			"(alignment not checked)\n", unknown_flow);
