@@ -153,7 +153,8 @@ UL_VERSION := 0.1.0
 install: $(UL_LIBS)
 	install -d $(PREFIX)/include/inceptionn $(PREFIX)/lib/pkgconfig
 	install -m 644 userlib/include/inceptionn/inceptionn.h $(PREFIX)/include/inceptionn/
-	install -m 644 sw-model/include/inc_model.h $(PREFIX)/include/inceptionn/
+	install -m 644 sw-model/include/inc_model.h userlib/include/inceptionn/inc_frame_fast.h \
+		$(PREFIX)/include/inceptionn/
 	install -m 644 $(LIB)/libinceptionn.a $(PREFIX)/lib/
 	install -m 755 $(LIB)/libinceptionn.so $(PREFIX)/lib/$(UL_SONAME)
 	ln -sf $(UL_SONAME) $(PREFIX)/lib/libinceptionn.so
@@ -168,6 +169,8 @@ ifneq ($(MPICC),)
 	    -e 's|@NAME@|inceptionn-mpi|' -e 's|@LIBS_PRIVATE@|$(shell $(MPICC) --showme:link)|' \
 	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn-mpi.pc
 endif
+	install -d $(PREFIX)/lib/wireshark/plugins
+	install -m 644 tools/wireshark/inceptionn.lua $(PREFIX)/lib/wireshark/plugins/
 	@echo "installed libinceptionn into $(PREFIX)"
 
 # ---------------------------------------------------------------- bench
