@@ -425,20 +425,30 @@ long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
 	n = orig_len / 4u;
 	tail = orig_len % 4u;
 	avail = h->payload_len - INC_WIRE_SHIM_BYTES;
-	if (avail < tail ||
-	    k->stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
-		    (long)(avail - tail))
+	if (avail < tail)
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_STREAM);
-	if (out_cap < out_len)
+	if (out_cap < out_len) {
+		/* A malformed stream is reported before a short buffer. */
+		if (k->stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
+		    (long)(avail - tail))
+			return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+					    INC_R_BAD_STREAM);
 		return INC_ENOSPC;
+	}
 
+	/* The stream must decode to exactly its bytes: the decoder makes the
+	 * checks of inc_stream_size (truncated group, padding lanes) in the
+	 * same order and returns the same size or error, so one walk both
+	 * validates and decodes. What it wrote is not delivered unless it
+	 * passes: a malformed frame goes out as it came in. */
 	memcpy(out, in, h->payload_off);
 	r = k->stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
 				 out + h->payload_off, out_cap - h->payload_off,
 				 &sums);
-	if (r < 0)                      /* cannot happen after the size walk */
-		return r;
+	if (r != (long)(avail - tail))
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_STREAM);
 	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
 	ip_set_total(out, h, IPPROTO_TCP_, (unsigned)orig_total);
 
