@@ -84,6 +84,7 @@ struct wsum {
 struct vsums {
 	struct wsum in, q;
 	uint64_t ts, c1, c2, c3;
+	__m256i ga, gb, gr;     /* per lane: values of tag >= 1, >= 2, 3 (encoder) */
 };
 
 __attribute__((target("avx2"), always_inline))
@@ -110,7 +111,30 @@ __attribute__((target("avx2")))
 static void vsums_init(struct vsums *v)
 {
 	v->in.even = v->in.odd = v->q.even = v->q.odd = _mm256_setzero_si256();
+	v->ga = v->gb = v->gr = _mm256_setzero_si256();
 	v->ts = v->c1 = v->c2 = v->c3 = 0;
+}
+
+/* The encoder's per-lane class counters into c1..c3. */
+__attribute__((target("avx2")))
+static void vsums_fold_lanes(struct vsums *v)
+{
+	uint32_t a[8], b[8], r[8];
+	uint64_t sa = 0, sb = 0, sr = 0;
+	unsigned i;
+
+	_mm256_storeu_si256((__m256i *)(void *)a, v->ga);
+	_mm256_storeu_si256((__m256i *)(void *)b, v->gb);
+	_mm256_storeu_si256((__m256i *)(void *)r, v->gr);
+	for (i = 0; i < 8; i++) {
+		sa += a[i];
+		sb += b[i];
+		sr += r[i];
+	}
+	v->c1 += sa - sb;
+	v->c2 += sb - sr;
+	v->c3 += sr;
+	v->ga = v->gb = v->gr = _mm256_setzero_si256();
 }
 
 __attribute__((target("popcnt"), always_inline))
@@ -221,7 +245,11 @@ static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
 		q = _mm256_and_si256(_mm256_blendv_epi8(q, f, mr), ma);
 		wsum_add(&v->in, f);
 		wsum_add(&v->q, q);
-		tags_add(v, tw);
+		/* The class counts from the masks (-1 per set lane). */
+		v->ga = _mm256_sub_epi32(v->ga, ma);
+		v->gb = _mm256_sub_epi32(v->gb, mb);
+		v->gr = _mm256_sub_epi32(v->gr, mr);
+		v->ts += tw;
 	}
 	return 2u + ll + half_len[hi];
 }
@@ -406,6 +434,43 @@ static inline long decode_bytes(const uint8_t *in, size_t in_len, size_t n_value
 			tags_add(v, tw);
 		} else {
 			group_decode(g, tw, out + 4 * i, &c);
+		}
+	}
+	if (v) {
+		/* The frame kernel: the rest in the vector path too, from a
+		 * zero-padded copy when fewer than 34 bytes are left, with the
+		 * model's checks in the model's order (inc_group_decode). */
+		uint8_t pad[INC_GROUP_MAX_BYTES + 30];
+		uint32_t vals[INC_GROUP_VALUES];
+
+		while (i < n_values) {
+			size_t left = in_len - pos;
+			unsigned nv = n_values - i < INC_GROUP_VALUES ?
+				      (unsigned)(n_values - i) : INC_GROUP_VALUES;
+			const uint8_t *g = in + pos;
+			unsigned tw, size;
+			__m256i q;
+
+			if (left < 2)
+				return INC_ETRUNC;
+			tw = (unsigned)g[0] | (unsigned)g[1] << 8;
+			if (nv < INC_GROUP_VALUES && (tw >> (2 * nv)) != 0)
+				return INC_EMALFORMED;
+			size = group_len[tw];
+			if (size > left)
+				return INC_ETRUNC;
+			if (left < INC_GROUP_MAX_BYTES) {
+				memset(pad, 0, sizeof(pad));
+				memcpy(pad, g, left);
+				g = pad;
+			}
+			q = group_values(g, tw, &c);
+			_mm256_storeu_si256((__m256i *)(void *)vals, q);
+			memcpy(out + 4 * i, vals, 4 * nv);
+			wsum_add(&v->q, q);
+			tags_add(v, tw);
+			pos += size;
+			i += nv;
 		}
 	}
 	if (done) {
@@ -650,6 +715,7 @@ static long k_stream_compress(const uint8_t *in, size_t n_values, unsigned eb,
 	eb = clamp_eb(eb);
 	vsums_init(&v);
 	d = encode_full_groups_sums(in, n_values, eb, out, out_cap, &v);
+	vsums_fold_lanes(&v);
 	if (d.values < n_values) {
 		/* The rest through the model, then its sums. */
 		r = inc_stream_compress(in + 4 * d.values, n_values - d.values, eb,
