@@ -11,7 +11,8 @@
  *   Then the same for the multi-stream container (inc_codec_compress_parts /
  *   inc_codec_decompress_parts) with K = 2..4 parts (portable: K = 4 only),
  *   each row with its own memcpy figure (one copy timed before each
- *   repetition), which the row's ratios divide by.
+ *   repetition), which the row's ratios divide by. The CPU's model name
+ *   (/proc/cpuinfo) is printed beside both tables.
  *
  * inc-bench frame [-m MTU] [-n FRAMES] [-r REPS] [-e EB]
  *   The frame path of the emulated NICs: inc_frame_compress /
@@ -85,6 +86,28 @@ static size_t parse_size(const char *s)
 	return (size_t)v;
 }
 
+/* The CPU's model name (/proc/cpuinfo), for the tables: the codec's
+ * figures depend on it. */
+static const char *cpu_model(void)
+{
+	static char name[128] = "unknown CPU";
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && c) {
+			snprintf(name, sizeof(name), "%s", c + 2);
+			name[strcspn(name, "\n")] = 0;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return name;
+}
+
 static int bench_codec(int argc, char **argv)
 {
 	static const unsigned ebs[] = { 6, 8, 10 };
@@ -119,8 +142,8 @@ static int bench_codec(int argc, char **argv)
 	memset(dst, 0, bytes);
 	memset(stream, 0, cap);
 	gbs_cpy = inc_bench_memcpy_gbs(dst, in, bytes, reps);
-	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s\n",
-	       mib, reps, gbs_cpy);
+	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s; CPU %s (%ld online)\n",
+	       mib, reps, gbs_cpy, cpu_model(), sysconf(_SC_NPROCESSORS_ONLN));
 	printf("%-8s %-3s %7s %13s %8s %15s %8s\n", "impl", "eb", "ratio",
 	       "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
 	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
@@ -173,7 +196,8 @@ static int bench_codec(int argc, char **argv)
 	/* The load of a shared machine moves memcpy from row to row, so each
 	 * row also times memcpy, one copy before each repetition, and divides
 	 * by that. */
-	printf("multi-stream (inc_codec_compress_parts/decompress_parts, K parts; memcpy timed in each row):\n");
+	printf("multi-stream (inc_codec_compress_parts/decompress_parts, K parts; memcpy timed in each row; CPU %s):\n",
+	       cpu_model());
 	printf("%-8s %-3s %-2s %7s %11s %13s %8s %15s %8s\n", "impl", "eb", "K", "ratio",
 	       "memcpy GB/s", "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
 	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
@@ -378,8 +402,8 @@ static int bench_frame(int argc, char **argv)
 	inc_codec_select(INC_CODEC_AUTO);
 	printf("inc-bench frame: %zu tagged TCP frames of %zu bytes (MTU %zu, %zu-byte gradient-like payloads),\n"
 	       "eb %d, ratio %.2fx (frame bytes / wire bytes), best of %d; GB/s of uncompressed frame\n"
-	       "bytes; memcpy of the same frames %.2f GB/s\n", nf, len[0], mtu, plen, eb,
-	       (double)total / (double)wire, reps, gm);
+	       "bytes; memcpy of the same frames %.2f GB/s; CPU %s\n", nf, len[0], mtu, plen, eb,
+	       (double)total / (double)wire, reps, gm, cpu_model());
 	for (k = 0; k < reps; k++)
 		for (impl = 0; impl < 2; impl++) {
 			frame_fn c = impl ? inc_frame_compress_fast : inc_frame_compress;
