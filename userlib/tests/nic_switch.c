@@ -41,6 +41,11 @@
  * run it; 0 = none, the default): a difference stops the switch with exit
  * status 3 and a message naming the frame.
  *
+ * The model backend runs in two threads: the main thread receives frames
+ * and runs the senders' NICs and links, a second one the receivers' NICs
+ * and links and the delivery (-s: one thread, as the RTL backend always
+ * runs).
+ *
  * -w FILE writes every frame as it crosses the wire (after the sender's
  * NIC: compressed when the NIC compressed it) to a pcap file, stamped with
  * the time it finished crossing the sender's link (with -r) or when the
@@ -75,6 +80,10 @@
 #include <linux/virtio_net.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/eventfd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,8 +337,21 @@ static int rtl_report(unsigned long frames, unsigned long long bytes_in)
 #endif
 
 static unsigned long xevery;          /* -c: cross-check every Nth frame */
-static unsigned long xframe, xchecked;
-static uint64_t codec_ns, xcheck_ns;
+/* Per thread (the switch's two threads each run one side of the NICs),
+ * added up at the end. */
+static _Thread_local unsigned long xframe, xchecked;
+static _Thread_local uint64_t codec_ns, xcheck_ns;
+static _Atomic unsigned long xchecked_all;
+static _Atomic uint64_t codec_ns_all, xcheck_ns_all;
+
+static void stats_flush(void)
+{
+	xchecked_all += xchecked;
+	codec_ns_all += codec_ns;
+	xcheck_ns_all += xcheck_ns;
+	xchecked = 0;
+	codec_ns = xcheck_ns = 0;
+}
 
 /* The model backend's frame functions: the fast path (the model's frame
  * logic with the SIMD kernels); the RTL build keeps the model's own. */
@@ -345,7 +367,7 @@ static uint64_t codec_ns, xcheck_ns;
 static void model_check(int port, int rx, const uint8_t *in, size_t len, const uint8_t *out,
 			long r, const struct inc_frame_info *info)
 {
-	static uint8_t mout[INC_FRAME_OUT_MAX];
+	static _Thread_local uint8_t mout[INC_FRAME_OUT_MAX];
 	struct inc_frame_info mi;
 	long m;
 
@@ -503,7 +525,152 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
-#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-c N] [-w FILE] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+/* ---- The receiving side of the NICs and the delivery -------------------- */
+
+static int nports;
+static unsigned long mal, bad_csum;
+
+/* A frame as it left the wire: every receiver's NIC, then its link's
+ * queue (paced) or the node (unpaced). src: the sending port; dst: the
+ * learnt port of the destination, -1 to flood; arr: when it finished
+ * crossing the sender's link. */
+static void tx_side(int src, int dst, const uint8_t *wire, long w, uint64_t arr)
+{
+	static _Thread_local uint8_t out[INC_FRAME_OUT_MAX];
+	struct inc_frame_info ri;
+	int j;
+	long o;
+
+	for (j = 0; j < nports; j++) {
+		struct qframe *slot;
+
+		if (j == src || (dst >= 0 && j != dst))
+			continue;
+		/* Paced: straight into the output queue. */
+		slot = ns_per_byte > 0 ? queue_slot(j) : NULL;
+		o = slot ? nic_frame(j, 1, wire, (size_t)w, slot->data, sizeof(slot->data), &ri)
+			 : nic_frame(j, 1, wire, (size_t)w, out, sizeof(out), &ri);
+		if (o <= 0) {
+			bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
+			continue;
+		}
+		if (ri.outcome == INC_OUT_MALFORMED)
+			mal++;
+		if (ns_per_byte > 0 && slot)
+			enqueue(j, o, w, arr, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0);
+		else if (ns_per_byte > 0)
+			dropped++;      /* the queue is full */
+		else
+			port_send(j, out, (size_t)o, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0);
+	}
+}
+
+/* Send what has crossed both links by t; returns when the next is due
+ * (UINT64_MAX: nothing queued). */
+static uint64_t deliver_due(uint64_t t)
+{
+	uint64_t next = UINT64_MAX;
+	int j;
+
+	for (j = 0; ns_per_byte > 0 && j < nports; j++) {
+		struct port_q *pq = &q[j];
+
+		while (pq->count && pq->f[pq->head].due_ns <= t) {
+			port_send(j, pq->f[pq->head].data, pq->f[pq->head].len, pq->f[pq->head].l4);
+			pq->head = (pq->head + 1) % QMAX;
+			pq->count--;
+		}
+		if (pq->count && pq->f[pq->head].due_ns < next)
+			next = pq->f[pq->head].due_ns;
+	}
+	return next;
+}
+
+/*
+ * Two threads (model NICs): the main thread receives a frame, runs the
+ * sender's NIC and the sender's link; a second thread runs the receivers'
+ * NICs, the receivers' links and the delivery. They meet in a
+ * single-producer single-consumer ring of wire frames; the second thread
+ * sleeps on an eventfd when the ring is empty and nothing is due. Each
+ * side's state (MAC table and sender links; queues and receiver links) and
+ * counters belong to one thread.
+ */
+#define RING 256u
+
+struct ring_slot {
+	uint64_t arr;
+	unsigned long frame_no;
+	int src, dst;
+	long w;
+	uint8_t data[FMAX];
+};
+
+static struct ring_slot *ring;
+static _Atomic unsigned ring_head, ring_tail;   /* consumer, producer */
+static _Atomic int tx_sleeping, tx_stop;
+static int tx_efd = -1;
+
+static void *tx_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		unsigned h = atomic_load_explicit(&ring_head, memory_order_relaxed);
+		uint64_t t, next;
+
+		while (h != atomic_load_explicit(&ring_tail, memory_order_acquire)) {
+			struct ring_slot *r = &ring[h % RING];
+
+			xframe = r->frame_no;
+			tx_side(r->src, r->dst, r->data, r->w, r->arr);
+			atomic_store_explicit(&ring_head, ++h, memory_order_release);
+			deliver_due(now_ns());
+		}
+		t = now_ns();
+		next = deliver_due(t);
+		if (atomic_load(&tx_stop))
+			break;
+		/* Sleep until a frame arrives or one is due. */
+		atomic_store(&tx_sleeping, 1);
+		if (h == atomic_load(&ring_tail) && !atomic_load(&tx_stop)) {
+			struct pollfd pf = { .fd = tx_efd, .events = POLLIN };
+			struct timespec to;
+			uint64_t d = next == UINT64_MAX ? 200000000u : next > t ? next - t : 0;
+			uint64_t junk;
+
+			to.tv_sec = (time_t)(d / 1000000000u);
+			to.tv_nsec = (long)(d % 1000000000u);
+			if (ppoll(&pf, 1, &to, NULL) > 0)
+				(void)!read(tx_efd, &junk, sizeof(junk));
+		}
+		atomic_store(&tx_sleeping, 0);
+	}
+	stats_flush();
+	return NULL;
+}
+
+/* The main thread's hand-over: waits while the ring is full. */
+static void tx_push(int src, int dst, const uint8_t *wire, long w, uint64_t arr,
+		    unsigned long frame_no)
+{
+	unsigned t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
+	struct ring_slot *r;
+	uint64_t one = 1;
+
+	while (t - atomic_load_explicit(&ring_head, memory_order_acquire) >= RING)
+		sched_yield();
+	r = &ring[t % RING];
+	r->arr = arr;
+	r->frame_no = frame_no;
+	r->src = src;
+	r->dst = dst;
+	r->w = w;
+	memcpy(r->data, wire, (size_t)w);
+	atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
+	if (atomic_load(&tx_sleeping))
+		(void)!write(tx_efd, &one, sizeof(one));
+}
+
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-c N] [-w FILE] [-s] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
 int rtl_nic_main(int argc, char **argv)
@@ -511,10 +678,11 @@ int rtl_nic_main(int argc, char **argv)
 int main(int argc, char **argv)
 #endif
 {
-	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX], out[INC_FRAME_OUT_MAX];
+	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX];
 	struct pollfd p[MAXPORTS];
-	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0;
-	unsigned long frames = 0, comp = 0, byp = 0, mal = 0, bad_csum = 0;
+	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0, threads = 2;
+	unsigned long frames = 0, comp = 0, byp = 0;
+	pthread_t txt;
 	unsigned long long bytes_in = 0, bytes_wire = 0;
 	const char *backend = "model", *wpath = NULL;
 	struct inc_pcap wcap;
@@ -525,8 +693,10 @@ int main(int argc, char **argv)
 #endif
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:l:b:c:w:xX:t:T:d:")) != -1) {
-		if (opt == 'e') {
+	while ((opt = getopt(argc, argv, "e:r:l:b:c:w:sxX:t:T:d:")) != -1) {
+		if (opt == 's') {
+			threads = 1;
+		} else if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
 		} else if (opt == 'c') {
 			xevery = strtoul(optarg, NULL, 0);
@@ -660,23 +830,26 @@ int main(int argc, char **argv)
 		printf("nic-switch: every %lu%s frame also through the model, compared\n", xevery,
 		       xevery == 1 ? "st" : xevery == 2 ? "nd" : xevery == 3 ? "rd" : "th");
 	fflush(stdout);
+#ifdef INC_NIC_RTL
+	if (use_rtl)
+		threads = 1;    /* the RTL NICs run in this thread */
+#endif
+	nports = np;
+	if (threads == 2) {
+		ring = calloc(RING, sizeof(*ring));
+		tx_efd = eventfd(0, EFD_NONBLOCK);
+		if (!ring || tx_efd < 0 || pthread_create(&txt, NULL, tx_thread, NULL)) {
+			fprintf(stderr, "nic-switch: cannot start the second thread\n");
+			return 1;
+		}
+	}
 	while (!stop) {
 		uint64_t t = now_ns(), next = UINT64_MAX;
 		struct timespec to;
 
-		/* Deliver what has crossed both links. */
-		for (j = 0; ns_per_byte > 0 && j < np; j++) {
-			struct port_q *pq = &q[j];
-
-			while (pq->count && pq->f[pq->head].due_ns <= t) {
-				port_send(j, pq->f[pq->head].data, pq->f[pq->head].len,
-					  pq->f[pq->head].l4);
-				pq->head = (pq->head + 1) % QMAX;
-				pq->count--;
-			}
-			if (pq->count && pq->f[pq->head].due_ns < next)
-				next = pq->f[pq->head].due_ns;
-		}
+		/* Deliver what has crossed both links (one thread). */
+		if (threads == 1)
+			next = deliver_due(t);
 		if (next == UINT64_MAX)
 			next = t + 200000000u;
 		to.tv_sec = (time_t)((next - t) / 1000000000u);
@@ -687,10 +860,10 @@ int main(int argc, char **argv)
 			for (;;) {
 				struct sockaddr_ll from;
 				socklen_t fl = sizeof(from);
-				struct inc_frame_info ti, ri;
+				struct inc_frame_info ti;
 				ssize_t n = recvfrom(p[i].fd, in, sizeof(in), 0,
 						     (struct sockaddr *)&from, &fl);
-				long w, o;
+				long w;
 				uint64_t arr = 0;
 				int dst;
 
@@ -740,33 +913,23 @@ int main(int argc, char **argv)
 						rc = 1;
 					}
 				}
-				for (j = 0; j < np; j++) {
-					if (j == i || (dst >= 0 && j != dst))
-						continue;
-					/* Paced: straight into the output queue. */
-					struct qframe *slot = ns_per_byte > 0 ? queue_slot(j) : NULL;
-
-					o = slot ? nic_frame(j, 1, wire, (size_t)w, slot->data,
-							     sizeof(slot->data), &ri)
-						 : nic_frame(j, 1, wire, (size_t)w, out, sizeof(out), &ri);
-					if (o <= 0) {
-						bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
-						continue;
-					}
-					if (ri.outcome == INC_OUT_MALFORMED)
-						mal++;
-					if (ns_per_byte > 0 && slot)
-						enqueue(j, o, w, arr, ri.outcome == INC_OUT_DECOMPRESSED ?
-									 ri.l4_off : 0);
-					else if (ns_per_byte > 0)
-						dropped++;      /* the queue is full */
-					else
-						port_send(j, out, (size_t)o, ri.outcome == INC_OUT_DECOMPRESSED ?
-										 ri.l4_off : 0);
-				}
+				if (threads == 2)
+					tx_push(i, dst, wire, w, arr, frames);
+				else
+					tx_side(i, dst, wire, w, arr);
 			}
 		}
 	}
+	if (threads == 2) {
+		atomic_store(&tx_stop, 1);
+		{
+			uint64_t one = 1;
+
+			(void)!write(tx_efd, &one, sizeof(one));
+		}
+		pthread_join(txt, NULL);
+	}
+	stats_flush();
 	{
 		struct rusage ru;
 		uint64_t lmax = 0;
@@ -783,12 +946,13 @@ int main(int argc, char **argv)
 		       "dropped %lu bad_payload_csum %lu misaligned %lu cpu_ms %.0f codec_ms %.0f "
 		       "xcheck_ms %.0f link_ms %.0f elapsed_ms %.0f\n",
 		       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned, cpu_ms,
-		       (double)codec_ns * 1e-6, (double)xcheck_ns * 1e-6,
+		       (double)codec_ns_all * 1e-6, (double)xcheck_ns_all * 1e-6,
 		       (double)lmax * ns_per_byte * 1e-6,
 		       first_ns ? (double)(now_ns() - first_ns) * 1e-6 : 0.0);
 	}
 	if (xevery)
-		printf("nic-switch: %lu frames cross-checked with the model, all equal\n", xchecked);
+		printf("nic-switch: %lu frames cross-checked with the model, all equal\n",
+		       (unsigned long)xchecked_all);
 	if (wpath && inc_pcap_close(&wcap)) {
 		fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
 		rc = 1;
