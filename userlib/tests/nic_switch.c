@@ -666,7 +666,20 @@ static void tx_push(int src, int dst, const uint8_t *wire, long w, uint64_t arr,
 	r->w = w;
 	memcpy(r->data, wire, (size_t)w);
 	atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
-	if (atomic_load(&tx_sleeping))
+	/* Wake the second thread for a batch, not for every frame: when 8
+	 * frames wait here, and after each socket's backlog (tx_kick). */
+	if (t + 1 - atomic_load_explicit(&ring_head, memory_order_acquire) >= 8 &&
+	    atomic_load(&tx_sleeping))
+		(void)!write(tx_efd, &one, sizeof(one));
+}
+
+/* Wake the second thread if frames wait for it. */
+static void tx_kick(void)
+{
+	uint64_t one = 1;
+
+	if (atomic_load(&tx_sleeping) &&
+	    atomic_load(&ring_tail) != atomic_load(&ring_head))
 		(void)!write(tx_efd, &one, sizeof(one));
 }
 
@@ -918,6 +931,8 @@ int main(int argc, char **argv)
 				else
 					tx_side(i, dst, wire, w, arr);
 			}
+			if (threads == 2)
+				tx_kick();
 		}
 	}
 	if (threads == 2) {
