@@ -90,6 +90,7 @@ expect 2 "--truncate: '32' is not an integer in \[0, 31\]" --truncate 32
 expect 2 "--truncate does not go with --schedule gossip" --schedule gossip --truncate 16
 expect 2 "--save-grads needs --schedule sync" --schedule wfbp --save-grads "$tmp/g.bin"
 expect 2 "--save-grads needs --schedule sync" --schedule gossip --save-grads "$tmp/g.bin"
+expect 2 "--bucket-kb needs --schedule bucket" --schedule wfbp --bucket-kb 256
 expect 2 "--error-feedback does not go with --schedule gossip" --schedule gossip --error-feedback
 expect 2 "--error-feedback needs a lossy compression \(nic, software, cnat, cnat-det, inc\+sketch\)" \
 	--error-feedback

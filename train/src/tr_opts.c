@@ -259,7 +259,9 @@ static int set(struct tr_opts *o, const struct opt *p, const char *s)
 
 /* Combinations: what the scheme, the schedule and the compression mode
  * allow (their tables say), and options that would do nothing. */
-static int check(const struct tr_opts *o)
+static int find(const char *name);
+
+static int check(const struct tr_opts *o, const unsigned char *given)
 {
 	const struct tr_schedule *s = tr_schedule_at(o->schedule);
 	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
@@ -291,6 +293,9 @@ static int check(const struct tr_opts *o)
 	if (o->truncate && !s->sums)
 		return tr_bad("--truncate does not go with --schedule %s (it exchanges models; "
 			      "no gradient travels to truncate)", s->name);
+	if (given[find("bucket-kb")] && !s->bucket)
+		return tr_bad("--bucket-kb needs --schedule bucket (--schedule %s makes no "
+			      "buckets)", s->name);
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "
@@ -310,6 +315,7 @@ static int find(const char *name)
 int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 {
 	struct option lo[N_OPTS + 1];
+	unsigned char given[N_OPTS] = { 0 };
 	int c, i, rc;
 
 	*o = (struct tr_opts){
@@ -338,12 +344,13 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 		rc = set(o, &opts[c - 256], optarg);
 		if (rc)
 			return rc;
+		given[c - 256] = 1;
 	}
 	if (optind < argc)
 		return tr_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!o->log_every)
 		o->log_every = o->iterations / 50 > 0 ? o->iterations / 50 : 1;
-	return check(o);
+	return check(o, given);
 }
 
 const char *tr_model_name(const struct tr_opts *o)
