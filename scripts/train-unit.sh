@@ -3,8 +3,10 @@
 # schedules' merge planners (test-sched), the data order's shards
 # (test-data: disjoint per iteration, an epoch covers the set), the IDX
 # reader's errors on missing, corrupt, truncated and mis-shaped files, the
-# command line's errors, and seeded single-process training: the loss falls
-# and the same command twice gives bit-identical weights. Last line
+# command line's errors and refusals (options that would do nothing), and
+# seeded single-process training: the loss falls and the same command twice
+# gives bit-identical weights; the report (a malformed line named, labels
+# from the compression table with EF), gossip's codec statistics. Last line
 # "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
