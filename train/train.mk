@@ -45,7 +45,7 @@ endif
 
 $(BIN)/inc-train: train/src/inc_train.c $(LIB)/libinctrain.a $(TR_UL) $(TR_HDRS)
 	@mkdir -p $(@D)
-	$(TR_LD) $(TR_CFLAGS) -pthread -o $@ $< $(LIB)/libinctrain.a $(TR_UL) $(TR_LIBS)
+	$(TR_LD) $(TR_CFLAGS) -pthread -o $@ $< $(LIB)/libinctrain.a $(TR_UL) $(UL_LDLIBS) $(TR_LIBS)
 
 ALL_TARGETS += $(LIB)/libinctrain.a $(BIN)/inc-train
 

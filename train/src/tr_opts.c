@@ -115,6 +115,8 @@ static const struct opt opts[] = {
 	  "keep what the lossy step dropped and send it next time" },
 	{ "no-error-feedback", K_SET, F(error_feedback), 0, 0, NULL, NULL,
 	  "no error feedback (default: INC_ERROR_FEEDBACK, else the mode's)" },
+	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
+	  "each layer's gradients travel times 2^e, the largest in [2^-(K+1), 2^-K)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -257,6 +259,20 @@ static int set(struct tr_opts *o, const struct opt *p, const char *s)
 	return 0;
 }
 
+/* The modes whose table flag at offset `flag` (a uint8_t of struct
+ * inc_compression_info) is set, "a, b, c". */
+static void names(char *buf, size_t len, size_t flag)
+{
+	const struct inc_compression_info *ci;
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; (ci = inc_compression_info((enum inc_compression)i)); i++)
+		if (*((const uint8_t *)ci + flag) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", ci->name);
+}
+
 /* Combinations: what the scheme, the schedule and the compression mode
  * allow (their tables say), and options that would do nothing. */
 static int find(const char *name);
@@ -265,9 +281,7 @@ static int check(const struct tr_opts *o, const unsigned char *given)
 {
 	const struct tr_schedule *s = tr_schedule_at(o->schedule);
 	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
-	char lossy[256] = "";
-	size_t n = 0;
-	int i;
+	char list[256];
 
 	if (o->scheme == TR_SCHEME_WA && !s->wa)
 		return tr_bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
@@ -279,13 +293,8 @@ static int check(const struct tr_opts *o, const unsigned char *given)
 		return tr_bad("--error-feedback does not go with --schedule %s (the exchange "
 			      "sends models, not sums: there is no residual to keep)", s->name);
 	if (o->error_feedback == 1 && !c->lossy && !o->truncate) {
-		const struct inc_compression_info *ci;
-
-		for (i = 0; (ci = inc_compression_info((enum inc_compression)i)); i++)
-			if (ci->lossy && n < sizeof(lossy))
-				n += (size_t)snprintf(lossy + n, sizeof(lossy) - n, "%s%s",
-						      n ? ", " : "", ci->name);
-		return tr_bad("--error-feedback needs a lossy compression (%s) or --truncate", lossy);
+		names(list, sizeof(list), offsetof(struct inc_compression_info, lossy));
+		return tr_bad("--error-feedback needs a lossy compression (%s) or --truncate", list);
 	}
 	if (c->whole_call && !s->sketch)
 		return tr_bad("--compression %s does not go with --schedule %s (sketches are "
@@ -296,6 +305,12 @@ static int check(const struct tr_opts *o, const unsigned char *given)
 	if (given[find("bucket-kb")] && !s->bucket)
 		return tr_bad("--bucket-kb needs --schedule bucket (--schedule %s makes no "
 			      "buckets)", s->name);
+	if (o->scale >= 0 && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate)) {
+		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));
+		return tr_bad("--scale needs --scheme inc, a schedule that sums, an INCEPTIONN "
+			      "compression (%s) and no --truncate (it moves values into the "
+			      "codec's finer classes; nothing else is changed by it)", list);
+	}
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "
@@ -323,6 +338,7 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 		.scheme = TR_SCHEME_INC, .compression = INC_COMP_NONE, .error_bound = 10,
 		.check_every = 100, .stats_every = 10, .threads = 1, .bucket_kb = 512,
 		.error_feedback = -1,
+		.scale = -1,
 		.sgd = { .lr = 0.1, .momentum = 0.9, .decay = 5e-5, .step = 2000, .gamma = 0.2 },
 	};
 	for (i = 0; i < N_OPTS; i++)

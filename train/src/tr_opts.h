@@ -40,6 +40,8 @@ struct tr_opts {
 	int schedule;             /* index in the schedule table */
 	long bucket_kb;           /* bucket schedule: group size, KiB of gradients */
 	int error_feedback;       /* -1 default (INC_ERROR_FEEDBACK, else the mode's), 0, 1 */
+	int scale;                /* -1, or K: each layer's gradients travel scaled by a power
+				     of two, the largest per worker in [2^-(K+1), 2^-K) */
 	struct tr_sgd sgd;
 };
 

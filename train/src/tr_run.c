@@ -122,12 +122,12 @@ uint64_t tr_config_hash(const struct run *r)
 	const struct tr_opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d",
 		 tr_model_name(o), o->iterations, o->batch, o->sgd.lr, o->seed, o->scheme,
 		 o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
-		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef);
+		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -163,6 +163,47 @@ void tr_sgd_step(struct run *r, struct tr_timer *t)
 /* ------------------------------------------------------------------------ */
 /* Gradients on the way out                                                  */
 /* ------------------------------------------------------------------------ */
+void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
+{
+	float *g = r->m.grads, *e = r->c.ar.residual;
+	int i;
+
+	for (i = 0; i < r->m.nlayers; i++) {
+		const struct tr_layer *l = &r->m.l[i];
+		size_t a = l->w_off, b = l->b_off + l->b_len, j;
+		float f;
+
+		if (!r->s.scale_e[i] || !l->w_len || a < lo || b > hi)
+			continue;
+		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
+		for (j = a; j < b; j++)
+			g[j] *= f;
+		for (j = a; e && j < b; j++)
+			e[j] *= f;
+	}
+}
+
+void tr_scale_update(struct run *r)
+{
+	const float *g = r->m.grads;
+	int i, x;
+
+	for (i = 0; i < r->m.nlayers; i++) {
+		const struct tr_layer *l = &r->m.l[i];
+		float mx = 0;
+		size_t j;
+
+		for (j = l->w_off; l->w_len && j < l->b_off + l->b_len; j++)
+			if (fabsf(g[j]) > mx)
+				mx = fabsf(g[j]);
+		mx /= (float)r->c.workers;
+		if (!(mx > 0) || !isfinite(mx))
+			continue;
+		/* mx * 2^e in [2^-(K+1), 2^-K) */
+		x = -ilogbf(mx) - 1 - r->o.scale;
+		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
+	}
+}
 void tr_truncate_values(float *v, size_t n, unsigned bits)
 {
 	uint32_t mask = ~((1u << bits) - 1u), u;

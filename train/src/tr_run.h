@@ -53,6 +53,7 @@ struct tr_step {
 	float rate;               /* learning rate of the current iteration */
 	int ef;                   /* error feedback in effect */
 	float *res;               /* its residual, one per gradient value (slices per group) */
+	signed char scale_e[TR_MAX_LAYERS];   /* --scale: each layer's exponent */
 };
 
 /* Measurement scratch. */
@@ -143,6 +144,13 @@ void tr_compute(struct run *r, long it, void (*hook)(void *, int), struct tr_tim
 void tr_sgd_step(struct run *r, struct tr_timer *t);
 /* Truncation of the outgoing gradients [off, off + n), with error feedback. */
 void tr_truncate_sent(struct run *r, size_t off, size_t n);
+/* --scale: the gradients (and the library's residual) of the layers in
+ * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel,
+ * -1 after. */
+void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
+/* --scale K: each layer's next exponent from the summed gradient (the same
+ * on every rank): its largest value per worker in [2^-(K+1), 2^-K). */
+void tr_scale_update(struct run *r);
 void tr_truncate_values(float *v, size_t n, unsigned bits);
 /* Table III: how the codec encodes v[off, off + n) (with error feedback:
  * plus the residual), into the counters. */

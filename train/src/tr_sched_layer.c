@@ -169,6 +169,8 @@ void tr_grad_ready(void *arg, int layer)
 	n = p->grp_hi[g] - lo;
 	if (r->o.truncate)
 		tr_truncate_sent(r, lo, n);
+	if (r->o.scale >= 0)
+		tr_scale_grads(r, lo, lo + n, 1);
 	if (p->stats_now) {
 		uint64_t t = tr_now_ns();
 
@@ -207,6 +209,10 @@ int tr_layerwise_iteration(struct run *r, long it)
 		rc = p->issue_rc;
 	if (rc)
 		return tr_fail_comm(r, "all-reduce", rc);
+	if (r->o.scale >= 0) {
+		tr_scale_grads(r, 0, r->m.nparams, -1);
+		tr_scale_update(r);
+	}
 	tr_sgd_step(r, &t);
 	r->n.train_ns += tr_timer_end(&t);
 	p->timer = NULL;
