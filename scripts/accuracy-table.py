@@ -6,6 +6,7 @@ one accuracy-vs-iteration plot per model (RES/accuracy-<model>.png, gnuplot).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -73,7 +74,7 @@ def main():
             print("(%s: no complete uncompressed run)" % m)
             continue
         target = base[2]["accuracy"] - 0.3
-        print("### %s" % m.upper() if m == "hdc" else "### %s" % m.capitalize())
+        print("### %s" % {"hdc": "HDC", "lenet": "LeNet"}.get(m, m))
         print()
         print("| run | final accuracy | vs INC | reaches INC - 0.3 at | ratio | paper |")
         print("|---|---|---|---|---|---|")
@@ -100,13 +101,15 @@ def main():
             curves.append((dat, label))
         print()
         png = os.path.join(res, "accuracy-%s.png" % m)
-        plot = ", ".join("'%s' using 1:2 with lines lw 2 title '%s'" % (d, l) for d, l in curves)
+        # gnuplot's enhanced text: 2^{-10}
+        plot = ", ".join("'%s' using 1:2 with lines lw 2 title '%s'" % (
+            d, re.sub(r"2\^-(\d+)", r"2^{-\1}", l)) for d, l in curves)
         gp = ("set terminal pngcairo size 960,600 font 'Sans,11'\n"
               "set output '%s'\nset title '%s: test accuracy over the schedule (%s workers)'\n"
               "set xlabel 'iteration'\nset ylabel 'test accuracy (%%)'\nset key bottom right\n"
               "set grid\nset yrange [%g:*]\nset arrow from graph 0, first %g to graph 1, first %g "
               "nohead dt 2 lc rgb 'gray'\nplot %s\n" % (
-                  png, m.upper(), workers, max(target - 8, 0), target, target, plot))
+                  png, {"hdc": "HDC", "lenet": "LeNet"}.get(m, m), workers, max(target - 8, 0), target, target, plot))
         subprocess.run(["gnuplot"], input=gp.encode(), check=True)
         print("![%s accuracy](results/accuracy-%s.png)" % (m, m))
         print()
