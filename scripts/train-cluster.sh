@@ -8,7 +8,11 @@
 # switch: untagged frames are forwarded unchanged and paced at their size.
 #
 #   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
-#                    [-t TIMEOUT_MS] [-R] [-q] -- INC-TRAIN-ARGS...
+#                    [-t TIMEOUT_MS] [-R] [-q] [-c PROGRAM] -- INC-TRAIN-ARGS...
+#
+# -c PROGRAM: run PROGRAM ARGS... on every rank instead of build/bin/inc-train
+# (e.g. -c /usr/bin/python3 -- examples/pytorch/train_fashion_mnist.py ...,
+# which reads the same INC_* variables; docs/pytorch.md).
 #
 # -R: the NICs are the RTL (build/userlib-test/nic-switch-rtl -b rtl -x:
 # every frame through a Verilated compress engine of the sender's NIC and
@@ -32,7 +36,8 @@
 set -u
 cd "$(dirname "$0")/.."
 workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet= rtl=
-while getopts "w:r:m:d:p:P:t:Rq" o; do
+train=build/bin/inc-train
+while getopts "w:r:m:d:p:P:t:Rqc:" o; do
 	case $o in
 	w) workers=$OPTARG ;;
 	r) rate=$OPTARG ;;
@@ -43,12 +48,12 @@ while getopts "w:r:m:d:p:P:t:Rq" o; do
 	t) timeout_ms=$OPTARG ;;
 	q) quiet=1 ;;
 	R) rtl=1 ;;
+	c) train=$OPTARG ;;
 	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
-train=build/bin/inc-train
 sw=build/userlib-test/nic-switch swargs=()
 [ -n "$rtl" ] && { sw=build/userlib-test/nic-switch-rtl; swargs=(-b rtl -x); }
 cl=scripts/netns-cluster.sh

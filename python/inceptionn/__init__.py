@@ -5,10 +5,10 @@ inceptionn.torch has the PyTorch DDP communication hook (register). This
 module loads the library (InceptionnError and ImportError as described in
 inceptionn._lib) and lists its compression modes.
 """
-from ._lib import InceptionnError, codec_name
+from ._lib import InceptionnError, codec_name, free_port
 
 __version__ = "0.1.0"
-__all__ = ["InceptionnError", "compressions", "codec_name"]
+__all__ = ["InceptionnError", "compressions", "codec_name", "free_port"]
 
 
 def compressions():

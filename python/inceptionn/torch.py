@@ -102,9 +102,12 @@ class InceptionnState:
             req = self.comm.iallreduce(buf.data_ptr(), buf.numel(), opts)
         except InceptionnError as e:
             fut.set_exception(e)
-            return fut
-        self._pending.put((req, fut, buf, residual, time.monotonic()))
-        return fut
+        else:
+            self._pending.put((req, fut, buf, residual, time.monotonic()))
+        # DDP's C++ side reads the value without the Python unwrap that makes
+        # wait() raise set_exception's error: re-raise it in a callback, which
+        # marks the returned future as failed, so DDP raises the library's text
+        return fut.then(_value)
 
     def fallback(self, buf):
         """The process group's lossless all-reduce (what DDP does itself)."""
@@ -174,6 +177,10 @@ class InceptionnState:
 
 
 # ---------------------------------------------------------------- the hook
+def _value(fut):
+    return fut.wait()
+
+
 def inceptionn_hook(state, bucket):
     """DDP communication hook: float32 buckets through libinceptionn, the rest
     through the process group."""

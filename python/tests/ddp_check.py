@@ -201,7 +201,7 @@ def kill():
         try:
             ddp(torch.randn(16, 64)).sum().backward()
         except RuntimeError as e:
-            msg = str(e).strip().splitlines()[-1]
+            msg = next((l.strip() for l in str(e).splitlines() if "inc_" in l), str(e))
             report("peer" in msg or "closed" in msg or "broken" in msg or "stalled" in msg,
                    "raised %.1f s after the last good step (INC_TIMEOUT_MS=%s): %s"
                    % (time.monotonic() - t, os.environ.get("INC_TIMEOUT_MS"), msg), every_rank=True)
