@@ -32,6 +32,7 @@ include sw-model/model.mk
 -include sim/sim.mk
 -include driver/driver.mk
 -include train/train.mk
+-include python/python.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)

@@ -173,12 +173,16 @@ def parse():
     ef.add_argument("--no-error-feedback", dest="error_feedback", action="store_const", const=False)
     ap.add_argument("--scheme", choices=("inc",), default="inc",
                     help="ring all-reduce (the only scheme of the hook)")
-    ap.add_argument("--bucket-mb", type=float, default=25, help="DDP's bucket_cap_mb")
+    ap.add_argument("--bucket-mb", type=float, default=25,
+                    help="DDP's bucket_cap_mb; 0: one bucket for the whole model, one all-reduce "
+                    "per iteration as inc-train --schedule sync")
     ap.add_argument("--eval-every", type=int, default=0)
     ap.add_argument("--eval-samples", type=int, default=0, help="0: all")
     ap.add_argument("--log-every", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--log", help="JSON-lines log (rank 0)")
+    ap.add_argument("--save", help="rank 0 writes the final weights: raw little-endian float32 "
+                    "in parameter order (as inc-train --save)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
     if a.compression != "gloo" and a.compression not in inct.compressions():
@@ -222,7 +226,10 @@ def main():
 
     model = hdc() if a.model == "hdc" else lenet()
     init_params(model, a.seed)
-    ddp = DDP(model, bucket_cap_mb=a.bucket_mb)
+    if a.bucket_mb == 0:
+        # DDP's first bucket after its rebuild is capped separately (1 MiB)
+        dist._DEFAULT_FIRST_BUCKET_BYTES = 1 << 62
+    ddp = DDP(model, bucket_cap_mb=a.bucket_mb or float(1 << 40))
     state = None
     if a.compression != "gloo":
         state = inct.register(ddp, compression=a.compression, error_bound=a.error_bound,
@@ -270,6 +277,10 @@ def main():
     h = hashlib.sha256()
     for p in model.parameters():
         h.update(p.detach().contiguous().numpy().tobytes())
+    if a.save and rank == 0:
+        with open(a.save, "wb") as f:
+            for p in model.parameters():
+                f.write(p.detach().contiguous().numpy().astype("<f4").tobytes())
     st = state.stats() if state else {}
     n = max(1, a.iterations)
     record(type="summary", iterations=a.iterations, iter_ms=1e3 * train_s / n,
@@ -279,8 +290,9 @@ def main():
            accuracy=accuracy, loss=mean_loss, weights=h.hexdigest()[:16],
            compression=a.compression, error_feedback=st.get("error_feedback", False),
            workers=workers, model=a.model)
-    print("%s: rank %d iterations %d test-accuracy %.2f loss %.6f weights %s"
-          % (PROG, rank, a.iterations, accuracy, mean_loss, h.hexdigest()[:16]), flush=True)
+    sys.stdout.write("%s: rank %d iterations %d test-accuracy %.2f loss %.6f weights %s\n"
+                     % (PROG, rank, a.iterations, accuracy, mean_loss, h.hexdigest()[:16]))
+    sys.stdout.flush()
     if state:
         state.close()
     if log:

@@ -236,3 +236,11 @@ class Request:
         """inc_wait (releases the GIL): None, or InceptionnError."""
         p, self._p = self._p, None
         check(_wait(p), "inc_wait")
+
+
+def layout():
+    """Sizes and field offsets of the declared structures, for the check
+    against the C header (python/tests/lib_check.py)."""
+    return {cls.__doc__.split()[1]: (ctypes.sizeof(cls),
+                                     {n: getattr(cls, n).offset for n, _ in cls._fields_})
+            for cls in (CompressionInfo, AllreduceOpts, CommStats)}

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Suite python: the inceptionn package and its DDP hook (docs/pytorch.md).
+#
+#   - python/tests/lib_check.py: ctypes declarations == the C header, names
+#     from the library's table, errors (bad arguments, missing library);
+#   - 3 ranks under torchrun (python/tests/ddp_check.py): none == DDP's gloo
+#     all-reduce, software/cnat with and without error feedback keep replicas
+#     identical, float64 + odd-sized layers (fallback buckets), bucket rebuild;
+#     mismatched settings refused on every rank;
+#   - a rank killed with SIGKILL: the others raise (own launcher: torchrun
+#     would stop them itself);
+#   - nic mode on the emulated cluster (train-cluster.sh -c, NICs = nic-switch;
+#     root only);
+#   - make install PREFIX=tmp: the installed package loads the installed
+#     library from anywhere; a package without a library names INC_LIBRARY;
+#   - examples/pytorch/train_fashion_mnist.py vs inc-train --model hdc
+#     (4 workers, same data, hyperparameters and initial weights): test
+#     accuracies within 1 point, without and with INCEPTIONN compression.
+#
+# Every Python process is /usr/bin/python3 or /usr/bin/torchrun (another
+# python3 may come first on PATH). Debian 12's torchrun (torch 1.13 on
+# Python 3.11) cannot handle its default --redirects/--tee of 0 (Python
+# 3.11 no longer lists a zero flag when iterating), hence "--redirects 2
+# --tee 2". Last line "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+export PYTHONPATH=$root/python
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+port() { "$py" -c 'import inceptionn; print(inceptionn.free_port())'; }
+torchrun_() {  # SECONDS ARGS...
+	local t=$1; shift
+	timeout "$t" /usr/bin/torchrun --redirects 2 --tee 2 --log_dir "$tmp/torchrun-$RANDOM" \
+		--master_addr 127.0.0.1 --master_port "$(port)" "$@"
+}
+
+# checks NAME EXPECTED LOG RC: count the "ok"/"FAIL" lines of a run; a run
+# that exits non-zero without a FAIL line, or reports fewer than EXPECTED
+# checks, is one failure more.
+checks() {
+	local name=$1 want=$2 log=$3 rc=$4 o f
+	o=$(grep -acE '^ok ' "$log") f=$(grep -acE '^FAIL ' "$log")
+	grep -aE '^(ok|FAIL) ' "$log"
+	pass=$((pass + o)) fail=$((fail + f))
+	if [ "$((o + f))" -lt "$want" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
+		ko "$name: exit status $rc, $((o + f)) of $want checks reported"
+		grep -avE '^(ok|FAIL) ' "$log" | tail -n 15
+	fi
+}
+
+echo "--- library declarations"
+timeout 120 "$py" python/tests/lib_check.py build >"$tmp/lib.log" 2>&1
+checks lib_check 16 "$tmp/lib.log" $?
+
+echo "--- 3 ranks under torchrun"
+torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.log" 2>&1
+checks modes 16 "$tmp/modes.log" $?
+torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
+checks mismatch 6 "$tmp/mismatch.log" $?
+
+echo "--- a killed rank"
+p=$(port) pids=()
+for r in 0 1 2; do
+	RANK=$r LOCAL_RANK=$r WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p INC_TIMEOUT_MS=10000 \
+		timeout 120 "$py" python/tests/ddp_check.py kill >"$tmp/kill$r.log" 2>&1 &
+	pids+=($!)
+done
+rcs=()
+for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; rcs+=($?); done
+cat "$tmp/kill0.log" "$tmp/kill1.log" >"$tmp/kill.log"
+checks kill 2 "$tmp/kill.log" $((rcs[0] | rcs[1]))
+[ "${rcs[2]}" -eq 137 ] && ok "rank 2 died of SIGKILL" || ko "rank 2: exit status ${rcs[2]}"
+
+echo "--- nic mode through the emulated NICs"
+if [ "$(id -u)" -eq 0 ]; then
+	timeout 300 scripts/train-cluster.sh -w 3 -P "$(port)" -t 20000 -c "$py" -- \
+		python/tests/ddp_check.py nic >"$tmp/nic.log" 2>&1
+	checks nic 2 "$tmp/nic.log" $?
+	sw=$(grep -aE '^nic-switch: frames' "$tmp/nic.log")
+	c=$(sed -nE 's/.* compressed ([0-9]+) .*/\1/p' <<<"$sw") m=$(sed -nE 's/.* misaligned ([0-9]+).*/\1/p' <<<"$sw")
+	[ "${c:-0}" -gt 0 ] && [ "${m:-1}" -eq 0 ] && ok "the NICs compressed $c frames, none misaligned ($sw)" \
+		|| ko "nic-switch: $sw"
+else
+	echo "skip nic mode: network namespaces need root"
+fi
+
+echo "--- make install"
+prefix=$tmp/prefix dest=$tmp/prefix/lib/python3/dist-packages
+if make --no-print-directory install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
+	ok "make install PREFIX=$prefix"
+else
+	ko "make install"; tail -n 20 "$tmp/install.log"
+fi
+out=$(cd / && PYTHONPATH=$dest "$py" -c 'import inceptionn, inceptionn.torch as t, inceptionn._lib as l
+print(l._lib._name, inceptionn.__file__, " ".join(t.compressions()))' 2>&1)
+[ "$out" = "$prefix/lib/libinceptionn.so.0 $dest/inceptionn/__init__.py none nic software cnat cnat-det sketch inc+sketch" ] \
+	&& ok "installed package loads the installed library: $out" || ko "installed package: $out"
+mkdir -p "$tmp/alone" && cp -r python/inceptionn "$tmp/alone/" && rm -rf "$tmp/alone/inceptionn/__pycache__"
+out=$(cd / && PYTHONPATH=$tmp/alone LD_LIBRARY_PATH= "$py" -c 'import inceptionn.torch' 2>&1 | tail -n 1)
+grep -q 'INC_LIBRARY=/path/libinceptionn.so' <<<"$out" && ok "no library: $out" || ko "no library: $out"
+out=$(cd / && PYTHONPATH=$tmp/alone INC_LIBRARY=$prefix/lib/libinceptionn.so "$py" -c \
+	'import inceptionn._lib as l; print(l._lib._name)' 2>&1)
+[ "$out" = "$prefix/lib/libinceptionn.so" ] && ok "INC_LIBRARY=$out" || ko "INC_LIBRARY: $out"
+
+echo "--- the PyTorch example next to inc-train (HDC, 4 workers)"
+args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
+for comp in none software; do
+	a=$(timeout 300 build/bin/inc-run -n 4 build/bin/inc-train "${args[@]}" --compression "$comp" 2>&1 |
+		sed -nE 's/^inc-train: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
+	b=$(torchrun_ 300 --nproc_per_node 4 examples/pytorch/train_fashion_mnist.py "${args[@]}" \
+		--compression "$comp" 2>&1 | sed -nE 's/^train_fashion_mnist: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
+	if [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }'; then
+		ok "$comp: inc-train $a%, PyTorch $b% after ${args[3]} iterations"
+	else
+		ko "$comp: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within 1 point)"
+	fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
