@@ -44,6 +44,9 @@ torchrun_() {  # SECONDS ARGS...
 # checks, is one failure more.
 checks() {
 	local name=$1 want=$2 log=$3 rc=$4 o f
+	# train-cluster.sh interleaves the ranks' streams through files that may
+	# hold NUL padding: one record per line again
+	tr '\000\r' '\n\n' <"$log" >"$log.lines" && log=$log.lines
 	o=$(grep -acE '^ok ' "$log") f=$(grep -acE '^FAIL ' "$log")
 	grep -aE '^(ok|FAIL) ' "$log"
 	pass=$((pass + o)) fail=$((fail + f))
@@ -107,13 +110,19 @@ out=$(cd / && PYTHONPATH=$tmp/alone INC_LIBRARY=$prefix/lib/libinceptionn.so "$p
 	'import inceptionn._lib as l; print(l._lib._name)' 2>&1)
 [ "$out" = "$prefix/lib/libinceptionn.so" ] && ok "INC_LIBRARY=$out" || ko "INC_LIBRARY: $out"
 
+# The same call sites on both sides: inc-train all-reduces each layer on its
+# own (--schedule wfbp), DDP each parameter tensor (--bucket-mb 1e-6). How
+# the gradient is cut into calls moves the points where the ring quantises
+# a sum, and with compression that alone moves the accuracy after 200
+# iterations by about a point (docs/pytorch.md).
 echo "--- the PyTorch example next to inc-train (HDC, 4 workers)"
 args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
 for comp in none software; do
-	a=$(timeout 300 build/bin/inc-run -n 4 build/bin/inc-train "${args[@]}" --compression "$comp" 2>&1 |
-		sed -nE 's/^inc-train: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
+	a=$(timeout 300 build/bin/inc-run -n 4 build/bin/inc-train "${args[@]}" --schedule wfbp \
+		--compression "$comp" 2>&1 | sed -nE 's/^inc-train: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
 	b=$(torchrun_ 300 --nproc_per_node 4 examples/pytorch/train_fashion_mnist.py "${args[@]}" \
-		--compression "$comp" 2>&1 | sed -nE 's/^train_fashion_mnist: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
+		--bucket-mb 1e-6 --compression "$comp" 2>&1 |
+		sed -nE 's/^train_fashion_mnist: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
 	if [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }'; then
 		ok "$comp: inc-train $a%, PyTorch $b% after ${args[3]} iterations"
 	else
