@@ -69,6 +69,7 @@ help:
 	@echo "make demo     train HDC on 4 emulated nodes: WA, INC, WA+C, INC+C (build/demo/)"
 	@echo "make demo-capture  real tagged TCP traffic through the codec"
 	@echo "make reproduce     the paper's experiments at full length (long)"
+	@echo "make accuracy      equal accuracy over the whole schedule, with and without error feedback (long)"
 	@echo "make schedules     sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)"
 	@echo "make codecs        every codec side by side on the emulated cluster (long)"
 	@echo "make bench    codec throughput next to memcpy"

@@ -3,12 +3,14 @@
 # built with ASan/UBSan) for N = 1..8 ranks on loopback, every mode
 # (none, nic, software) and both algorithms (ring, wa), many sizes and
 # segment sizes; the non-blocking calls (iar-check) for N = 1..5; the
-# sketch modes (sketch-check) for N = 1..5. Prints one line per run and "N passed, N failed" last.
+# sketch modes (sketch-check) for N = 1..5; error feedback (ef-check) for
+# N = 2..5. Prints one line per run and "N passed, N failed" last.
 set -u
 cd "$(dirname "$0")/.."
 ar=${1:-build/userlib-test/ar-check}
 iar=${2:-build/userlib-test/iar-check}
 skc=${3:-build/userlib-test/sketch-check}
+efc=${4:-build/userlib-test/ef-check}
 run=build/bin/inc-run
 pass=0 fail=0
 log=$(mktemp)
@@ -54,6 +56,14 @@ done
 for n in 1 2 3 4 5; do
 	ar=$skc one "$n"
 done
+# Error feedback (ef-check): what each rank meant to send arrives, every
+# lossy mode, ring and WA, blocking and bucketed non-blocking calls; the
+# residuals stay bounded over 25 calls; replicas bit-identical.
+for n in 2 3 4 5; do
+	ar=$efc one "$n"
+done
+ar=$efc one 3 -s 777 -c 25 -e 6
+ar=$efc one 4 -s 5 -c 3
 # IPv6: IPV6_TCLASS tagging and v6 address tables
 if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
 	addr=::1 INC_COMPRESSION=nic one 3 -s 1,1000,65541

@@ -20,6 +20,7 @@ set -u
 cd "$(dirname "$0")/.."
 ar=${1:-build/userlib-test/ar-check}
 sw=${2:-build/userlib-test/nic-switch}
+efc=${3:-build/userlib-test/ef-check}
 cl=scripts/netns-cluster.sh
 prefix=incnic$$
 n=${NICEMU_RANKS:-3}
@@ -71,6 +72,10 @@ run() {  # NAME PORT ARGS...
 run nic 29500 -m nic -a ring,wa -s "$sizes"
 run nic-seg 29501 -m nic -a ring -g 4096 -s "$segsize"
 run untagged 29502 -m none,software -a ring,wa -s 1000,65541
+# Error feedback through the NICs: the host quantises before the tagged
+# socket, so the invariant holds whether a NIC compresses a frame or lets
+# it pass (short frames, frames that would not shrink).
+ar=$efc run ef 29504 -m nic,software -a ring,wa -s 65541 -c 4
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.

@@ -59,6 +59,13 @@ $(TR_TEST)/test-sched: train/tests/test_sched.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lm
 
+# Equal accuracy over Table I's whole schedule, with and without error
+# feedback (hours; writes a section of docs/results.md).
+.PHONY: accuracy
+accuracy: deps
+	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run
+	@scripts/train-accuracy.sh
+
 .PHONY: test-train-unit test-train-dist reproduce
 test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
@@ -66,7 +73,11 @@ test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(BIN)/inc-train
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
 	scripts/train-tests.sh
 
-TEST_SUITES += train-unit train-dist
+.PHONY: test-train-ef
+test-train-ef: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
+	scripts/train-ef-test.sh
+
+TEST_SUITES += train-unit train-dist train-ef
 
 reproduce: deps
 	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch

@@ -90,6 +90,10 @@ $(UL_TEST)/iar-check: userlib/tests/iar_check.c tests/common/inc_list.h $(LIB)/l
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
 
+$(UL_TEST)/ef-check: userlib/tests/ef_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
+
 $(UL_TEST)/sketch-check: userlib/tests/sketch_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
@@ -126,8 +130,9 @@ $(UL_TEST)/test-sketch: userlib/tests/test_sketch.c $(LIB)/libinceptionn-san.a
 test-userlib-sketch: $(UL_TEST)/test-sketch
 	$(UL_TEST)/test-sketch
 
-test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check $(BIN)/inc-run
-	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check
+test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check $(UL_TEST)/ef-check $(BIN)/inc-run
+	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check \
+		$(UL_TEST)/ef-check
 
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 	scripts/userlib-fail.sh $(UL_TEST)/fail-check
@@ -135,8 +140,8 @@ test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
-test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
-	scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch
+test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
+	scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# train-accuracy.sh - equal accuracy over the paper's whole schedule (make
+# accuracy; long): HDC and LeNet on Fashion-MNIST, 4 workers on loopback,
+# Table I's schedule (batch 25 per worker, lr 0.1 divided by 5 every 2000
+# iterations, 10000 iterations), software-mode compression (the values the
+# NICs produce; `nic` with error feedback delivers the same bits, checked by
+# make test-train-ef):
+#   INC                                uncompressed
+#   INC+C 2^-6 / 2^-8 / 2^-10          without and with error feedback
+#   C_nat                              unbiased natural compression
+#   16b-T                              truncation, without and with feedback
+# Writes the "Equal accuracy" section of docs/results.md (final accuracy,
+# the first iteration at which each run reaches the uncompressed run's
+# final accuracy minus 0.3 points, the ratio of what was sent, the paper's
+# figures) and accuracy-vs-iteration plots under docs/results/.
+#
+#   ITERS=10000 MODELS="hdc lenet" RUNS="..." scripts/train-accuracy.sh
+#
+# RUNS picks a subset by name (default: all). A run whose log is complete
+# (it has its summary record) is not run again: an interrupted make accuracy
+# goes on where it stopped (REDO=1 runs everything anew). Hours on 2 cores.
+set -u
+cd "$(dirname "$0")/.."
+iters=${ITERS:-10000} models=${MODELS:-hdc lenet} workers=${WORKERS:-4}
+out=build/accuracy res=docs/results
+T=build/bin/inc-train R=build/bin/inc-run
+all="inc inc-c6 inc-c6-ef inc-c8 inc-c8-ef inc-c10 inc-c10-ef cnat t16 t16-ef"
+runs=${RUNS:-$all}
+mkdir -p "$out" "$res"
+start=$(date +%s)
+args() {  # RUN: inc-train arguments
+	case $1 in
+	inc) echo "--compression none" ;;
+	inc-c*-ef) e=${1#inc-c}; echo "--compression software --error-bound ${e%-ef} --error-feedback" ;;
+	inc-c*) echo "--compression software --error-bound ${1#inc-c} --no-error-feedback" ;;
+	cnat) echo "--compression cnat" ;;
+	t16-ef) echo "--truncate 16 --error-feedback" ;;
+	t16) echo "--truncate 16 --no-error-feedback" ;;
+	*) echo "accuracy: unknown run $1" >&2; exit 2 ;;
+	esac
+}
+n=0 total=0
+for m in $models; do for r in $runs; do total=$((total + 1)); done; done
+for m in $models; do
+	for r in $runs; do
+		n=$((n + 1))
+		log=$out/$m-$r.json
+		if [ -z "${REDO:-}" ] && grep -q '"type":"summary"' "$log" 2>/dev/null; then
+			echo "accuracy: [$n/$total] $m $r: done before, kept"
+			continue
+		fi
+		t0=$(date +%s)
+		echo "accuracy: [$n/$total] $m $r ($(args "$r")) at $((t0 - start)) s"
+		# shellcheck disable=SC2046
+		"$R" -n "$workers" "$T" --model "$m" --scheme inc --iterations "$iters" --seed 1 \
+			--eval-every $((iters / 40 > 0 ? iters / 40 : 1)) --log "$log" \
+			$(args "$r") >"$out/$m-$r.out" 2>&1 ||
+			{ echo "accuracy: $m $r failed:" >&2; tail -n 5 "$out/$m-$r.out" >&2; exit 1; }
+		t1=$(date +%s)
+		left=$(( (t1 - start) * (total - n) / n ))
+		echo "accuracy: [$n/$total] $m $r: $(grep -o 'test-accuracy [0-9.]*' "$out/$m-$r.out" | head -n 1)," \
+		     "$((t1 - t0)) s; about $left s left"
+	done
+done
+secs=$(( $(date +%s) - start ))
+/usr/bin/python3 scripts/accuracy-table.py "$out" "$res" "$iters" "$workers" "$models" \
+	>"$out/section.md" || exit 1
+# Replace the section in docs/results.md (or append it).
+sect="## Equal accuracy"
+if [ -f docs/results.md ] && grep -q "^$sect" docs/results.md; then
+	awk -v s="$sect" -v f="$out/section.md" '
+		index($0, s) == 1 { while ((getline l < f) > 0) print l; skip = 1; next }
+		skip && /^## / { skip = 0 }
+		!skip' docs/results.md >"$out/results.md" && mv "$out/results.md" docs/results.md
+else
+	{ echo; cat "$out/section.md"; } >>docs/results.md
+fi
+echo "accuracy: docs/results.md section written ($secs s); plots in $res/accuracy-*.png"

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Suite train-ef: error feedback in training (docs/train.md, "Error
+# feedback").
+#  - a short training with a decayed learning rate (3 ranks, HDC, 300
+#    iterations, lr divided by 5 every 100): INCEPTIONN at 2^-10 without
+#    feedback ends GAP_MIN or more points below the uncompressed run, and
+#    feedback closes at least CLOSE_MIN of that gap. The criterion is also
+#    applied to the run without feedback, where it must fail (it can tell);
+#  - replicas bit-identical with error feedback in every lossy mode
+#    (software, nic, cnat and cnat-det with --error-feedback, inc+sketch,
+#    truncation) and every schedule (sync, wfbp, bucket, mgwfbp; WA):
+#    inc-train compares the replicas' digests every 10 iterations and at
+#    the end, and every rank's final line must name the same weights;
+#  - nic mode through the emulated NICs (they compress or pass each frame)
+#    with feedback ends with exactly the weights of software mode on
+#    loopback: the host quantises before the tagged socket (needs root);
+#  - the choice is in the log, and nonsense combinations are refused.
+# Last line "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+train=build/bin/inc-train run=build/bin/inc-run
+GAP_MIN=${GAP_MIN:-2.0} CLOSE_MIN=${CLOSE_MIN:-0.5}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export INC_TIMEOUT_MS=60000
+digest() { grep -E '^inc-train: rank [0-9]+ iterations' "$1" | awk '{print $NF}' | sort -u; }
+same_digest() {  # FILE N
+	[ "$(digest "$1" | wc -l)" -eq 1 ] &&
+		[ "$(grep -cE '^inc-train: rank [0-9]+ iterations' "$1")" -eq "$2" ]
+}
+acc_of() { grep -E '^inc-train: rank 0 iterations' "$1" | sed -nE 's/.*test-accuracy ([0-9.]+).*/\1/p'; }
+
+# --- the gap, and how much of it feedback closes
+short=(--model hdc --scheme inc --iterations 300 --lr-step 100 --seed 7 --eval-every 0 --quiet)
+for r in none:"--compression none" noef:"--compression software --no-error-feedback" \
+	 ef:"--compression software --error-feedback"; do
+	name=${r%%:*}
+	# shellcheck disable=SC2086
+	timeout 600 nice "$run" -n 3 "$train" "${short[@]}" ${r#*:} --log "$tmp/$name.json" \
+		>"$tmp/$name.out" 2>&1 || ko "$name: a rank failed: $(tail -n 3 "$tmp/$name.out")"
+done
+a_none=$(acc_of "$tmp/none.out") a_noef=$(acc_of "$tmp/noef.out") a_ef=$(acc_of "$tmp/ef.out")
+# closes(A): the share of the gap a run with accuracy A closes
+crit() {  # ACC -> exit 0 when the criterion holds
+	awk -v n="${a_none:-0}" -v z="${a_noef:-0}" -v a="${1:-0}" -v g="$GAP_MIN" -v c="$CLOSE_MIN" \
+		'BEGIN { gap = n - z; exit !(gap >= g && (a - z) >= c * gap) }'
+}
+share=$(awk -v n="${a_none:-0}" -v z="${a_noef:-0}" -v a="${a_ef:-0}" \
+	'BEGIN { if (n - z > 0) printf "%.0f", 100 * (a - z) / (n - z); else print "?" }')
+crit "$a_ef" && ok "error feedback closes $share% of the gap (uncompressed $a_none%, 2^-10 without" \
+	"feedback $a_noef%, with $a_ef%; needs a gap >= $GAP_MIN points and >= $CLOSE_MIN of it closed)" \
+	|| ko "error feedback: uncompressed $a_none%, without $a_noef%, with $a_ef% ($share% of the gap;" \
+	"needs >= $GAP_MIN points of gap and >= $CLOSE_MIN closed)"
+crit "$a_noef" && ko "the criterion holds without feedback too: it cannot tell" \
+	|| ok "without feedback the same criterion fails (it can tell)"
+grep -q '"error_feedback":true' "$tmp/ef.json" && grep -q '"error_feedback":false' "$tmp/noef.json" \
+	&& ok "the log records the choice" || ko "the log does not record the choice"
+grep -q '"error_feedback":false' "$tmp/none.json" && ok "uncompressed: no feedback in the log" \
+	|| ko "uncompressed run logs feedback"
+
+# --- replicas bit-identical with feedback, every lossy mode and schedule
+rep=(--model hdc --iterations 20 --seed 5 --check-every 10 --eval-every 0 --eval-samples 500 --quiet)
+cases=(
+	"software sync:--compression software"
+	"nic sync:--compression nic"
+	"cnat sync:--compression cnat --error-feedback"
+	"cnat-det sync:--compression cnat-det --error-feedback"
+	"inc+sketch sync:--compression inc+sketch"
+	"truncation 16b sync:--truncate 16"
+	"software wfbp:--compression software --schedule wfbp"
+	"software bucket:--compression software --schedule bucket --bucket-kb 256"
+	"nic mgwfbp:--compression nic --schedule mgwfbp"
+	"truncation 16b bucket:--truncate 16 --schedule bucket --bucket-kb 256"
+	"software wa:--compression software --scheme wa"
+)
+i=0
+for c in "${cases[@]}"; do
+	name=${c%%:*} n=3
+	case $c in *"--scheme wa"*) n=4 ;; esac
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	timeout 300 nice "$run" -n $n "$train" "${rep[@]}" ${c#*:} --log "$tmp/rep$i.json" \
+		>"$tmp/rep$i.out" 2>&1 || ko "$name: a rank failed: $(tail -n 3 "$tmp/rep$i.out")"
+	same_digest "$tmp/rep$i.out" $n && grep -q '"error_feedback":true' "$tmp/rep$i.json" \
+		&& ok "$name with error feedback: replicas bit-identical ($n ranks)" \
+		|| ko "$name with error feedback: replicas differ or feedback off"
+done
+
+# --- nic through the emulated NICs == software on loopback, bit for bit
+if [ "$(id -u)" -eq 0 ]; then
+	eq=(--model lenet --scheme inc --iterations 15 --seed 9 --eval-every 0 --eval-samples 500 --quiet)
+	timeout 300 nice "$run" -n 3 "$train" "${eq[@]}" --compression software >"$tmp/eq-sw.out" 2>&1 ||
+		ko "software reference failed"
+	timeout 600 scripts/train-cluster.sh -q -w 3 -r 2000 -P 29790 -- "${eq[@]}" --compression nic \
+		--log "$tmp/eq-nic.json" >"$tmp/eq-nic.out" 2>&1 || ko "nic on the emulated cluster failed"
+	w=$(grep '"type":"wire"' "$tmp/eq-nic.json" 2>/dev/null)
+	c=$(sed -nE 's/.*"compressed":([0-9]+).*/\1/p' <<<"$w")
+	b=$(sed -nE 's/.*"bypassed":([0-9]+).*/\1/p' <<<"$w")
+	[ -n "$(digest "$tmp/eq-sw.out")" ] && [ "$(digest "$tmp/eq-sw.out")" = "$(digest "$tmp/eq-nic.out")" ] \
+		&& [ "${c:-0}" -gt 0 ] \
+		&& ok "nic through the emulated NICs ($c frames compressed, ${b:-?} passed raw) ends with" \
+		      "software mode's weights $(digest "$tmp/eq-sw.out")" \
+		|| ko "nic ($(digest "$tmp/eq-nic.out")) vs software ($(digest "$tmp/eq-sw.out")), wire '$w'"
+else
+	ko "nic through the emulated NICs needs root (network namespaces)"
+fi
+
+# --- refused
+"$train" --error-feedback --compression none >"$tmp/r1.out" 2>&1
+[ $? -eq 2 ] && grep -q "error-feedback" "$tmp/r1.out" && ok "--error-feedback without a lossy mode refused" \
+	|| ko "--error-feedback with none: $(cat "$tmp/r1.out")"
+"$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
+[ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
+	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"
+INC_ERROR_FEEDBACK=maybe "$train" --iterations 1 >"$tmp/r3.out" 2>&1
+[ $? -ne 0 ] && ok "INC_ERROR_FEEDBACK=maybe refused" || ko "INC_ERROR_FEEDBACK=maybe accepted"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
