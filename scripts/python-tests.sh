@@ -62,7 +62,7 @@ checks lib_check 16 "$tmp/lib.log" $?
 
 echo "--- 3 ranks under torchrun"
 torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.log" 2>&1
-checks modes 16 "$tmp/modes.log" $?
+checks modes 18 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 

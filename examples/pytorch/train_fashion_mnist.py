@@ -238,8 +238,10 @@ def main():
                           weight_decay=a.weight_decay)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=a.lr_step, gamma=a.lr_gamma)
     order = Order(len(train_x), a.seed)
-    record(type="config", model=a.model, iterations=a.iterations, batch=a.batch, lr=a.lr,
-           workers=workers, compression=a.compression, error_bound=a.error_bound,
+    record(type="config", model=a.model, scheme="inc", iterations=a.iterations,
+           batch=a.batch, lr=a.lr, lr_step=a.lr_step, lr_gamma=a.lr_gamma, momentum=a.momentum,
+           weight_decay=a.weight_decay, seed=a.seed, workers=workers, ranks=workers,
+           compression=a.compression, error_bound=a.error_bound,
            error_feedback=state.stats()["error_feedback"] if state else False,
            params=sum(p.numel() for p in model.parameters()), framework="pytorch")
 
@@ -261,15 +263,15 @@ def main():
         data_s += t1 - t0
         train_s += t2 - t0
         if (it + 1) % log_every == 0:
-            record(type="iter", iteration=it + 1, time_s=train_s, loss=float(loss),
+            record(type="iter", iter=it + 1, time=train_s, loss=float(loss),
                    lr=sched.get_last_lr()[0])
             if rank == 0 and not a.quiet:
                 print("%s: iter %d loss %.4f" % (PROG, it + 1, float(loss)), file=sys.stderr)
         if a.eval_every and (it + 1) % a.eval_every == 0 and it + 1 < a.iterations:
             accuracy, tl = evaluate(model, test_x, test_y)
-            record(type="eval", iteration=it + 1, time_s=train_s, accuracy=accuracy, test_loss=tl)
+            record(type="eval", iter=it + 1, time=train_s, accuracy=accuracy, test_loss=tl)
     accuracy, tl = evaluate(model, test_x, test_y)
-    record(type="eval", iteration=a.iterations, time_s=train_s, accuracy=accuracy, test_loss=tl)
+    record(type="eval", iter=a.iterations, time=train_s, accuracy=accuracy, test_loss=tl)
 
     mean_loss = loss.detach().clone().reshape(1)
     dist.all_reduce(mean_loss)
@@ -283,7 +285,7 @@ def main():
                 f.write(p.detach().contiguous().numpy().astype("<f4").tobytes())
     st = state.stats() if state else {}
     n = max(1, a.iterations)
-    record(type="summary", iterations=a.iterations, iter_ms=1e3 * train_s / n,
+    record(type="summary", iterations=a.iterations, train_s=train_s, iter_ms=1e3 * train_s / n,
            data_ms=1e3 * data_s / n, comm_ms=1e3 * st.get("seconds", 0.0) / n,
            codec_ms=1e3 * st.get("codec_seconds", 0.0) / n,
            bytes_per_iter=st.get("bytes_sent", 0) / n, values_per_iter=st.get("values_sent", 0) / n,

@@ -4,7 +4,8 @@
 by scripts/train-cluster.sh -c, or by python-tests.sh's own launcher).
 
     ddp_check.py modes      none == gloo; software/cnat with and without error
-                            feedback keep replicas identical; fallback buckets
+                            feedback keep replicas identical; the sketch modes;
+                            fallback buckets
                             (float64 layer, odd sizes); bucket rebuild
     ddp_check.py nic        nic mode with and without error feedback: replicas
                             identical (under train-cluster.sh: through the NICs)
@@ -154,6 +155,15 @@ def modes():
                    % (comp, "on" if ef else "off", s["bytes_sent"], st["bytes_sent"]))
         report(not torch.equal(runs[False], runs[True]),
                "%s: error feedback changes the result (%.2e)" % (comp, rel(runs[True], runs[False])))
+
+    p, s, d = train(MLP, dict(compression="sketch"))
+    report(same(d) and rel(p, ref) < 1e-5 and s["calls"] >= STEPS,
+           "sketch: replicas identical, == gloo (%.2e: lossless up to float re-association)"
+           % rel(p, ref))
+    p, s, d = train(MLP, dict(compression="inc+sketch"))
+    report(same(d) and s["error_feedback"] and s["residual_norm"] > 0,
+           "inc+sketch (error feedback by default): replicas identical, %d bytes sent"
+           % s["bytes_sent"])
 
     ref, _, _ = train(Mixed)
     p, s, d = train(Mixed, dict(compression="none"))
