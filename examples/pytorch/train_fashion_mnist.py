@@ -191,6 +191,16 @@ def parse():
 
 
 def evaluate(model, x, y):
+    """Test accuracy % and loss of rank 0's replica, on every rank (the
+    replicas are identical: the others need not spend the CPU)."""
+    out = [None]
+    if dist.get_rank() == 0:
+        out[0] = evaluate_local(model, x, y)
+    dist.broadcast_object_list(out, src=0)
+    return out[0]
+
+
+def evaluate_local(model, x, y):
     model.eval()
     correct, loss = 0, 0.0
     with torch.no_grad():
