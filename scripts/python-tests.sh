@@ -5,7 +5,8 @@
 #     from the library's table, errors (bad arguments, missing library);
 #   - 3 ranks under torchrun (python/tests/ddp_check.py): none == DDP's gloo
 #     all-reduce, software/cnat with and without error feedback keep replicas
-#     identical, float64 + odd-sized layers (fallback buckets), bucket rebuild;
+#     identical, the sketch modes, float64 + odd-sized layers and a sparse
+#     embedding (fallback buckets), bucket rebuild;
 #     mismatched settings refused on every rank;
 #   - a rank killed with SIGKILL: the others raise (own launcher: torchrun
 #     would stop them itself);
@@ -62,7 +63,7 @@ checks lib_check 16 "$tmp/lib.log" $?
 
 echo "--- 3 ranks under torchrun"
 torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.log" 2>&1
-checks modes 18 "$tmp/modes.log" $?
+checks modes 19 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 

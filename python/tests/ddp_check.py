@@ -5,7 +5,7 @@ by scripts/train-cluster.sh -c, or by python-tests.sh's own launcher).
 
     ddp_check.py modes      none == gloo; software/cnat with and without error
                             feedback keep replicas identical; the sketch modes;
-                            fallback buckets
+                            fallback buckets (float64, sparse)
                             (float64 layer, odd sizes); bucket rebuild
     ddp_check.py nic        nic mode with and without error feedback: replicas
                             identical (under train-cluster.sh: through the NICs)
@@ -73,6 +73,21 @@ class Mixed(nn.Module):
         h = torch.relu(self.a(x))
         h = torch.relu(self.b(h.double())).float()
         return self.c(h)
+
+
+class SparseEmb(nn.Module):
+    """A sparse embedding (its gradient a sparse tensor: a bucket of its own,
+    through gloo) beside a dense float32 layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.e = nn.Embedding(50, 16, sparse=True)
+        self.l = nn.Linear(64, 16)
+        self.out = nn.Linear(16, 10)
+
+    def forward(self, x):
+        idx = (x[:, :4].abs() * 10).long().clamp(max=49)
+        return self.out(torch.relu(self.l(x) + self.e(idx).sum(1)))
 
 
 class Reordered(nn.Module):
@@ -173,6 +188,14 @@ def modes():
     p, s, d = train(Mixed, dict(compression="software", error_feedback=True))
     report(same(d) and s["fallback_calls"] >= STEPS and s["residual_norm"] > 0,
            "float64 layer and odd sizes, software + error feedback: replicas identical")
+
+    ref, _, _ = train(SparseEmb)
+    p, s, d = train(SparseEmb, dict(compression="software"))
+    q, _, _ = train(SparseEmb, dict(compression="none"))
+    report(same(d) and s["fallback_calls"] >= STEPS and s["calls"] >= STEPS and rel(q, ref) < 1e-5,
+           "sparse embedding: %d sparse buckets through gloo, %d dense through the library, "
+           "none == gloo (%.2e), software: replicas identical" % (s["fallback_calls"], s["calls"],
+                                                                 rel(q, ref)))
 
     ref, _, _ = train(Reordered)
     sizes = []
