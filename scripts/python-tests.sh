@@ -33,6 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+section() { echo "--- $* (at ${SECONDS}s)"; }
 port() { "$py" -c 'import inceptionn; print(inceptionn.free_port())'; }
 torchrun_() {  # SECONDS ARGS...
 	local t=$1; shift
@@ -57,17 +58,17 @@ checks() {
 	fi
 }
 
-echo "--- library declarations"
+section "library declarations"
 timeout 120 "$py" python/tests/lib_check.py build >"$tmp/lib.log" 2>&1
 checks lib_check 16 "$tmp/lib.log" $?
 
-echo "--- 3 ranks under torchrun"
+section "3 ranks under torchrun"
 torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.log" 2>&1
 checks modes 19 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 
-echo "--- a killed rank"
+section "a killed rank"
 p=$(port) pids=()
 for r in 0 1 2; do
 	RANK=$r LOCAL_RANK=$r WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p INC_TIMEOUT_MS=10000 \
@@ -80,7 +81,7 @@ cat "$tmp/kill0.log" "$tmp/kill1.log" >"$tmp/kill.log"
 checks kill 2 "$tmp/kill.log" $((rcs[0] | rcs[1]))
 [ "${rcs[2]}" -eq 137 ] && ok "rank 2 died of SIGKILL" || ko "rank 2: exit status ${rcs[2]}"
 
-echo "--- nic mode through the emulated NICs"
+section "nic mode through the emulated NICs"
 if [ "$(id -u)" -eq 0 ]; then
 	timeout 300 scripts/train-cluster.sh -w 3 -P "$(port)" -t 20000 -c "$py" -- \
 		python/tests/ddp_check.py nic >"$tmp/nic.log" 2>&1
@@ -93,7 +94,7 @@ else
 	echo "skip nic mode: network namespaces need root"
 fi
 
-echo "--- make install"
+section "make install"
 prefix=$tmp/prefix dest=$tmp/prefix/lib/python3/dist-packages
 if make --no-print-directory install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
 	ok "make install PREFIX=$prefix"
@@ -116,7 +117,7 @@ out=$(cd / && PYTHONPATH=$tmp/alone INC_LIBRARY=$prefix/lib/libinceptionn.so "$p
 # the gradient is cut into calls moves the points where the ring quantises
 # a sum, and with compression that alone moves the accuracy after 200
 # iterations by about a point (docs/pytorch.md).
-echo "--- the PyTorch example next to inc-train (HDC, 4 workers)"
+section "the PyTorch example next to inc-train (HDC, 4 workers)"
 args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
 for comp in none software; do
 	a=$(timeout 300 build/bin/inc-run -n 4 build/bin/inc-train "${args[@]}" --schedule wfbp \
@@ -131,5 +132,6 @@ for comp in none software; do
 	fi
 done
 
+echo "suite time ${SECONDS}s"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

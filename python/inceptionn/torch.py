@@ -126,7 +126,7 @@ class InceptionnState:
             req, fut, buf, _residual, issued = item
             try:
                 req.wait()
-            except InceptionnError as e:
+            except Exception as e:      # the library's error (or anything else): raise it in DDP
                 fut.set_exception(e)
                 continue
             done = time.monotonic()
