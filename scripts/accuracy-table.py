@@ -18,6 +18,8 @@ RUNS = [  # name, label, paper's figure beside it
     ("inc-c10", "INC+C 2^-10", "Fig. 13/14: ~1.5 points below at equal epochs, "
                                "1-2 more epochs to catch up"),
     ("inc-c10-ef", "INC+C 2^-10 EF", ""),
+    ("inc-c10-ef-s2", "INC+C 2^-10 EF, scaled (K=2)", ""),
+    ("inc-c10-ef-s3", "INC+C 2^-10 EF, scaled (K=3)", ""),
     ("cnat", "C_nat", "(natural compression paper: unbiased, 4x)"),
     ("t16", "16b-T", "Fig. 14: 2x, loses accuracy on larger nets"),
     ("t16-ef", "16b-T EF", ""),

@@ -5,12 +5,12 @@
 set -eu
 pkgs=(
 	build-essential clang llvm libclang-rt-14-dev pkg-config
-	libpcap-dev tcpdump tshark iproute2 ethtool iputils-ping
+	libpcap-dev libssl-dev tcpdump tshark iproute2 ethtool iputils-ping
 	verilator iverilog yosys
 	qemu-system-x86 busybox-static cpio kmod
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev
-	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
+	libopenblas-dev zlib1g-dev libjansson-dev gnuplot-nox dataset-fashion-mnist
 	python3 python3-torch python3-numpy
 )
 missing=()

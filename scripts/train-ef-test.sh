@@ -8,7 +8,8 @@
 #    applied to the run without feedback, where it must fail (it can tell);
 #  - replicas bit-identical with error feedback in every lossy mode
 #    (software, nic, cnat and cnat-det with --error-feedback, inc+sketch,
-#    truncation) and every schedule (sync, wfbp, bucket, mgwfbp; WA):
+#    truncation) and every schedule (sync, wfbp, bucket, mgwfbp; WA), also
+#    with the values scaled per layer (--scale):
 #    inc-train compares the replicas' digests every 10 iterations and at
 #    the end, and every rank's final line must name the same weights;
 #  - nic mode through the emulated NICs (they compress or pass each frame)
@@ -75,6 +76,8 @@ cases=(
 	"nic mgwfbp:--compression nic --schedule mgwfbp"
 	"truncation 16b bucket:--truncate 16 --schedule bucket --bucket-kb 256"
 	"software wa:--compression software --scheme wa"
+	"software sync, scaled:--compression software --scale 3"
+	"nic bucket, scaled:--compression nic --schedule bucket --bucket-kb 256 --scale 2"
 )
 i=0
 for c in "${cases[@]}"; do
@@ -112,6 +115,9 @@ fi
 "$train" --error-feedback --compression none >"$tmp/r1.out" 2>&1
 [ $? -eq 2 ] && grep -q "error-feedback" "$tmp/r1.out" && ok "--error-feedback without a lossy mode refused" \
 	|| ko "--error-feedback with none: $(cat "$tmp/r1.out")"
+"$train" --scale 3 --compression none >"$tmp/r4.out" 2>&1
+[ $? -eq 2 ] && grep -q "scale" "$tmp/r4.out" && ok "--scale without an INCEPTIONN mode refused" \
+	|| ko "--scale with none: $(cat "$tmp/r4.out")"
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"

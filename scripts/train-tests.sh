@@ -27,8 +27,10 @@
 #    spread after 25 iterations, accuracy of the averaged model and of rank
 #    0's within 6 points of the uncompressed all-reduce reference (equal
 #    epochs);
-#  - ranks started with different hyperparameters or models all fail with
-#    one clear line, none hangs; a rank killed mid-training makes the others
+#    the summary's codec statistics are of the models sent;
+#  - ranks started with different hyperparameters or models (also bucket
+#    sizes that differ in the last digit) all fail with one clear line,
+#    none hangs; a rank killed mid-training makes the others
 #    exit with an error within the timeout; mpirun launches it too.
 # Last line "N passed, N failed". Parts that need root (namespaces) fail
 # without it.
@@ -175,6 +177,12 @@ for c in none software; do
 	within "$a" "$base" 6 && within "${a0:-0}" "$base" 6 \
 		&& ok "gossip $c: averaged model $a%, rank 0's $a0%, within 6 points of $base%" \
 		|| ko "gossip $c: averaged model $a%, rank 0's ${a0:-?}% vs $base%"
+	# codec statistics of the models sent (they read 0 when gossip skipped them)
+	r=$(sed -nE 's/.*"type":"summary".*"codec_ratio":([0-9.]+).*/\1/p' "$tmp/gossip-$c.json")
+	s2=$(sed -nE 's/.*"type":"summary".*"share2":([0-9.]+).*/\1/p' "$tmp/gossip-$c.json")
+	awk -v r="${r:-0}" -v s="${s2:-0}" 'BEGIN { exit !(r > 1 && s > 0) }' \
+		&& ok "gossip $c: codec statistics of the models sent: ratio ${r}x, ${s2} of the values in 2 bits" \
+		|| ko "gossip $c: codec statistics read ratio ${r:-?}, share2 ${s2:-?}"
 done
 if [ "$(id -u)" -eq 0 ]; then
 	for s in inc wa; do
@@ -202,19 +210,24 @@ fi
 # --- ranks that disagree: every rank fails with one line, quickly
 cat >"$tmp/vary.sh" <<EOF2
 #!/bin/sh
-# rank 2 differs in \$VARY
-if [ "\$INC_RANK" = 2 ]; then exec $PWD/$train --quiet --iterations 5 \$VARY; fi
-exec $PWD/$train --quiet --iterations 5
+# every rank with \$BASE, rank 2 also with \$VARY
+if [ "\$INC_RANK" = 2 ]; then exec $PWD/$train --quiet --iterations 5 \$BASE \$VARY; fi
+exec $PWD/$train --quiet --iterations 5 \$BASE
 EOF2
 chmod +x "$tmp/vary.sh"
-for v in "--lr 0.2" "--model lenet" "--batch 20" "--compression software"; do
+# The last: bucket sizes that differ in the last digit, the last
+# characters of the configuration string (a hash of all but its last
+# length % 4 bytes let them pass).
+for v in "--lr 0.2" "--model lenet" "--batch 20" "--compression software" \
+	"--schedule bucket --eval-samples 100 --bucket-kb 256|--bucket-kb 257"; do
+	base=; [ "${v#*|}" != "$v" ] && base=${v%%|*} v=${v#*|}
 	start=$(date +%s)
-	VARY="$v" timeout 60 "$run" -k -n 3 "$tmp/vary.sh" >"$tmp/vary.out" 2>&1; rc=$?
+	BASE="$base" VARY="$v" timeout 60 "$run" -k -n 3 "$tmp/vary.sh" >"$tmp/vary.out" 2>&1; rc=$?
 	secs=$(( $(date +%s) - start ))
 	cnt=$(grep -c "different models or hyperparameters" "$tmp/vary.out")
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$cnt" -eq 3 ] && [ $secs -lt 30 ] \
-		&& ok "rank 2 with $v: all 3 ranks fail with one clear line (${secs}s)" \
-		|| ko "rank 2 with $v: exit $rc, $cnt ranks said so: $(head -n 5 "$tmp/vary.out")"
+		&& ok "rank 2 with $v${base:+ (all: $base)}: all 3 ranks fail with one clear line (${secs}s)" \
+		|| ko "rank 2 with $v${base:+ (all: $base)}: exit $rc, $cnt ranks said so: $(head -n 5 "$tmp/vary.out")"
 done
 
 # --- a rank killed mid-training: the others fail within the timeout

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Suite train-unit: gradient checks of every layer (test-layers), the
-# schedules' merge planners (test-sched), the IDX
+# schedules' merge planners (test-sched), the data order's shards
+# (test-data: disjoint per iteration, an epoch covers the set), the IDX
 # reader's errors on missing, corrupt, truncated and mis-shaped files, the
 # command line's errors, and seeded single-process training: the loss falls
 # and the same command twice gives bit-identical weights. Last line
@@ -16,7 +17,7 @@ ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in test-layers test-sched; do
+for t in test-layers test-sched test-data; do
 	out=$("$dir/$t" 2>&1)
 	echo "$out" | sed 's/^/  /'
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")
@@ -73,10 +74,10 @@ grep -qE "^inc-train: rank 0 iterations 3 test-accuracy" <<<"$l" && ok "uncompre
 	|| ko "uncompressed IDX files: $l"
 
 # Command line.
-expect 2 "--model: unknown model 'vgg'" --model vgg
+expect 2 "--model: 'vgg' is not hdc or lenet" --model vgg
 expect 2 "--iterations: '0' is not an integer" --iterations 0
 expect 2 "--compression: 'zip' is not none, nic, software, cnat, cnat-det, sketch or inc\+sketch" --compression zip
-expect 2 "--scheme: 'ps' is not wa or inc" --scheme ps
+expect 2 "--scheme: 'ps' is not inc or wa" --scheme ps
 expect 2 "--compression sketch needs --scheme inc" --compression sketch --scheme wa
 expect 2 "--compression inc\+sketch does not go with --schedule gossip" --compression inc+sketch --schedule gossip
 expect 2 "--schedule: 'gather' is not sync, wfbp, bucket, mgwfbp or gossip" --schedule gather
@@ -85,6 +86,13 @@ expect 2 "--schedule wfbp needs --scheme inc" --schedule wfbp --scheme wa
 expect 2 "--bucket-kb: '0' is not an integer" --schedule bucket --bucket-kb 0
 expect 2 "--error-bound: '0' is not an integer in \[1, 126\]" --error-bound 0
 expect 2 "--truncate: '32' is not an integer in \[0, 31\]" --truncate 32
+# Options that would do nothing are refused.
+expect 2 "--truncate does not go with --schedule gossip" --schedule gossip --truncate 16
+expect 2 "--save-grads needs --schedule sync" --schedule wfbp --save-grads "$tmp/g.bin"
+expect 2 "--save-grads needs --schedule sync" --schedule gossip --save-grads "$tmp/g.bin"
+expect 2 "--error-feedback does not go with --schedule gossip" --schedule gossip --error-feedback
+expect 2 "--error-feedback needs a lossy compression \(nic, software, cnat, cnat-det, inc\+sketch\)" \
+	--error-feedback
 expect 2 "--scheme wa needs at least 2 ranks" --scheme wa --iterations 2
 expect 1 "training diverged \(loss is not finite" --iterations 2000 --lr 5
 
@@ -120,5 +128,24 @@ head -c 8 "$tmp/rep/fig13-accuracy.png" | od -An -tx1 | grep -q "89 50 4e 47" &&
 	|| ko "fig13 is not a PNG"
 "$train" report "$tmp/rep/report.md" --out "$tmp/rep2" >/dev/null 2>&1 && ko "report accepts a non-log" \
 	|| ok "report refuses a file that is not an inc-train log"
+# A damaged line is named by file and line.
+sed '3s/"loss":/"loss" /' "$tmp/a.json" >"$tmp/bad.json"
+err=$("$train" report "$tmp/bad.json" --out "$tmp/rep3" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && grep -q "bad.json:3: malformed record" <<<"$err" && ok "report names the malformed line: $err" \
+	|| ko "report on a damaged line 3: exit $rc, '$err'"
+# Labels from the library's compression table, error feedback shown;
+# gossip's codec statistics (of the models sent) are taken.
+"$train" --quiet --iterations 20 --batch 50 --compression software --log "$tmp/ef.json" >/dev/null 2>&1
+"$train" --quiet --iterations 20 --batch 50 --compression software --no-error-feedback \
+	--log "$tmp/noef.json" >/dev/null 2>&1
+"$train" report "$tmp/ef.json" "$tmp/noef.json" --out "$tmp/rep4" >/dev/null 2>&1
+grep -q '^| INC+C(sw) EF | ' "$tmp/rep4/report.md" && grep -q '^| INC+C(sw) | ' "$tmp/rep4/report.md" \
+	&& ok "report labels: INC+C(sw) EF with error feedback, INC+C(sw) without" \
+	|| ko "report labels: $(grep -o '^| [^|]* |' "$tmp/rep4/report.md" | head -n 4 | tr '\n' ' ')"
+"$train" --quiet --iterations 20 --batch 50 --schedule gossip --stats-every 5 --log "$tmp/gossip.json" \
+	>/dev/null 2>&1
+r=$(sed -nE 's/.*"type":"summary".*"codec_ratio":([0-9.]+).*/\1/p' "$tmp/gossip.json")
+awk -v r="${r:-0}" 'BEGIN { exit !(r > 1) }' && ok "gossip: codec statistics of the models sent, ratio ${r}x" \
+	|| ko "gossip: codec statistics read ratio ${r:-?}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -74,7 +74,8 @@ else
 	ko "compile (shared)"; cat "$tmp/cc.log"
 fi
 if cc -std=c11 -Wall -Werror -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags inceptionn) \
-	"$prefix/lib/libinceptionn.a" $(pkg-config --static --libs-only-other inceptionn) 2>"$tmp/cc.log"; then
+	"$prefix/lib/libinceptionn.a" $(pkg-config --static --libs-only-other inceptionn) \
+	$(pkg-config --static --libs-only-l inceptionn | sed 's/-linceptionn //') 2>"$tmp/cc.log"; then
 	out=$(build/bin/inc-run -n 3 "$tmp/prog-static" 2>&1)
 	[ $? -eq 0 ] && [ "$(grep -c 'bad=0' <<<"$out")" -eq 3 ] \
 		&& ok "static library: 3-rank all-reduce" || ko "static run: $out"

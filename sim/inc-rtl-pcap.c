@@ -11,9 +11,13 @@
  *                [--tos VALUE[/MASK]] [--stall] [--width 256|512]
  *
  * OUT.pcap is byte-identical to `inc-pcap compress|decompress IN OUT` with
- * the same options: same link type and snapshot length, dropped (oversize)
- * frames omitted, frames captured short of their length (caplen < len)
- * written unchanged without entering the engine.
+ * the same options: same link type and snapshot length, dropped frames
+ * (oversize; compressed frames that fail their payload checksum) omitted,
+ * frames captured short of their length (caplen < len) written unchanged
+ * without entering the engine. Which frames the engine dropped comes from
+ * its per-frame statistics pulse (one per frame, in order): the output
+ * frames are matched with the input records that were not dropped, and the
+ * summary counts the drops by reason.
  *
  * A Verilated model has one DATA_WIDTH, so the tool is built once per
  * width: inc-rtl-pcap (256 bits) and inc-rtl-pcap-w512 beside it. Given a
@@ -54,15 +58,20 @@ static const char usage[] =
 
 struct rec {
 	struct pcap_pkthdr h;
+	int dropped;                  /* the engine's statistics said so */
 };
 
 static struct top_bus bus;
 static struct inc_axis_sink *sink;
 static pcap_dumper_t *dump;
 static int snaplen;
-static struct rec *pend;          /* input records whose output is due, in order */
-static size_t pend_head, pend_tail, pend_cap;
-static uint64_t frames_out, bytes_out;
+/* Input records of the frames in the engine, in order: [pend_head,
+ * stat_head) have had their statistics pulse, [stat_head, pend_tail) not
+ * yet. */
+static struct rec *pend;
+static size_t pend_head, stat_head, pend_tail, pend_cap;
+static uint64_t frames_out, bytes_out, drops, drop_reason[INC_R_COUNT];
+static int rx_side;
 
 static void write_rec(const struct pcap_pkthdr *in, const uint8_t *d, size_t len)
 {
@@ -76,18 +85,40 @@ static void write_rec(const struct pcap_pkthdr *in, const uint8_t *d, size_t len
 	bytes_out += len;
 }
 
-/* Output frames of the engine, matched in order with their input records. */
+/* Every cycle: note the statistics pulse, then match the output frames in
+ * order with the records the engine did not drop. An output frame waits
+ * until every earlier record's pulse is known. */
 static void hook(void *arg)
 {
 	struct inc_axis_frame *got;
+	int valid, outcome, reason;
 
 	(void)arg;
-	while ((got = inc_axis_fifo_pop(&sink->done))) {
-		if (pend_head == pend_tail)
-			inc_die("the engine sent a frame nobody expects");
+	top_tb_stat(rx_side, &valid, &outcome, &reason);
+	if (valid) {
+		if (stat_head == pend_tail)
+			inc_die("the engine reported a frame nobody sent");
+		if (outcome == INC_OUT_DROPPED) {
+			pend[stat_head].dropped = 1;
+			drops++;
+			if (reason >= 0 && reason < INC_R_COUNT)
+				drop_reason[reason]++;
+		}
+		stat_head++;
+	}
+	while (pend_head < stat_head) {
+		if (pend[pend_head].dropped) {
+			pend_head++;
+			continue;
+		}
+		got = inc_axis_fifo_pop(&sink->done);
+		if (!got)
+			break;
 		write_rec(&pend[pend_head++].h, got->data, got->len);
 		inc_axis_frame_free(got);
 	}
+	if (pend_head == pend_tail && sink->done.count)
+		inc_die("the engine sent a frame nobody expects");
 }
 
 static void run_until_drained(struct inc_axis_src *src)
@@ -222,6 +253,7 @@ int top_main(int argc, char **argv)
 	top_tb_open(1, vargv);
 	top_bus_init(&bus, 0x1234567);
 	top_reset(&bus, 4);
+	rx_side = !compress;
 	src = compress ? &bus.tx_src : &bus.rx_src;
 	sink = compress ? &bus.tx_sink : &bus.rx_sink;
 	src->gap_pct = stall ? 30 : 0;
@@ -243,20 +275,22 @@ int top_main(int argc, char **argv)
 			bytes_out += hdr->caplen;
 			continue;
 		}
-		if (hdr->caplen <= MAX_FRAME) {
+		/* Every frame that enters the engine has a record: its pulse
+		 * says whether an output frame follows (oversize ones too). */
+		if (pend_tail == pend_cap) {
+			memmove(pend, pend + pend_head, (pend_tail - pend_head) * sizeof(*pend));
+			pend_tail -= pend_head;
+			stat_head -= pend_head;
+			pend_head = 0;
 			if (pend_tail == pend_cap) {
-				memmove(pend, pend + pend_head, (pend_tail - pend_head) * sizeof(*pend));
-				pend_tail -= pend_head;
-				pend_head = 0;
-				if (pend_tail == pend_cap) {
-					pend_cap = pend_cap ? 2 * pend_cap : 64;
-					pend = realloc(pend, pend_cap * sizeof(*pend));
-					if (!pend)
-						inc_die("out of memory");
-				}
+				pend_cap = pend_cap ? 2 * pend_cap : 64;
+				pend = realloc(pend, pend_cap * sizeof(*pend));
+				if (!pend)
+					inc_die("out of memory");
 			}
-			pend[pend_tail++].h = *hdr;
 		}
+		pend[pend_tail].h = *hdr;
+		pend[pend_tail++].dropped = 0;
 		inc_axis_src_push(src, data, hdr->caplen, frames);
 		while (src->q.count > 4)
 			top_cycle(&bus);
@@ -267,9 +301,16 @@ int top_main(int argc, char **argv)
 	c1 = bus.cycles;
 	bus.hook = NULL;
 
-	printf("%s %s -> %s: %llu frames in, %llu out (%llu bytes)\n", cmd, in_path, out_path,
-	       (unsigned long long)frames, (unsigned long long)frames_out,
-	       (unsigned long long)bytes_out);
+	if (sink->done.count)
+		inc_die("the engine sent a frame nobody expects");
+	printf("%s %s -> %s: %llu frames in, %llu out (%llu bytes), %llu dropped\n", cmd, in_path,
+	       out_path, (unsigned long long)frames, (unsigned long long)frames_out,
+	       (unsigned long long)bytes_out, (unsigned long long)drops);
+	printf("dropped by reason (engine):");
+	for (i = 0; i < INC_R_COUNT; i++)
+		if (drop_reason[i])
+			printf(" %s=%llu", inc_reason_name(i), (unsigned long long)drop_reason[i]);
+	printf("%s\n", drops ? "" : " (none)");
 	print_counters(compress ? INC_REG_TX_BASE : INC_REG_RX_BASE, compress ? "TX" : "RX");
 	printf("beats/cycle (%u-bit): in %.3f, out %.3f (%llu cycles%s)\n", INC_RTL_WIDTH,
 	       c1 > c0 ? (double)src->beats / (double)(c1 - c0) : 0.0,

@@ -2,7 +2,9 @@
 # Suite rtl-pcap: build/bin/inc-rtl-pcap (the Verilated RTL) writes the same
 # bytes as build/bin/inc-pcap (the model) on every committed capture and on
 # padded short frames, for compress and decompress, with and without stalls
-# and with other options; at DATA_WIDTH 256 and 512 (--width 512).
+# and with other options; at DATA_WIDTH 256 and 512 (--width 512); on
+# captures of a lossy link (flipped compressed frames), the same frames and
+# the same drops by reason as inc-pcap.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -55,6 +57,54 @@ for seed in 11 12; do
 	check "padded seed $seed decompress (compressed frames padded)" decompress "$tmp/pad.cp.pcap"
 	check "padded seed $seed decompress raw" decompress "$tmp/pad.pcap"
 done
+# A lossy link: compressed frames with single-bit flips in the shim (tag-word
+# sum, magic), the stream and the tail (scripts/flip-frames.py). The engine
+# drops the frames whose payload checksum fails; inc-rtl-pcap must write the
+# same frames as inc-pcap, in order, and count the same drops by reason.
+lossy() {   # lossy NAME IN
+	local name=$1 in=$2 want reasons w st got
+	if ! build/bin/inc-pcap decompress "$in" "$tmp/ref.pcap" >"$tmp/ref.out" 2>&1; then
+		echo "FAIL $name: inc-pcap failed: $(tail -n 1 "$tmp/ref.out")"; fail=$((fail + 1)); return
+	fi
+	want=$(sed -nE 's/.*, dropped ([0-9]+).*/\1/p' "$tmp/ref.out" | head -n 1)
+	# the reasons that drop, in the order of the reason codes
+	reasons=$(for r in oversize bad_payload_csum; do
+		sed -nE "s/.*by reason .* $r ([0-9]+).*/$r=\\1/p" "$tmp/ref.out" | head -n 1
+	done | tr '\n' ' ' | sed 's/ $//')
+	if [ -z "$want" ] || [ "$want" -eq 0 ]; then
+		echo "FAIL $name: the capture has no frame inc-pcap drops"; fail=$((fail + 1)); return
+	fi
+	for w in 256 512; do
+	for st in "" --stall; do
+		if ! build/bin/inc-rtl-pcap decompress "$in" "$tmp/rtl.pcap" $st --width $w >"$tmp/rtl.out" 2>&1; then
+			echo "FAIL $name $st --width $w: inc-rtl-pcap failed: $(tail -n 1 "$tmp/rtl.out")"; fail=$((fail + 1))
+		elif ! cmp -s "$tmp/ref.pcap" "$tmp/rtl.pcap"; then
+			echo "FAIL $name $st --width $w: output differs from inc-pcap ($(cmp "$tmp/ref.pcap" "$tmp/rtl.pcap" | head -n 1))"
+			fail=$((fail + 1))
+		elif ! grep -q ", $want dropped\$" "$tmp/rtl.out" ||
+		     ! grep -q "^dropped by reason (engine): $reasons\$" "$tmp/rtl.out"; then
+			got=$(grep -E 'dropped' "$tmp/rtl.out" | head -n 2 | tr '\n' ' ')
+			echo "FAIL $name $st --width $w: drops '$got', want $want ($reasons)"; fail=$((fail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+	done
+	done
+	echo "lossy $name: $want frames dropped ($reasons), the others identical to inc-pcap"
+}
+for f in "${files[@]}"; do
+	b=$(basename "$f" .pcap)
+	build/bin/inc-pcap compress "$f" "$tmp/$b.c.pcap" >/dev/null 2>&1
+	scripts/flip-frames.py "$tmp/$b.c.pcap" "$tmp/$b.flip.pcap" >/dev/null
+	# captures with no whole compressed frame (snap96) have nothing to flip
+	if build/bin/inc-pcap decompress "$tmp/$b.flip.pcap" /dev/null 2>&1 | grep -q ', dropped'; then
+		lossy "$b flipped" "$tmp/$b.flip.pcap"
+	fi
+done
+build/tests/padded gen "$tmp/pad.pcap" 13 >/dev/null
+build/bin/inc-pcap compress "$tmp/pad.pcap" "$tmp/pad.c.pcap" 2>/dev/null
+scripts/flip-frames.py "$tmp/pad.c.pcap" "$tmp/pad.flip.pcap" 400 >/dev/null
+lossy "padded seed 13 flipped (frames with a tail)" "$tmp/pad.flip.pcap"
 # A bad invocation fails with one line and a non-zero status.
 for bad in "bogus x y" "compress x y --width 384"; do
 	if build/bin/inc-rtl-pcap $bad >/dev/null 2>"$tmp/err" || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then

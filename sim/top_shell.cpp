@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* top_shell.cpp - C++ shell owning the Verilated inc_offload_top. */
 #include "Vinc_offload_top.h"
+#include "Vinc_offload_top___024root.h"
 #include "inc_vshell.h"
 #include "top_io_bind.h"
 #include "top_tb.h"
@@ -27,6 +28,17 @@ static void shell_tick(void *)
 void top_bus_init(struct top_bus *b, uint64_t seed)
 {
 	top_bus_init_dut(b, seed, &io, shell_eval, shell_tick, nullptr);
+}
+
+/* The engines' per-frame statistics pulse (public_flat_rd in the top). */
+void top_tb_stat(int rx, int *valid, int *outcome, int *reason)
+{
+	Vinc_offload_top___024root *r = sh->top->rootp;
+
+	*valid = rx ? r->inc_offload_top__DOT__rx_stat_valid : r->inc_offload_top__DOT__tx_stat_valid;
+	*outcome = rx ? r->inc_offload_top__DOT__rx_stat_outcome :
+			r->inc_offload_top__DOT__tx_stat_outcome;
+	*reason = rx ? r->inc_offload_top__DOT__rx_stat_reason : r->inc_offload_top__DOT__tx_stat_reason;
 }
 
 INC_VSHELL_EXPORTS(top_tb_, top_io, top_main)

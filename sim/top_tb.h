@@ -29,6 +29,9 @@ void top_tb_close(void);
 void top_tb_eval(void);
 void top_tb_tick(void);
 struct top_io *top_tb_io(void);
+/* The statistics pulse of the RX (rx 1) or TX engine in this cycle: one
+ * per frame, in frame order, with its outcome and reason. */
+void top_tb_stat(int rx, int *valid, int *outcome, int *reason);
 int top_main(int argc, char **argv);
 
 /* Stream models of the four ports of one model instance; top_cycle() runs

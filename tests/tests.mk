@@ -94,13 +94,37 @@ $(FUZZ_DIR)/seeds.stamp: $(TEST_BIN)/fuzz_seeds
 	$(TEST_BIN)/fuzz_seeds $(FUZZ_DIR)/seeds
 	@touch $@
 
-fuzz-seeds: $(FUZZ_DIR)/seeds.stamp
+# What a peer's bytes reach in libinceptionn before a call (rendezvous
+# handshake, call header, segment framing): the whole library under the
+# fuzzer's sanitizers; seeds written by the same file built as a program.
+FUZZ_PEER := $(TEST_BIN)/fuzz_peer_bytes
+# (userlib.mk is read after this file: its variables only in recipes.)
+FUZZ_PEER_DEPS := $(wildcard userlib/src/*.c userlib/src/*.h) userlib/include/inceptionn/inceptionn.h
+$(FUZZ_PEER): tests/fuzz/fuzz_peer_bytes.c tests/fuzz/fuzz_common.h $(FUZZ_PEER_DEPS) $(MODEL_SRCS) $(MODEL_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -pthread -Iuserlib/include -Iuserlib/src $< $(UL_SRCS) $(MODEL_SRCS) \
+		-o $@ $(UL_LDLIBS)
 
-test-fuzz-quick: $(FUZZ_BINS) $(FUZZ_DIR)/seeds.stamp
-	@tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_TARGETS)
+$(TEST_BIN)/fuzz_peer_seeds: tests/fuzz/fuzz_peer_bytes.c $(LIB)/libinceptionn.a $(FUZZ_PEER_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DFUZZ_PEER_SEEDS -pthread -Iuserlib/include -Iuserlib/src $< \
+		$(LIB)/libinceptionn.a -o $@ $(UL_LDLIBS)
 
-fuzz: deps $(FUZZ_BINS) $(FUZZ_DIR)/seeds.stamp
-	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_TARGETS)
+# After seeds.stamp, which clears the seed directory.
+$(FUZZ_DIR)/seeds-peer.stamp: $(TEST_BIN)/fuzz_peer_seeds $(FUZZ_DIR)/seeds.stamp
+	@rm -rf $(FUZZ_DIR)/seeds/fuzz_peer_bytes && mkdir -p $(FUZZ_DIR)/seeds/fuzz_peer_bytes
+	$(TEST_BIN)/fuzz_peer_seeds $(FUZZ_DIR)/seeds/fuzz_peer_bytes
+	@touch $@
+
+FUZZ_ALL := $(FUZZ_TARGETS) fuzz_peer_bytes
+
+fuzz-seeds: $(FUZZ_DIR)/seeds.stamp $(FUZZ_DIR)/seeds-peer.stamp
+
+test-fuzz-quick: $(FUZZ_BINS) $(FUZZ_PEER) $(FUZZ_DIR)/seeds.stamp $(FUZZ_DIR)/seeds-peer.stamp
+	@tests/fuzz/run.sh $(FUZZ_QUICK_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_ALL)
+
+fuzz: deps $(FUZZ_BINS) $(FUZZ_PEER) $(FUZZ_DIR)/seeds.stamp $(FUZZ_DIR)/seeds-peer.stamp
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(TEST_BIN) $(FUZZ_DIR) $(FUZZ_ALL)
 
 # --- benchmark ------------------------------------------------------------
 $(TEST_BIN)/bench_model: tests/bench/bench_model.c tests/common/inc_bench_util.h $(FRAMEGEN_SRCS) $(TEST_HDRS) $(LIB)/libincmodel.a

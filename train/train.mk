@@ -3,7 +3,8 @@
 #
 #   build/lib/libinctrain.a      layers, models, data, optimizer, report
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
-#   make test-train-unit         gradient checks, data-loader errors (ASan/UBSan)
+#   make test-train-unit         gradient checks, data order, data-loader errors (ASan/UBSan),
+#                                the command line, the report
 #   make test-train-dist         seeded runs, 4-rank inc/wa vs one process, codecs
 #                                through the emulated NIC, bad input, killed rank
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
@@ -14,7 +15,7 @@
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
 TR_CFLAGS = $(ALL_CFLAGS) -Iuserlib/include -Itrain/src
-TR_LIBS := -lopenblas -lz -lm -lpthread
+TR_LIBS := -lopenblas -lz -ljansson -lm -lpthread
 TR_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train/%.o)
 TR_SAN_OBJS := $(TR_SRCS:train/src/%.c=$(OBJ)/train-san/%.o)
 
@@ -44,7 +45,7 @@ endif
 
 $(BIN)/inc-train: train/src/inc_train.c $(LIB)/libinctrain.a $(TR_UL) $(TR_HDRS)
 	@mkdir -p $(@D)
-	$(TR_LD) $(TR_CFLAGS) -pthread -o $@ $< $(LIB)/libinctrain.a $(TR_UL) $(TR_LIBS)
+	$(TR_LD) $(TR_CFLAGS) -pthread -o $@ $< $(LIB)/libinctrain.a $(TR_UL) $(UL_LDLIBS) $(TR_LIBS)
 
 ALL_TARGETS += $(LIB)/libinctrain.a $(BIN)/inc-train
 
@@ -59,6 +60,10 @@ $(TR_TEST)/test-sched: train/tests/test_sched.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lm
 
+$(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lz -lm
+
 # Equal accuracy over Table I's whole schedule, with and without error
 # feedback (hours; writes a section of docs/results.md).
 .PHONY: accuracy
@@ -67,7 +72,7 @@ accuracy: deps
 	@scripts/train-accuracy.sh
 
 .PHONY: test-train-unit test-train-dist reproduce
-test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(BIN)/inc-train
+test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(TR_TEST)/test-data $(BIN)/inc-train
 	scripts/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch

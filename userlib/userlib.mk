@@ -13,6 +13,8 @@ UL_OBJS   := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib/%.o)
 UL_SAN_OBJS := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib-san/%.o)
 UL_SONAME := libinceptionn.so.0
 MPICC     ?= $(shell command -v mpicc 2>/dev/null)
+# The rendezvous's HMAC (userlib/src/hello.c): OpenSSL's libcrypto.
+UL_LDLIBS := -lcrypto
 
 $(OBJ)/userlib/%.o: userlib/src/%.c $(UL_HDRS)
 	@mkdir -p $(@D)
@@ -32,7 +34,7 @@ $(LIB)/libinceptionn-san.a: $(UL_SAN_OBJS) $(MODEL_SAN_OBJS)
 
 $(LIB)/libinceptionn.so: $(UL_OBJS) $(MODEL_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -pthread -Wl,-soname,$(UL_SONAME) -o $@ $^
+	$(CC) -shared -pthread -Wl,-soname,$(UL_SONAME) -o $@ $^ $(UL_LDLIBS)
 	ln -sf libinceptionn.so $(LIB)/$(UL_SONAME)
 
 UL_LIBS := $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so
@@ -40,12 +42,12 @@ UL_BINS := $(BIN)/inc-run $(BIN)/inc-bench
 
 $(BIN)/inc-run: userlib/tools/inc_run.c $(LIB)/libinceptionn.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UL_CFLAGS) -o $@ $< $(LIB)/libinceptionn.a
+	$(CC) $(UL_CFLAGS) -o $@ $< $(LIB)/libinceptionn.a $(UL_LDLIBS)
 
 # The benchmark draws its gradient-like data from tests/common/inc_framegen.
 $(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h tests/common/inc_list.h $(LIB)/libinceptionn.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UL_CFLAGS) -Itests/common -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn.a
+	$(CC) $(UL_CFLAGS) -Itests/common -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn.a $(UL_LDLIBS)
 
 # MPI flavour: only comm.c differs (-DINC_WITH_MPI).
 ifneq ($(MPICC),)
@@ -61,12 +63,12 @@ $(LIB)/libinceptionn-mpi.a: $(UL_MPI_OBJS) $(MODEL_OBJS)
 
 $(LIB)/libinceptionn-mpi.so: $(UL_MPI_OBJS) $(MODEL_OBJS)
 	@mkdir -p $(@D)
-	$(MPICC) -shared -pthread -Wl,-soname,libinceptionn-mpi.so.0 -o $@ $^
+	$(MPICC) -shared -pthread -Wl,-soname,libinceptionn-mpi.so.0 -o $@ $^ $(UL_LDLIBS)
 	ln -sf libinceptionn-mpi.so $(LIB)/libinceptionn-mpi.so.0
 
 $(BIN)/inc-bench-mpi: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/common/inc_bench_util.h tests/common/inc_list.h $(LIB)/libinceptionn-mpi.a $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(MPICC) $(UL_CFLAGS) -Itests/common -DINC_WITH_MPI -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn-mpi.a
+	$(MPICC) $(UL_CFLAGS) -Itests/common -DINC_WITH_MPI -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn-mpi.a $(UL_LDLIBS)
 
 UL_LIBS += $(LIB)/libinceptionn-mpi.a $(LIB)/libinceptionn-mpi.so
 UL_BINS += $(BIN)/inc-bench-mpi
@@ -80,27 +82,38 @@ UL_TEST_CFLAGS = $(UL_CFLAGS) $(SAN_FLAGS) -Itests/common
 
 $(UL_TEST)/test-codec: userlib/tests/test_codec.c tests/common/inc_framegen.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ $(UL_LDLIBS)
 
 $(UL_TEST)/ar-check: userlib/tests/ar_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm $(UL_LDLIBS)
 
 $(UL_TEST)/iar-check: userlib/tests/iar_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 
 $(UL_TEST)/ef-check: userlib/tests/ef_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 
 $(UL_TEST)/sketch-check: userlib/tests/sketch_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm $(UL_LDLIBS)
 
 $(UL_TEST)/fail-check: userlib/tests/fail_check.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ $(UL_LDLIBS)
+
+# The rendezvous test speaks the handshake itself (userlib/src/hello.c).
+$(UL_TEST)/rdv-check: userlib/tests/rdv_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Iuserlib/src -o $@ $^ $(UL_LDLIBS)
+
+# The failure point of the fault injection: the library's allocations go
+# through the test's wrappers (userlib/tests/fault_check.c).
+$(UL_TEST)/fault-check: userlib/tests/fault_check.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc -o $@ $^ $(UL_LDLIBS)
 
 $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
@@ -111,6 +124,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
+	test-userlib-rendezvous test-userlib-fault \
 	test-userlib-capture test-userlib-nicemu test-userlib-install test-userlib-layers install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
@@ -118,14 +132,14 @@ test-userlib-codec: $(UL_TEST)/test-codec
 
 $(UL_TEST)/test-cnat: userlib/tests/test_cnat.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm $(UL_LDLIBS)
 
 test-userlib-cnat: $(UL_TEST)/test-cnat
 	$(UL_TEST)/test-cnat
 
 $(UL_TEST)/test-sketch: userlib/tests/test_sketch.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm $(UL_LDLIBS)
 
 test-userlib-sketch: $(UL_TEST)/test-sketch
 	$(UL_TEST)/test-sketch
@@ -136,6 +150,12 @@ test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sket
 
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
 	scripts/userlib-fail.sh $(UL_TEST)/fail-check
+
+test-userlib-rendezvous: $(UL_TEST)/rdv-check $(BIN)/inc-run
+	scripts/userlib-rendezvous.sh $(UL_TEST)/rdv-check
+
+test-userlib-fault: $(UL_TEST)/fault-check
+	scripts/userlib-fault.sh $(UL_TEST)/fault-check
 
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
@@ -151,6 +171,7 @@ test-userlib-layers: $(UL_OBJS)
 	scripts/userlib-layers.sh $(OBJ)/userlib
 
 TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+	       userlib-rendezvous userlib-fault \
 	       userlib-install userlib-layers
 
 # ---------------------------------------------------------------- install
@@ -165,14 +186,14 @@ install: $(UL_LIBS)
 	install -m 755 $(LIB)/libinceptionn.so $(PREFIX)/lib/$(UL_SONAME)
 	ln -sf $(UL_SONAME) $(PREFIX)/lib/libinceptionn.so
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(UL_VERSION)|' \
-	    -e 's|@NAME@|inceptionn|' -e 's|@LIBS_PRIVATE@||' \
+	    -e 's|@NAME@|inceptionn|' -e 's|@LIBS_PRIVATE@|$(UL_LDLIBS)|' \
 	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn.pc
 ifneq ($(MPICC),)
 	install -m 644 $(LIB)/libinceptionn-mpi.a $(PREFIX)/lib/
 	install -m 755 $(LIB)/libinceptionn-mpi.so $(PREFIX)/lib/libinceptionn-mpi.so.0
 	ln -sf libinceptionn-mpi.so.0 $(PREFIX)/lib/libinceptionn-mpi.so
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(UL_VERSION)|' \
-	    -e 's|@NAME@|inceptionn-mpi|' -e 's|@LIBS_PRIVATE@|$(shell $(MPICC) --showme:link)|' \
+	    -e 's|@NAME@|inceptionn-mpi|' -e 's|@LIBS_PRIVATE@|$(UL_LDLIBS) $(shell $(MPICC) --showme:link)|' \
 	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn-mpi.pc
 endif
 	@echo "installed libinceptionn into $(PREFIX)"

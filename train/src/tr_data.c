@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "tr_data.h"
+#include "tr_util.h"
 
 #define IDX_UBYTE_1D 0x00000801u
 #define IDX_UBYTE_3D 0x00000803u
@@ -194,5 +195,68 @@ void tr_dataset_gather(const struct tr_dataset *d, const uint32_t *idx, int n,
 		for (j = 0; j < sz; j++)
 			x[(size_t)i * sz + j] = (float)src[j] * (1.0f / 255.0f);
 		y[i] = d->y[idx[i]];
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data order                                                                */
+/* ------------------------------------------------------------------------ */
+int tr_shard_init(struct tr_shard *s, uint32_t n, uint64_t seed, int workers, int batch,
+		  int rotate)
+{
+	*s = (struct tr_shard){ .n = n, .seed = seed, .workers = workers, .batch = batch,
+				.rotate = rotate, .epoch = -1 };
+	s->perm = malloc((size_t)n * sizeof(uint32_t));
+	return s->perm ? 0 : -1;
+}
+
+void tr_shard_free(struct tr_shard *s)
+{
+	free(s->perm);
+	s->perm = NULL;
+}
+
+uint32_t tr_sample_at(struct tr_shard *s, uint64_t p)
+{
+	uint32_t n = s->n, i, j, t;
+	long epoch = (long)(p / n);
+
+	if (epoch != s->epoch) {
+		struct tr_rng rng;
+
+		tr_rng_seed(&rng, s->seed, 0xda7a0000u + (uint64_t)epoch);
+		for (i = 0; i < n; i++)
+			s->perm[i] = i;
+		for (i = n - 1; i > 0; i--) {
+			j = (uint32_t)tr_rng_below(&rng, (uint64_t)i + 1);
+			t = s->perm[i];
+			s->perm[i] = s->perm[j];
+			s->perm[j] = t;
+		}
+		s->epoch = epoch;
+	}
+	return s->perm[p % n];
+}
+
+uint32_t tr_shard_sample(struct tr_shard *s, long it, int w, int i)
+{
+	uint64_t slot = s->rotate ? (uint64_t)((w + it) % s->workers) : (uint64_t)w;
+
+	return tr_sample_at(s, ((uint64_t)it * s->workers + slot) * s->batch + (uint64_t)i);
+}
+
+void tr_load_batch(struct tr_shard *s, const struct tr_dataset *d, long it, int w,
+		   float *x, uint8_t *y)
+{
+	size_t sz = (size_t)d->rows * d->cols;
+	uint32_t idx[256];
+	int done = 0, i, n;
+
+	while (done < s->batch) {
+		n = s->batch - done < 256 ? s->batch - done : 256;
+		for (i = 0; i < n; i++)
+			idx[i] = tr_shard_sample(s, it, w, done + i);
+		tr_dataset_gather(d, idx, n, x + (size_t)done * sz, y + done);
+		done += n;
 	}
 }

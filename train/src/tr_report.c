@@ -2,14 +2,17 @@
 /*
  * tr_report.c - Table II rows from a run's counters, and
  * `inc-train report LOG... --out DIR`: reads the JSON-lines logs of runs
- * (written by --log) and writes, with gnuplot, the paper's figures as PNG
- * plus a Markdown table:
+ * (written by --log; parsed with jansson, a malformed line named by file
+ * and line) and writes, with gnuplot, the paper's figures as PNG plus a
+ * Markdown table:
  *
  *   fig12-breakdown.png   computation / communication per iteration (stacked)
  *   fig13-accuracy.png    test accuracy vs training time
  *   fig14-compression.png compression ratio and final accuracy per codec setting
  *   fig15-scaling.png     gradient-exchange time vs workers (when runs differ in it)
  *   report.md             every run's Table II rows, speedup, accuracy, bytes
+ *
+ * Run labels take the mode's label from libinceptionn's compression table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +20,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
+#include "inceptionn/inceptionn.h"
+#include "tr_schedules.h"
 #include "tr_train.h"
 
 const char *const tr_row_names[TR_ROW_N] = {
@@ -75,50 +82,77 @@ struct run_log {
 	long iterations;
 	double row[TR_ROW_N];
 	double ratio, share[4], acc, loss, bytes_iter, wire_iter, train_s;
-	int has_summary;
+	int ef;                   /* error feedback in effect */
+	int has_config, has_summary;
 	int nevals;
 	double ev_time[MAX_EVALS], ev_acc[MAX_EVALS];
 };
 
-/* Value of "key": in a flat JSON object line, copied into out (strings
- * without quotes). Returns 0 when found. */
-static int jget(const char *line, const char *key, char *out, size_t len)
+/* A record's number (integer or real), or dflt when absent. */
+static double jnum(const json_t *o, const char *key, double dflt)
 {
-	char pat[64];
-	const char *p, *e;
-	size_t n;
+	const json_t *v = json_object_get(o, key);
 
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(line, pat);
-	if (!p)
-		return -1;
-	p += strlen(pat);
-	if (*p == '"') {
-		p++;
-		e = strchr(p, '"');
-	} else {
-		e = p + strcspn(p, ",}");
-	}
-	if (!e)
-		return -1;
-	n = (size_t)(e - p) < len - 1 ? (size_t)(e - p) : len - 1;
-	memcpy(out, p, n);
-	out[n] = 0;
-	return 0;
+	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-static double jnum(const char *line, const char *key, double dflt)
+/* A record's string into out, or dflt when absent. */
+static void jstr(const json_t *o, const char *key, char *out, size_t len, const char *dflt)
 {
-	char v[64];
+	const json_t *v = json_object_get(o, key);
 
-	return jget(line, key, v, sizeof(v)) ? dflt : strtod(v, NULL);
+	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : dflt);
 }
 
+static void read_config(struct run_log *r, const json_t *o)
+{
+	r->has_config = 1;
+	jstr(o, "model", r->model, sizeof(r->model), "");
+	jstr(o, "scheme", r->scheme, sizeof(r->scheme), "");
+	jstr(o, "compression", r->comp, sizeof(r->comp), "");
+	jstr(o, "schedule", r->sched, sizeof(r->sched), tr_schedule_at(0)->name);
+	r->eb = (int)jnum(o, "error_bound", 10);
+	r->trunc = (int)jnum(o, "truncate", 0);
+	r->workers = (int)jnum(o, "workers", 1);
+	r->iterations = (long)jnum(o, "iterations", 0);
+	r->ef = json_is_true(json_object_get(o, "error_feedback"));
+}
+
+static void read_summary(struct run_log *r, const json_t *o)
+{
+	static const char *const shares[4] = { "share2", "share10", "share18", "share34" };
+	char key[32];
+	int i;
+
+	r->has_summary = 1;
+	r->row[TR_ROW_ITER] = jnum(o, "iter_ms", 0);
+	for (i = 0; i < TR_ROW_N; i++)
+		if (i != TR_ROW_ITER) {
+			snprintf(key, sizeof(key), "%s_ms", tr_row_names[i]);
+			r->row[i] = jnum(o, key, 0);
+		}
+	r->ratio = jnum(o, "codec_ratio", 0);
+	for (i = 0; i < 4; i++)
+		r->share[i] = jnum(o, shares[i], 0);
+	r->acc = jnum(o, "accuracy", 0);
+	r->loss = jnum(o, "loss", 0);
+	r->predicted = jnum(o, "predicted_iter_ms", 0);
+	r->acc_rank0 = jnum(o, "accuracy_rank0", 0);
+	r->spread = jnum(o, "spread", 0);
+	r->bytes_iter = jnum(o, "bytes_per_iter", 0);
+	r->train_s = jnum(o, "train_s", 0);
+	r->iterations = (long)jnum(o, "iterations", (double)r->iterations);
+}
+
+/* One JSON object per line (blank lines pass); a line that is not one is
+ * named by file and line number. */
 static int read_log(struct run_log *r, const char *path)
 {
-	char line[4096], v[64];
 	FILE *f = fopen(path, "r");
-	int have_config = 0, i;
+	char *line = NULL;
+	size_t cap = 0;
+	long lineno = 0;
+	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
@@ -126,56 +160,46 @@ static int read_log(struct run_log *r, const char *path)
 		fprintf(stderr, "inc-train report: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		if (jget(line, "type", v, sizeof(v)))
-			continue;
-		if (!strcmp(v, "config")) {
-			have_config = 1;
-			jget(line, "model", r->model, sizeof(r->model));
-			jget(line, "scheme", r->scheme, sizeof(r->scheme));
-			jget(line, "compression", r->comp, sizeof(r->comp));
-			if (jget(line, "schedule", r->sched, sizeof(r->sched)))
-				strcpy(r->sched, "sync");
-			r->eb = (int)jnum(line, "error_bound", 10);
-			r->trunc = (int)jnum(line, "truncate", 0);
-			r->workers = (int)jnum(line, "workers", 1);
-			r->iterations = (long)jnum(line, "iterations", 0);
-		} else if (!strcmp(v, "eval") && r->nevals < MAX_EVALS) {
-			r->ev_time[r->nevals] = jnum(line, "time", 0);
-			r->ev_acc[r->nevals++] = jnum(line, "accuracy", 0);
-		} else if (!strcmp(v, "summary")) {
-			char key[32];
+	while (rc == 0 && getline(&line, &cap, f) > 0) {
+		json_error_t err;
+		json_t *o;
+		const char *type;
 
-			r->has_summary = 1;
-			r->row[TR_ROW_ITER] = jnum(line, "iter_ms", 0);
-			for (i = 0; i < TR_ROW_N; i++)
-				if (i != TR_ROW_ITER) {
-					snprintf(key, sizeof(key), "%s_ms", tr_row_names[i]);
-					r->row[i] = jnum(line, key, 0);
-				}
-			r->ratio = jnum(line, "codec_ratio", 0);
-			for (i = 0; i < 4; i++) {
-				snprintf(key, sizeof(key), "share%d", i == 0 ? 2 : i == 1 ? 10 :
-					 i == 2 ? 18 : 34);
-				r->share[i] = jnum(line, key, 0);
+		lineno++;
+		if (strspn(line, " \t\r\n") == strlen(line))
+			continue;
+		o = json_loads(line, JSON_REJECT_DUPLICATES, &err);
+		if (!o || !json_is_object(o)) {
+			fprintf(stderr, "inc-train report: %s:%ld: malformed record (%s)\n", path,
+				lineno, o ? "not a JSON object" : err.text);
+			rc = -1;
+		} else if (!json_is_string(json_object_get(o, "type"))) {
+			fprintf(stderr, "inc-train report: %s:%ld: malformed record (no \"type\")\n",
+				path, lineno);
+			rc = -1;
+		} else {
+			type = json_string_value(json_object_get(o, "type"));
+			if (!strcmp(type, "config")) {
+				read_config(r, o);
+			} else if (!strcmp(type, "eval") && r->nevals < MAX_EVALS) {
+				r->ev_time[r->nevals] = jnum(o, "time", 0);
+				r->ev_acc[r->nevals++] = jnum(o, "accuracy", 0);
+			} else if (!strcmp(type, "summary")) {
+				read_summary(r, o);
+			} else if (!strcmp(type, "wire")) {
+				/* bytes the emulated wire carried (scripts/train-cluster.sh) */
+				r->wire_iter = jnum(o, "bytes_wire_per_iter", 0);
 			}
-			r->acc = jnum(line, "accuracy", 0);
-			r->loss = jnum(line, "loss", 0);
-			r->predicted = jnum(line, "predicted_iter_ms", 0);
-			r->acc_rank0 = jnum(line, "accuracy_rank0", 0);
-			r->spread = jnum(line, "spread", 0);
-			r->bytes_iter = jnum(line, "bytes_per_iter", 0);
-			r->train_s = jnum(line, "train_s", 0);
-			r->iterations = (long)jnum(line, "iterations", (double)r->iterations);
-		} else if (!strcmp(v, "wire")) {
-			/* bytes the emulated wire carried (scripts/train-cluster.sh) */
-			r->wire_iter = jnum(line, "bytes_wire_per_iter", 0);
 		}
+		json_decref(o);
 	}
+	free(line);
 	fclose(f);
-	if (!have_config || !r->has_summary) {
+	if (rc)
+		return rc;
+	if (!r->has_config || !r->has_summary) {
 		fprintf(stderr, "inc-train report: %s: not a complete inc-train log "
-			"(no %s record)\n", path, have_config ? "summary" : "config");
+			"(no %s record)\n", path, r->has_config ? "summary" : "config");
 		return -1;
 	}
 	return 0;
@@ -195,38 +219,62 @@ static double comm_ms(const struct run_log *r)
 	return r->row[TR_ROW_SUM] + r->row[TR_ROW_COMM];
 }
 
+static const struct inc_compression_info *comp_info(const struct run_log *r);
+
 static int compressed(const struct run_log *r)
 {
-	return strcmp(r->comp, "none") != 0;
+	const struct inc_compression_info *ci = comp_info(r);
+
+	return ci ? ci->mode != INC_COMP_NONE : r->comp[0] != 0;
 }
 
-/* The paper's names: WA, INC, WA+C, INC+C; other bounds and truncation
- * are spelled out. */
+/* The library's table entry of a run's compression mode (NULL: unknown). */
+static const struct inc_compression_info *comp_info(const struct run_log *r)
+{
+	enum inc_compression m;
+
+	return inc_compression_parse(r->comp, &m) ? NULL : inc_compression_info(m);
+}
+
+/* The paper's names: WA, INC, WA+C, INC+C, the mode's label from the
+ * library's table; other bounds, truncation and error feedback are
+ * spelled out. */
 static void make_label(struct run_log *r, int models_differ, int show_sched)
 {
+	const struct inc_compression_info *ci = comp_info(r);
 	char model[sizeof(r->model)], sched[sizeof(r->sched)], eb[16] = "", tr[16] = "";
 	int c = compressed(r);
 
 	/* copies: the label lives in the same struct as its sources */
 	memcpy(model, r->model, sizeof(model));
 	memcpy(sched, r->sched, sizeof(sched));
-	if (c && r->eb != 10 && strncmp(r->comp, "cnat", 4) && strcmp(r->comp, "sketch"))
+	if (c && r->eb != 10 && ci && ci->error_bound)
 		snprintf(eb, sizeof(eb), " 2^-%d", r->eb);
 	if (r->trunc)
 		snprintf(tr, sizeof(tr), " %db-T", r->trunc);
-	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s%s%s%s%s",
+	snprintf(r->label, sizeof(r->label), "%s%s%s%s%s%s%s%s%s%s",
 		 models_differ ? model : "", models_differ ? " " : "",
 		 !strcmp(r->scheme, "wa") ? "WA" : "INC", c ? "+C" : "",
-		 !c || !strcmp(r->comp, "nic") ? "" : !strcmp(r->comp, "cnat") ? "(Cnat)" :
-		 !strcmp(r->comp, "cnat-det") ? "(Cnat det)" : !strcmp(r->comp, "sketch") ? "(sketch)" :
-		 !strcmp(r->comp, "inc+sketch") ? "(inc+sketch)" : "(sw)", eb, tr,
-		 show_sched ? " " : "",
-		 show_sched ? sched : "");
+		 c && ci ? ci->label : c ? r->comp : "", eb, tr, r->ef ? " EF" : "",
+		 show_sched ? " " : "", show_sched ? sched : "");
 }
 
+/* The run's schedule entry (NULL: unknown to this build). */
+static const struct tr_schedule *schedule(const struct run_log *r)
+{
+	return tr_schedule_at(tr_schedule_find(r->sched));
+}
+
+/* Any schedule other than the default (sync, the table's first). */
 static int layerwise(const struct run_log *r)
 {
-	return strcmp(r->sched, "sync") != 0;
+	return schedule(r) != tr_schedule_at(0);
+}
+
+/* Replicas that differ by design (gossip): accuracy of rank 0, spread. */
+static int replicas_differ(const struct run_log *r)
+{
+	return schedule(r) && !schedule(r)->identical;
 }
 
 /* Ratio of the bytes a run's gradients need: the codec's, or 32/(32-T). */
@@ -560,7 +608,7 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling, i
 				fprintf(f, " %.2f | %.2f |", r[i].predicted, r[i].predicted / it);
 			else
 				fprintf(f, " - | - |");
-			if (!strcmp(r[i].sched, "gossip"))
+			if (replicas_differ(&r[i]))
 				fprintf(f, " %.2f | %.2f | %.3g |\n", r[i].acc, r[i].acc_rank0, r[i].spread);
 			else
 				fprintf(f, " %.2f | - | - |\n", r[i].acc);
@@ -602,7 +650,7 @@ int tr_report_main(int argc, char **argv)
 		if (strcmp(runs[i].model, runs[0].model))
 			models_differ = 1;
 	for (i = 0; i < n; i++)
-		show_sched |= strcmp(runs[i].sched, "sync") != 0;
+		show_sched |= layerwise(&runs[i]);
 	for (i = 0; i < n; i++)
 		make_label(&runs[i], models_differ, show_sched);
 	if (plot_breakdown(out, runs, n) || plot_accuracy(out, runs, n) ||

@@ -53,17 +53,22 @@ double tr_rng_normal(struct tr_rng *r)
 	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
-uint64_t tr_digest(const float *v, size_t n)
+uint64_t tr_digest_bytes(const void *v, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)v;
+	const unsigned char *p = v;
 	uint64_t h = 0xcbf29ce484222325ull;
 	size_t i;
 
-	for (i = 0; i < n * sizeof(float); i++) {
+	for (i = 0; i < len; i++) {
 		h ^= p[i];
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+uint64_t tr_digest(const float *v, size_t n)
+{
+	return tr_digest_bytes(v, n * sizeof(float));
 }
 
 uint64_t tr_now_ns(void)

@@ -27,6 +27,8 @@ double tr_rng_normal(struct tr_rng *r);
 
 /* FNV-1a 64 of n floats' bytes: the digest printed and compared. */
 uint64_t tr_digest(const float *v, size_t n);
+/* The same of len bytes (tr_digest(v, n) = tr_digest_bytes(v, 4 n)). */
+uint64_t tr_digest_bytes(const void *v, size_t len);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t tr_now_ns(void);

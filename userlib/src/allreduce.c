@@ -9,7 +9,8 @@
  * Layers, top to bottom (no file calls a file above it; `make
  * test-userlib-layers` checks the call graph of the objects):
  *   allreduce.c (API) -> progress.c -> call.c -> sketch_ar.c -> ring.c,
- *   wa.c, peer.c -> pair.c -> transport.c -> comm.c (links), options.c ->
+ *   wa.c, peer.c -> pair.c -> transport.c -> comm.c (links) -> hello.c
+ *   (rendezvous handshakes), options.c ->
  *   segc.c (the compression table) -> segc_*.c, codec_*.c -> sock.c.
  */
 #include "inc_internal.h"

@@ -37,7 +37,9 @@ int inc_call_check(struct inc_comm *c, const struct inc_call *k,
 	    o->sketch_index > INC_SKETCH_BLOOM ||
 	    (o->sketch_gamma != 0 && !(o->sketch_gamma >= INC_SKETCH_GAMMA_MIN &&
 				      o->sketch_gamma <= INC_SKETCH_GAMMA_MAX)) ||
-	    (unsigned)o->error_feedback > INC_EF_ON)
+	    (unsigned)o->error_feedback > INC_EF_ON ||
+	    o->scale_exp < -64 || o->scale_exp > 64 ||
+	    (o->scale_exp && k->kind != INC_CALL_ALLREDUCE))
 		return INC_E_ARG;
 	if (ci->whole_call && k->count > INC_SKETCH_N_MAX)
 		return INC_E_ARG;
@@ -53,6 +55,29 @@ int inc_call_check(struct inc_comm *c, const struct inc_call *k,
 	if (!inc_error_feedback_active(o))
 		o->residual = NULL;     /* the algorithms test this alone */
 	return 0;
+}
+
+/* v[0..n) times 2^e, exactly for normal values (a power of two). */
+static void scale(float *v, size_t n, int e)
+{
+	uint32_t bits = (uint32_t)(127 + e) << 23;   /* 2^e, |e| <= 64 */
+	float f;
+	size_t i;
+
+	memcpy(&f, &bits, sizeof(f));
+	for (i = 0; v && i < n; i++)
+		v[i] *= f;
+}
+
+static int all_reduce(struct inc_comm *c, const struct inc_call *k)
+{
+	const struct inc_allreduce_opts *o = &k->o;
+
+	return inc_compression_info(o->compression)->whole_call ?
+	       inc_sketch_allreduce(c, k->buf, k->count, o) :
+	       k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
+	       inc_wa_allreduce(c, k->buf, k->count, o, k->update, k->arg) :
+	       inc_ring_allreduce(c, k->buf, k->count, o);
 }
 
 int inc_call_run(struct inc_comm *c, const struct inc_call *k)
@@ -77,11 +102,21 @@ int inc_call_run(struct inc_comm *c, const struct inc_call *k)
 		if (k->count)
 			k->update(k->arg, k->buf, 0, k->count);
 	} else if (c->size > 1 && k->count > 0) {
-		rc = inc_compression_info(o->compression)->whole_call ?
-		     inc_sketch_allreduce(c, k->buf, k->count, o) :
-		     k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
-		     inc_wa_allreduce(c, k->buf, k->count, o, k->update, k->arg) :
-		     inc_ring_allreduce(c, k->buf, k->count, o);
+		if (o->scale_exp) {
+			uint64_t t0 = inc_now_ns();
+
+			scale(k->buf, k->count, o->scale_exp);
+			scale(o->residual, k->count, o->scale_exp);
+			c->st.codec_ns += inc_now_ns() - t0;
+		}
+		rc = all_reduce(c, k);
+		if (o->scale_exp) {
+			uint64_t t0 = inc_now_ns();
+
+			scale(k->buf, k->count, -o->scale_exp);
+			scale(o->residual, k->count, -o->scale_exp);
+			c->st.codec_ns += inc_now_ns() - t0;
+		}
 	}
 	if (rc == 0)
 		c->st.calls++;

@@ -4,15 +4,21 @@
  * and the data links: a ring (send to rank+1, receive from rank-1) and the
  * worker-aggregator links (every rank > 0 to rank 0).
  *
- * Control protocol (untagged TCP to INC_MASTER_ADDR:INC_MASTER_PORT):
- * each rank > 0 sends a 16-byte hello {"INC1", rank, size, data port}
- * (big-endian words); rank 0 answers with the table of N data addresses
- * (24 bytes each: family 4/6, pad, port, 16 address bytes, pad). Rank 0's
- * own entry is left zero: the others use the address they reached it at.
+ * Every connection, to the master port or to a data listener, starts with
+ * the handshake of hello.c (magic, version, job id, world size, rank,
+ * link kind; an HMAC challenge-response with INC_JOB_SECRET); strangers are
+ * refused and counted, the job goes on (docs/userlib.md, "Bootstrap").
  *
- * Data hello: the connecting side sends three float32 values, all >= 1 so
- * the NIC codec passes them unchanged (tag 3): a magic number, rank + 1 and
- * link kind + 1. Data sockets never carry anything but float32 values.
+ * Control protocol (untagged TCP to INC_MASTER_ADDR:INC_MASTER_PORT): each
+ * rank > 0 sends its control hello with its data port; once all are in,
+ * rank 0 sends each the table of N data addresses (24 bytes each: family
+ * 4/6, pad, port, 16 address bytes, pad). Rank 0's own entry is left zero:
+ * the others use the address they reached it at.
+ *
+ * Listeners bind to INC_BIND_ADDR, else to the address this rank uses to
+ * reach the master (rank 0: the master address itself), never to every
+ * interface. Data sockets never carry anything but float32 values, the
+ * handshake included.
  */
 #include <errno.h>
 #include <arpa/inet.h>
@@ -33,11 +39,6 @@
 
 #include "inc_internal.h"
 
-#define CTRL_MAGIC  0x494e4331u   /* "INC1" */
-#define DATA_MAGIC  1234567.0f
-#define LINK_RING   0
-#define LINK_WA     1
-#define LINK_PEER   2
 #define ENTRY_BYTES 24
 
 static void link_init(struct inc_link *l)
@@ -146,18 +147,12 @@ int inc_comm_stats(const struct inc_comm *c, struct inc_comm_stats *st)
 	return 0;
 }
 
-static void put32(uint8_t *p, uint32_t v)
+int inc_comm_bootstrap_stats(const struct inc_comm *c, struct inc_bootstrap_stats *st)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
+	if (!c || !st)
+		return INC_E_ARG;
+	*st = c->bst;
+	return 0;
 }
 
 static void entry_put(uint8_t *e, const struct sockaddr_storage *ss, uint16_t port)
@@ -207,66 +202,69 @@ static void set_port(struct sockaddr_storage *ss, uint16_t port)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
 }
 
-static int send_hello(int fd, int rank, int kind, int64_t deadline)
-{
-	float h[3] = { DATA_MAGIC, (float)rank + 1.0f, (float)kind + 1.0f };
+/* Which descriptor a data-link hello fills: ring and WA links during the
+ * bootstrap, peer links in inc_comm_connect_peers. */
+struct data_rdv {
+	struct inc_comm *c;
+	int peers;
+};
 
-	return inc_sock_write_all(fd, h, sizeof(h), deadline);
+static int *data_slot(void *arg, const struct inc_hello *h)
+{
+	struct data_rdv *d = arg;
+	struct inc_comm *c = d->c;
+	int n = c->size, r = c->rank, from = (int)h->rank;
+
+	if (d->peers)
+		return h->kind == INC_LINK_PEER && from != r ? &c->peer_recv[from].fd : NULL;
+	if (h->kind == INC_LINK_RING)
+		return from == (r + n - 1) % n ? &c->ring_recv.fd : NULL;
+	if (h->kind == INC_LINK_WA)
+		return r == 0 && from > 0 ? &c->wa[from].fd : NULL;
+	return NULL;
 }
 
-/* Connect data link l to addr and say who we are (hello of kind). */
-static int link_connect(struct inc_link *l, const struct sockaddr_storage *addr,
-			socklen_t alen, uint8_t tos, int rank, int kind, int64_t deadline)
+static void rdv_init(struct inc_rdv *rv, struct inc_comm *c, const char *what, int lfd,
+		     int data, int64_t deadline)
 {
-	int rc = inc_sock_connect((const struct sockaddr *)addr, alen, tos, 1, deadline, &l->fd);
+	memset(rv, 0, sizeof(*rv));
+	rv->job = &c->job;
+	rv->what = what;
+	rv->lfd = lfd;
+	rv->data = data;
+	rv->deadline = deadline;
+	rv->st = &c->bst;
+}
+
+/* Connect data link l to addr and send the hello of kind (o: its
+ * handshake, finished by inc_rdv_run). */
+static int link_connect(struct inc_rdv *rv, struct inc_link *l, struct inc_rdv_out *o,
+			const struct sockaddr_storage *addr, socklen_t alen, uint8_t tos,
+			int kind, int64_t deadline)
+{
+	int rc = inc_sock_connect((const struct sockaddr *)addr, alen, NULL, tos, 1, deadline,
+				  &l->fd);
 
 	if (rc)
 		return rc;
 	l->family = addr->ss_family;
 	l->tos_now = tos;
-	return send_hello(l->fd, rank, kind, deadline);
+	o->fd = l->fd;
+	return inc_hello_out(rv, o, kind, 0);
 }
 
-/*
- * Accept the next data link on lfd and read its hello: *from (a rank below
- * n) and *kind, the socket's address family in *family. Connections closed
- * before their hello (a connect retried for the MSS) are skipped. On error
- * nothing stays open.
- */
-static int accept_hello(int lfd, int n, int64_t deadline, int *fd_out, int *from, int *kind,
-			int *family)
+/* An accepted data link: its family; with tos >= 0 the ToS inherited from
+ * the listener, set again to verify it. */
+static int link_accepted(struct inc_link *l, int tos)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	float h[3];
-	int fd, rc;
 
-	for (;;) {
-		rc = inc_sock_accept(lfd, deadline, &fd);
-		if (rc)
-			return rc;
-		rc = inc_sock_read_all(fd, h, sizeof(h), deadline);
-		if (rc != INC_E_CLOSED)
-			break;
-		close(fd);
-	}
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	*from = (int)h[1] - 1;
-	*kind = (int)h[2] - 1;
-	if (h[0] != DATA_MAGIC || *from < 0 || *from >= n) {
-		close(fd);
-		return INC_E_PROTOCOL;
-	}
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
-		close(fd);
+	if (getsockname(l->fd, (struct sockaddr *)&ss, &sl) < 0)
 		return INC_E_SOCKET;
-	}
-	*family = ss.ss_family;
-	*fd_out = fd;
-	return 0;
+	l->family = ss.ss_family;
+	l->tos_now = tos;
+	return tos >= 0 ? inc_sock_set_tos(l->fd, l->family, (uint8_t)tos) : 0;
 }
 
 int inc_comm_connect_data(struct inc_comm *c, int lfd,
@@ -274,44 +272,35 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
 			  const socklen_t *alens, uint8_t tos,
 			  int64_t deadline)
 {
-	int n = c->size, r = c->rank, next = (r + 1) % n, prev = (r + n - 1) % n;
-	int want, got = 0, fd, rc;
+	int n = c->size, r = c->rank, next = (r + 1) % n, no = 0, i, rc;
+	struct data_rdv d = { c, 0 };
+	struct inc_rdv_out o[2];
+	struct inc_rdv rv;
 
 	if (n == 1)
 		return 0;
-	rc = link_connect(&c->ring_send, &addrs[next], alens[next], tos, r, LINK_RING, deadline);
+	rdv_init(&rv, c, "data listener", lfd, 1, deadline);
+	rv.slot = data_slot;
+	rv.arg = &d;
+	rc = link_connect(&rv, &c->ring_send, &o[no++], &addrs[next], alens[next], tos,
+			  INC_LINK_RING, deadline);
 	if (rc)
 		return rc;
 	if (r > 0) {
-		rc = link_connect(&c->wa_up, &addrs[0], alens[0], tos, r, LINK_WA, deadline);
+		rc = link_connect(&rv, &c->wa_up, &o[no++], &addrs[0], alens[0], tos,
+				  INC_LINK_WA, deadline);
 		if (rc)
 			return rc;
 	}
-	want = r == 0 ? n : 1;   /* ring link from prev (+ N-1 WA links) */
-	while (got < want) {
-		int from, kind, family;
-		struct inc_link *l = NULL;
-
-		rc = accept_hello(lfd, n, deadline, &fd, &from, &kind, &family);
-		if (rc)
-			return rc;
-		if (kind == LINK_RING)
-			l = from == prev ? &c->ring_recv : NULL;
-		else if (kind == LINK_WA)
-			l = r == 0 && from > 0 ? &c->wa[from] : NULL;
-		if (!l || l->fd >= 0) {
-			close(fd);
-			return INC_E_PROTOCOL;
-		}
-		l->fd = fd;
-		l->family = family;
-		/* Inherited from the listener; set again to verify it. */
-		rc = inc_sock_set_tos(fd, l->family, tos);
-		if (rc)
-			return rc;
-		l->tos_now = tos;
-		got++;
-	}
+	/* ring link from prev (+ N-1 WA links at rank 0) */
+	rc = inc_rdv_run(&rv, o, no, r == 0 ? n : 1);
+	if (rc)
+		return rc;
+	rc = link_accepted(&c->ring_recv, tos);
+	for (i = 1; r == 0 && i < n && !rc; i++)
+		rc = link_accepted(&c->wa[i], tos);
+	if (rc)
+		return rc;
 	{
 		int mss = 0;
 		socklen_t ml = sizeof(mss);
@@ -327,49 +316,57 @@ int inc_comm_connect_data(struct inc_comm *c, int lfd,
  * Peer links for point-to-point exchanges: every rank connects to every
  * other rank's data listener (the connects complete in the listeners'
  * backlogs, so the order does not matter) and then accepts one link from
- * each. Collective: the first inc_sendrecv_f32 of a communicator does it
- * on every rank. Links start untagged; calls retag them.
+ * each, both sides' handshakes in one loop. Collective: the first
+ * inc_sendrecv_f32 of a communicator does it on every rank. Links start
+ * untagged; calls retag them.
  */
 int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline)
 {
-	int n = c->size, r = c->rank, j, got = 0, fd, rc;
+	int n = c->size, r = c->rank, j, no = 0, rc;
+	struct data_rdv d = { c, 1 };
+	struct inc_rdv_out *o;
+	struct inc_rdv rv;
 
 	if (c->peer_send)
 		return 0;
 	if (c->data_lfd < 0 || !c->addrs)
 		return INC_E_BROKEN;
-	c->peer_send = malloc(sizeof(*c->peer_send) * (size_t)n);
-	c->peer_recv = malloc(sizeof(*c->peer_recv) * (size_t)n);
-	if (!c->peer_send || !c->peer_recv)
-		return INC_E_NOMEM;
-	for (j = 0; j < n; j++) {
-		link_init(&c->peer_send[j]);
-		link_init(&c->peer_recv[j]);
-	}
-	for (j = 0; j < n; j++) {
-		if (j == r)
-			continue;
-		rc = link_connect(&c->peer_send[j], &c->addrs[j], c->alens[j], 0, r, LINK_PEER,
-				  deadline);
-		if (rc)
-			return rc;
-	}
-	while (got < n - 1) {
-		int from, kind, family;
+	{
+		struct inc_link *ps = malloc(sizeof(*ps) * (size_t)n);
+		struct inc_link *pr = malloc(sizeof(*pr) * (size_t)n);
 
-		rc = accept_hello(c->data_lfd, n, deadline, &fd, &from, &kind, &family);
-		if (rc)
-			return rc;
-		if (kind != LINK_PEER || from == r || c->peer_recv[from].fd >= 0) {
-			close(fd);
-			return INC_E_PROTOCOL;
+		/* Both or neither: inc_fail and inc_comm_free close what they
+		 * find in the arrays, so nothing uninitialised may be seen. */
+		if (!ps || !pr) {
+			free(ps);
+			free(pr);
+			return INC_E_NOMEM;
 		}
-		c->peer_recv[from].fd = fd;
-		c->peer_recv[from].family = family;
-		c->peer_recv[from].tos_now = -1;
-		got++;
+		for (j = 0; j < n; j++) {
+			link_init(&ps[j]);
+			link_init(&pr[j]);
+		}
+		c->peer_send = ps;
+		c->peer_recv = pr;
 	}
-	return 0;
+	o = calloc((size_t)n, sizeof(*o));
+	if (!o)
+		return INC_E_NOMEM;
+	rdv_init(&rv, c, "data listener", c->data_lfd, 1, deadline);
+	rv.slot = data_slot;
+	rv.arg = &d;
+	rc = 0;
+	for (j = 0; j < n && !rc; j++)
+		if (j != r)
+			rc = link_connect(&rv, &c->peer_send[j], &o[no++], &c->addrs[j],
+					  c->alens[j], 0, INC_LINK_PEER, deadline);
+	if (!rc)
+		rc = inc_rdv_run(&rv, o, no, n - 1);
+	free(o);
+	for (j = 0; j < n && !rc; j++)
+		if (j != r)
+			rc = link_accepted(&c->peer_recv[j], -1);
+	return rc;
 }
 
 /*
@@ -410,17 +407,71 @@ static int init_done(struct inc_comm *c, int rc, int lfd,
 	return 0;
 }
 
+/* A numeric or named address (port 0) into *ss: 0 or INC_E_ENV. */
+static int resolve(const char *addr, const char *port_s, struct sockaddr_storage *ss,
+		   socklen_t *len)
+{
+	struct addrinfo hints, *ai = NULL;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	/* Numeric addresses first: no NSS, so static binaries (e.g. in a
+	 * minimal VM image) work too. */
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai) {
+		hints.ai_flags = AI_NUMERICSERV;
+		ai = NULL;
+		if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai)
+			return INC_E_ENV;
+	}
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*len = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* The master's control rendezvous: rank r's hello fills ctrl[r] and its
+ * table row (the address it connected from, its data port). */
+struct ctrl_rdv {
+	struct inc_comm *c;
+	uint8_t *table;
+};
+
+static int *ctrl_slot(void *arg, const struct inc_hello *h)
+{
+	struct ctrl_rdv *d = arg;
+
+	if (h->kind != INC_LINK_CTRL || h->rank == 0 || h->port == 0 || h->port > 65535)
+		return NULL;
+	return &d->c->ctrl[h->rank];
+}
+
+static void ctrl_accepted(void *arg, const struct inc_hello *h, int fd)
+{
+	struct ctrl_rdv *d = arg;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	(void)getpeername(fd, (struct sockaddr *)&ss, &sl);
+	entry_put(d->table + ENTRY_BYTES * h->rank, &ss, (uint16_t)h->port);
+}
+
 /* Environment bootstrap. */
 static int init_env(struct inc_comm **out, int rank, int size)
 {
 	const char *addr = inc_env2("INC_MASTER_ADDR", "MASTER_ADDR");
 	const char *port_s = inc_env2("INC_MASTER_PORT", "MASTER_PORT");
-	struct addrinfo hints, *ai = NULL;
-	struct sockaddr_storage *addrs = NULL, master;
-	socklen_t *alens = NULL, mlen;
+	const char *bind_s = inc_env2("INC_BIND_ADDR", NULL);
+	struct sockaddr_storage *addrs = NULL, master, bind_ss, local;
+	socklen_t *alens = NULL, mlen, blen, llen;
 	struct inc_comm *c = NULL;
-	uint8_t *table = NULL, hello[16];
-	int timeout, rc, lfd = -1, cfd = -1, i, family;
+	uint8_t *table = NULL;
+	int timeout, rc, lfd = -1, cfd = -1, i;
+	char job_id[INC_JOB_ID_MAX + 1];
+	struct inc_rdv rv;
 	long port;
 	uint16_t dport, cport;
 	uint8_t tos;
@@ -435,70 +486,47 @@ static int init_env(struct inc_comm **out, int rank, int size)
 	rc = inc_comm_alloc(&c, rank, size);
 	if (rc)
 		return rc;
+	/* The default job id: the master's address and port. */
+	snprintf(job_id, sizeof(job_id), "%s:%s", addr ? addr : "", port_s ? port_s : "");
+	rc = inc_job_init(&c->job, rank, size, job_id);
+	if (rc)
+		goto out;
 	if (size == 1) {
 		*out = c;
 		return 0;
 	}
 	deadline = inc_now_ms() + timeout;
 	rc = INC_E_ENV;
-	if (!addr || inc_parse_long(port_s, 1, 65535, &port))
+	if (!addr || inc_parse_long(port_s, 1, 65535, &port) ||
+	    resolve(addr, port_s, &master, &mlen) ||
+	    (bind_s && resolve(bind_s, "0", &bind_ss, &blen)))
 		goto out;
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	/* Numeric addresses first: no NSS, so static binaries (e.g. in a
-	 * minimal VM image) work too. */
-	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-	if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai) {
-		hints.ai_flags = AI_NUMERICSERV;
-		ai = NULL;
-		if (getaddrinfo(addr, port_s, &hints, &ai) != 0 || !ai)
-			goto out;
-	}
-	memcpy(&master, ai->ai_addr, ai->ai_addrlen);
-	mlen = ai->ai_addrlen;
-	family = ai->ai_family;
-	freeaddrinfo(ai);
-
 	rc = tables_alloc(size, &addrs, &alens, &table);
 	if (rc)
 		goto out;
-	rc = inc_sock_listen(family, 0, tos, 1, &dport);
-	if (rc < 0)
-		goto out;
-	lfd = rc;
 
 	if (rank == 0) {
-		rc = inc_sock_listen(family, (uint16_t)port, 0, 0, &cport);
+		struct ctrl_rdv d = { c, table };
+
+		/* Listen where the others reach us. */
+		local = bind_s ? bind_ss : master;
+		rc = inc_sock_listen(&local, 0, 0, tos, 1, &dport);
+		if (rc < 0)
+			goto out;
+		lfd = rc;
+		rc = inc_sock_listen(&local, 0, (uint16_t)port, 0, 0, &cport);
 		if (rc < 0)
 			goto out;
 		cfd = rc;
-		for (i = 1; i < size; i++) {
-			struct sockaddr_storage ss;
-			socklen_t sl = sizeof(ss);
-			int fd, from;
-
-			rc = inc_sock_accept(cfd, deadline, &fd);
-			if (rc)
-				goto out;
-			rc = inc_sock_read_all(fd, hello, sizeof(hello), deadline);
-			if (rc) {
-				close(fd);
-				goto out;
-			}
-			from = (int)get32(hello + 4);
-			if (get32(hello) != CTRL_MAGIC || get32(hello + 8) != (uint32_t)size ||
-			    from <= 0 || from >= size || c->ctrl[from] >= 0 ||
-			    get32(hello + 12) == 0 || get32(hello + 12) > 65535 ||
-			    getpeername(fd, (struct sockaddr *)&ss, &sl) < 0) {
-				close(fd);
-				rc = INC_E_PROTOCOL;
-				goto out;
-			}
-			c->ctrl[from] = fd;
-			entry_put(table + ENTRY_BYTES * from, &ss,
-				  (uint16_t)get32(hello + 12));
-		}
+		rdv_init(&rv, c, "master port", cfd, 0, deadline);
+		rv.slot = ctrl_slot;
+		rv.accepted = ctrl_accepted;
+		rv.arg = &d;
+		rc = inc_rdv_run(&rv, NULL, 0, size - 1);
+		if (rc)
+			goto out;
+		close(cfd);
+		cfd = -1;
 		entry_put(table, &master, dport);
 		table[0] = 0;   /* rank 0: "the address you reached me at" */
 		for (i = 1; i < size; i++) {
@@ -507,18 +535,39 @@ static int init_env(struct inc_comm **out, int rank, int size)
 			if (rc)
 				goto out;
 		}
-		close(cfd);
-		cfd = -1;
 	} else {
-		rc = inc_sock_connect((struct sockaddr *)&master, mlen, 0, 0,
-				      deadline, &c->ctrl_fd);
-		if (rc)
-			goto out;
-		put32(hello, CTRL_MAGIC);
-		put32(hello + 4, (uint32_t)rank);
-		put32(hello + 8, (uint32_t)size);
-		put32(hello + 12, dport);
-		rc = inc_sock_write_all(c->ctrl_fd, hello, sizeof(hello), deadline);
+		struct inc_rdv_out o;
+
+		for (;;) {
+			rc = inc_sock_connect((struct sockaddr *)&master, mlen,
+					      bind_s ? &bind_ss : NULL, 0, 0, deadline, &c->ctrl_fd);
+			if (rc)
+				goto out;
+			/* Listen on the address the master sees us at. */
+			llen = sizeof(local);
+			if (lfd < 0 && getsockname(c->ctrl_fd, (struct sockaddr *)&local, &llen) < 0) {
+				rc = INC_E_SOCKET;
+				goto out;
+			}
+			if (lfd < 0) {
+				rc = inc_sock_listen(bind_s ? &bind_ss : &local, 0, 0, tos, 1, &dport);
+				if (rc < 0)
+					goto out;
+				lfd = rc;
+			}
+			rdv_init(&rv, c, "master port", -1, 0, deadline);
+			o.fd = c->ctrl_fd;
+			rc = inc_hello_out(&rv, &o, INC_LINK_CTRL, dport);
+			if (!rc)
+				rc = inc_rdv_run(&rv, &o, 1, 0);
+			/* Closed with no answer: the master made room for a
+			 * newer connection in a flood (or was not up). Again. */
+			if (rc != INC_E_CLOSED || inc_now_ms() + 50 >= deadline)
+				break;
+			close(c->ctrl_fd);
+			c->ctrl_fd = -1;
+			usleep(50000);
+		}
 		if (rc)
 			goto out;
 		rc = inc_sock_read_all(c->ctrl_fd, table, (size_t)size * ENTRY_BYTES,
@@ -602,21 +651,26 @@ int inc_comm_init_mpi(struct inc_comm **out)
 	if (rc)
 		return rc;
 	c->mpi_finalize = fin;
+	/* MPI vouches for the membership; the handshakes still keep
+	 * strangers off the data listeners. */
+	rc = inc_job_init(&c->job, rank, size, "mpi");
+	if (rc)
+		goto out;
 	rc = tables_alloc(size, &addrs, &alens, &table);
 	if (rc)
 		goto out;
 	rc = local_addr(&me);
 	if (rc)
 		goto out;
-	rc = inc_sock_listen(AF_INET, 0, tos, 1, &dport);
-	if (rc < 0)
-		goto out;
-	lfd = rc;
 	{
 		struct sockaddr_storage ss;
 
 		memset(&ss, 0, sizeof(ss));
 		memcpy(&ss, &me, sizeof(me));
+		rc = inc_sock_listen(&ss, 0, 0, tos, 1, &dport);
+		if (rc < 0)
+			goto out;
+		lfd = rc;
 		entry_put(entry, &ss, dport);
 	}
 	rc = INC_E_MPI;

@@ -10,7 +10,8 @@ const char *inc_strerror(int err)
 	case INC_E_ENV:
 		return "environment variable missing or invalid (INC_RANK/RANK, INC_WORLD_SIZE/WORLD_SIZE, "
 		       "INC_MASTER_ADDR/MASTER_ADDR, INC_MASTER_PORT/MASTER_PORT, INC_COMPRESSION, "
-		       "INC_ERROR_BOUND, INC_ALGO, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS)";
+		       "INC_ERROR_BOUND, INC_ALGO, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, INC_JOB_ID, "
+		       "INC_JOB_SECRET, INC_BIND_ADDR, INC_HELLO_TIMEOUT_MS)";
 	case INC_E_NOMEM:
 		return "out of memory";
 	case INC_E_SOCKET:
@@ -31,6 +32,9 @@ const char *inc_strerror(int err)
 		return "MPI bootstrap failed or library built without MPI";
 	case INC_E_NOSUPPORT:
 		return "not supported on this machine";
+	case INC_E_REFUSED:
+		return "the job refused this rank (another job id or world size, a wrong secret, "
+		       "a rank in use or out of range; INC_LOG=stderr names it)";
 	default:
 		if (err <= 0 && err >= INC_EMALFORMED)
 			return inc_model_strerror(err);

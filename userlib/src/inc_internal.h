@@ -55,17 +55,87 @@ int inc_cnat_decode_avx2(const uint8_t *in, size_t n, float *out);
 /* sock.c */
 int64_t inc_now_ms(void);
 int inc_sock_set_tos(int fd, int family, uint8_t tos);
-int inc_sock_listen(int family, uint16_t port, uint8_t tos, int data,
-		    uint16_t *bound_port);
-int inc_sock_connect(const struct sockaddr *sa, socklen_t salen, uint8_t tos,
+/* Listen on local (its port replaced by port), or on family's any-address
+ * when local is NULL; returns the fd or an error. */
+int inc_sock_listen(const struct sockaddr_storage *local, int family, uint16_t port,
+		    uint8_t tos, int data, uint16_t *bound_port);
+/* Connect to sa, from local (port 0) when not NULL. */
+int inc_sock_connect(const struct sockaddr *sa, socklen_t salen,
+		     const struct sockaddr_storage *local, uint8_t tos,
 		     int data, int64_t deadline_ms, int *fd_out);
-int inc_sock_accept(int lfd, int64_t deadline_ms, int *fd_out);
 int inc_sock_write_all(int fd, const void *buf, size_t len, int64_t deadline_ms);
 int inc_sock_read_all(int fd, void *buf, size_t len, int64_t deadline_ms);
 int inc_sock_set_cork(int fd, int on);
 /* Wait until the peer has acknowledged every byte written to fd (the send
  * queue is empty): 0, INC_E_TIMEOUT after timeout_ms, INC_E_SOCKET. */
 int inc_sock_wait_drained(int fd, int timeout_ms);
+
+/* hello.c: the rendezvous handshake on every link (see the file's head). */
+#define INC_HELLO_VERSION 1
+#define INC_HELLO_BYTES   104
+#define INC_REPLY_BYTES   128
+#define INC_NONCE_BYTES   16
+#define INC_JOB_ID_MAX    63
+enum inc_link_kind { INC_LINK_CTRL = 0, INC_LINK_RING, INC_LINK_WA, INC_LINK_PEER };
+
+/* This rank in the handshakes: INC_JOB_ID (default default_id),
+ * INC_JOB_SECRET, INC_HELLO_TIMEOUT_MS. */
+struct inc_job {
+	int rank, size;
+	int hello_ms;                  /* a connection's deadline for its hello */
+	char id[INC_JOB_ID_MAX + 1];
+	uint8_t secret[256];
+	size_t secret_len;
+	int has_secret;
+};
+int inc_job_init(struct inc_job *j, int rank, int size, const char *default_id);
+
+struct inc_hello {
+	uint16_t version, kind;
+	uint32_t rank, size, port, flags;
+	uint8_t nonce[INC_NONCE_BYTES];
+	char job[INC_JOB_ID_MAX + 1];
+};
+void inc_hello_pack(uint8_t out[INC_HELLO_BYTES], const struct inc_hello *h);
+/* -1 a hello of our version (*h filled), else the enum inc_refusal. */
+int inc_hello_unpack(struct inc_hello *h, const uint8_t in[INC_HELLO_BYTES]);
+/* Data-link form: 16-bit word w <-> float 65536 + w (0, or -1 for a value
+ * that is not such a float). */
+void inc_words_to_floats(float *out, const uint8_t *in, size_t nbytes);
+int inc_words_from_floats(uint8_t *out, const float *in, size_t nbytes);
+
+/* One rendezvous: outgoing handshakes (connected, hello sent) and the
+ * incoming links a listener must deliver. */
+struct inc_rdv {
+	const struct inc_job *job;
+	const char *what;              /* "master port", "data listener" (log) */
+	int lfd;                       /* listener, -1: none */
+	int data;                      /* messages as float32 (data links) */
+	int64_t deadline;              /* of the whole rendezvous */
+	/* The descriptor slot a valid hello fills (-1 while free), or NULL
+	 * when nobody expects it; then accepted() once it is filled. */
+	int *(*slot)(void *arg, const struct inc_hello *h);
+	void (*accepted)(void *arg, const struct inc_hello *h, int fd);
+	void *arg;
+	struct inc_bootstrap_stats *st;
+};
+struct inc_rdv_out {
+	int fd;
+	int done;
+	uint8_t hello[INC_HELLO_BYTES];
+};
+/* Send the hello of link kind on o->fd (port: the control hello's data port). */
+int inc_hello_out(struct inc_rdv *r, struct inc_rdv_out *o, int kind, uint32_t port);
+/* Run until every outgoing handshake is done and want_in links have been
+ * accepted: 0, INC_E_CONNECT at the deadline, INC_E_REFUSED/CLOSED/... when
+ * one of ours fails. Strangers are refused and counted in r->st. */
+int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_in);
+/* One incoming connection fd taken as a listener takes it, without the
+ * listener (tests, the fuzz target): 1 accepted (fd in its slot), 0
+ * refused (fd closed), by r->deadline. */
+int inc_rdv_accept_fd(struct inc_rdv *r, int fd);
+/* One line to the log hook (inc_set_log, INC_LOG=stderr); else nothing. */
+void inc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Data links of one rank. */
 struct inc_link {
@@ -101,6 +171,9 @@ struct inc_comm {
 	struct sockaddr_storage *addrs;
 	socklen_t *alens;
 	struct inc_link *peer_send, *peer_recv;   /* [size], own rank unused */
+	/* The rendezvous: this rank's identity, what the listeners refused. */
+	struct inc_job job;
+	struct inc_bootstrap_stats bst;
 };
 
 /* comm.c: connect the peer links (collective; no-op when connected). */

@@ -2,7 +2,8 @@
 /*
  * sock.c - TCP helpers: ToS tagging with verification, an MSS that is a
  * multiple of 4 on data sockets (docs/userlib.md, "Float boundaries"),
- * connect/accept/read/write with deadlines. Every socket is non-blocking;
+ * listeners bound to one address, connect/accept/read/write with
+ * deadlines. Every socket is non-blocking;
  * writes use MSG_NOSIGNAL so a dead peer is an error code, not SIGPIPE.
  */
 #include <errno.h>
@@ -127,18 +128,33 @@ static socklen_t any_addr(int family, uint16_t port, struct sockaddr_storage *ss
 	}
 }
 
-int inc_sock_listen(int family, uint16_t port, uint8_t tos, int data,
-		    uint16_t *bound_port)
+/* local with its port replaced by port; returns its length. */
+static socklen_t with_port(const struct sockaddr_storage *local, uint16_t port,
+			   struct sockaddr_storage *ss)
+{
+	*ss = *local;
+	if (ss->ss_family == AF_INET6) {
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+		return sizeof(struct sockaddr_in6);
+	}
+	((struct sockaddr_in *)ss)->sin_port = htons(port);
+	return sizeof(struct sockaddr_in);
+}
+
+int inc_sock_listen(const struct sockaddr_storage *local, int family, uint16_t port,
+		    uint8_t tos, int data, uint16_t *bound_port)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
 	int fd, one = 1, mss = DATA_LISTEN_MSS, rc;
 
+	if (local)
+		family = local->ss_family;
 	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return INC_E_SOCKET;
 	(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	len = any_addr(family, port, &ss);
+	len = local ? with_port(local, port, &ss) : any_addr(family, port, &ss);
 	/* Accepted sockets inherit the listener's ToS and MSS clamp, so the
 	 * SYN-ACK already carries the tag. */
 	if (data) {
@@ -183,16 +199,24 @@ static int route_mtu(const struct sockaddr *sa, socklen_t salen)
 }
 
 static int connect_once(const struct sockaddr *sa, socklen_t salen,
-			uint8_t tos, int data, int user_mss, int64_t deadline_ms,
-			int *fd_out)
+			const struct sockaddr_storage *local, uint8_t tos, int data,
+			int user_mss, int64_t deadline_ms, int *fd_out)
 {
+	struct sockaddr_storage from;
 	int fd, rc, err = 0;
-	socklen_t len = sizeof(err);
+	socklen_t len = sizeof(err), flen;
 	struct pollfd p;
 
 	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return INC_E_SOCKET;
+	if (local) {
+		flen = with_port(local, 0, &from);
+		if (bind(fd, (struct sockaddr *)&from, flen) < 0) {
+			close(fd);
+			return INC_E_SOCKET;
+		}
+	}
 	/* Tag before connect() so the SYN and every later segment carry it. */
 	rc = inc_sock_set_tos(fd, sa->sa_family, data ? tos : 0);
 	if (rc) {
@@ -223,7 +247,8 @@ static int connect_once(const struct sockaddr *sa, socklen_t salen,
 	return 0;
 }
 
-int inc_sock_connect(const struct sockaddr *sa, socklen_t salen, uint8_t tos,
+int inc_sock_connect(const struct sockaddr *sa, socklen_t salen,
+		     const struct sockaddr_storage *local, uint8_t tos,
 		     int data, int64_t deadline_ms, int *fd_out)
 {
 	int fd = -1, rc, mtu, user_mss = 0, mss = 0;
@@ -237,7 +262,7 @@ int inc_sock_connect(const struct sockaddr *sa, socklen_t salen, uint8_t tos,
 			user_mss = DATA_LISTEN_MSS;
 	}
 	for (;;) {
-		rc = connect_once(sa, salen, tos, data, user_mss, deadline_ms, &fd);
+		rc = connect_once(sa, salen, local, tos, data, user_mss, deadline_ms, &fd);
 		if (rc == 0)
 			break;
 		if (rc != INC_E_CONNECT || remaining(deadline_ms) == 0)
@@ -251,33 +276,10 @@ int inc_sock_connect(const struct sockaddr *sa, socklen_t salen, uint8_t tos,
 	if (data && getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == 0 &&
 	    mss > 64 && (mss & 3)) {
 		close(fd);
-		rc = connect_once(sa, salen, tos, data, mss & ~3, deadline_ms, &fd);
+		rc = connect_once(sa, salen, local, tos, data, mss & ~3, deadline_ms, &fd);
 		if (rc)
 			return rc;
 	}
-	*fd_out = fd;
-	return 0;
-}
-
-int inc_sock_accept(int lfd, int64_t deadline_ms, int *fd_out)
-{
-	struct pollfd p = { .fd = lfd, .events = POLLIN };
-	int fd, rc;
-
-	for (;;) {
-		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd >= 0)
-			break;
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
-		    errno != ECONNABORTED)
-			return INC_E_SOCKET;
-		rc = poll(&p, 1, remaining(deadline_ms));
-		if (rc == 0)
-			return INC_E_CONNECT;
-		if (rc < 0 && errno != EINTR)
-			return INC_E_SOCKET;
-	}
-	set_nodelay(fd);
 	*fd_out = fd;
 	return 0;
 }

@@ -17,7 +17,9 @@
  * The calls run blocking, non-blocking (several buckets in flight, each
  * with its slice of the residual), ring and worker-aggregator.
  *
- *   ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] [-e EB] [-q] [-p]
+ *   ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] [-e EB] [-x EXP] [-q] [-p]
+ * -x: the calls scale the values by 2^EXP on the way (opts.scale_exp); the
+ * invariant, in the caller's units, is the same (the residual bound scales).
  * -p: a NIC (or its emulation) compresses tagged frames on the path (nic
  * mode's frames then may or may not be quantised by the NICs; the host
  * quantises before, so the invariant must hold exactly the same).
@@ -37,6 +39,7 @@
 
 static int nr, rk, quiet;
 static int nic_on_path;   /* -p */
+static int scale_exp;     /* -x: values travel scaled by 2^x */
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -189,8 +192,8 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	int rc;
 	char what[96];
 
-	snprintf(what, sizeof(what), "%s/%s%s n %zu", ci->name, algo == INC_ALGO_WA ? "wa" : "ring",
-		 nonblocking ? " buckets" : "", n);
+	snprintf(what, sizeof(what), "%s/%s%s n %zu%s", ci->name, algo == INC_ALGO_WA ? "wa" : "ring",
+		 nonblocking ? " buckets" : "", n, scale_exp ? " scaled" : "");
 	rc = inc_allreduce_opts_init(&o);
 	CHECK(rc == 0, "options: %s", inc_strerror(rc));
 	o.compression = mode;
@@ -199,6 +202,7 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	o.error_feedback = INC_EF_ON;
 	o.residual = b->res;
 	o.seed = 77;
+	o.scale_exp = scale_exp;
 	memset(b->res, 0, n * sizeof(float));
 	for (call = 0; call < calls; call++) {
 		gen(b->in, n, rk, call, cas);
@@ -229,7 +233,7 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	 * C_nat: the error of rounding v to a power of two is below |v|, and
 	 * a partial sum v is below the ranks' inputs plus residuals: a
 	 * residual that grew from call to call would pass 2 N max|input|. */
-	bound = ci->error_bound ? inc_codec_abs_bound(eb) : 2.0 * nr * maxin;
+	bound = ci->error_bound ? ldexp(inc_codec_abs_bound(eb), -scale_exp) : 2.0 * nr * maxin;
 	CHECK(maxres <= bound, "%s: residual %.3g above its bound %.3g after %u calls", what,
 	      maxres, bound, calls);
 	/* The check can fail: without feedback the quantisation's error is
@@ -269,7 +273,7 @@ int main(int argc, char **argv)
 	struct bufs b;
 	int opt, rc, m, nb;
 
-	while ((opt = getopt(argc, argv, "m:a:s:c:e:qp")) != -1) {
+	while ((opt = getopt(argc, argv, "m:a:s:c:e:x:qp")) != -1) {
 		switch (opt) {
 		case 'm': modes = optarg; break;
 		case 'a': algos = optarg; break;
@@ -278,9 +282,10 @@ int main(int argc, char **argv)
 		case 'e': eb = (unsigned)atoi(optarg); break;
 		case 'q': quiet = 1; break;
 		case 'p': nic_on_path = 1; break;
+		case 'x': scale_exp = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] "
-				"[-e EB] [-q] [-p]\n");
+				"[-e EB] [-x EXP] [-q] [-p]\n");
 			return 2;
 		}
 	}

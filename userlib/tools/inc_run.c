@@ -3,7 +3,10 @@
  * inc-run - start N local ranks of a program with the torchrun-style
  * environment of libinceptionn (INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR,
  * INC_MASTER_PORT, and LOCAL_RANK), on 127.0.0.1 and a port from
- * inc_free_port() (outside the ephemeral range).
+ * inc_free_port() (outside the ephemeral range). Each launch is its own
+ * job: INC_JOB_ID is set to a fresh "run-<16 hex digits>" unless it is set
+ * already, so a stale rank of an earlier launch that reaches the port is
+ * refused (docs/userlib.md, "Bootstrap").
  *
  *   inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...
  *
@@ -12,6 +15,7 @@
  * others get SIGTERM, then SIGKILL after 2 s, unless -k (keep going).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +30,28 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...\n");
 	exit(2);
+}
+
+/* A fresh job id: 64 random bits (time and pid if /dev/urandom fails). */
+static void set_job_id(void)
+{
+	unsigned long long v = 0;
+	struct timespec ts;
+	char id[32];
+	int fd;
+
+	if (getenv("INC_JOB_ID") && *getenv("INC_JOB_ID"))
+		return;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v = (unsigned long long)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
+		    (unsigned long long)ts.tv_sec << 20 ^ (unsigned long long)getpid();
+	}
+	if (fd >= 0)
+		close(fd);
+	snprintf(id, sizeof(id), "run-%016llx", v);
+	setenv("INC_JOB_ID", id, 1);
 }
 
 static volatile sig_atomic_t got_signal;
@@ -73,6 +99,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "inc-run: no usable port\n");
 		return 2;
 	}
+	set_job_id();
 	pids = calloc((size_t)n, sizeof(*pids));
 	if (!pids)
 		return 1;

@@ -43,6 +43,8 @@ extern "C" {
 #define INC_E_TOS        (-41) /* the ToS/traffic class could not be set or verified */
 #define INC_E_MPI        (-42) /* MPI bootstrap failed or library built without MPI */
 #define INC_E_NOSUPPORT  (-43) /* not supported here (e.g. AVX2 on this CPU) */
+#define INC_E_REFUSED    (-44) /* the job refused this rank (another job id, a wrong
+				  secret, a rank in use or out of range) */
 
 /* Text for any code above (library or model); never NULL. */
 const char *inc_strerror(int err);
@@ -110,6 +112,51 @@ struct inc_comm_stats {
 					(ring, WA, exchange; sketch phases: words) */
 };
 int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
+
+/*
+ * The rendezvous (docs/userlib.md, "Bootstrap"): every connection to the
+ * master port or to a data listener must present a hello (magic, protocol
+ * version, job id, world size, its rank in range and not taken) within
+ * INC_HELLO_TIMEOUT_MS (default 5000), and with INC_JOB_SECRET set pass an
+ * HMAC-SHA256 challenge-response; anything else is closed and counted here
+ * by reason, and the listener goes on. INC_JOB_ID names the job (default
+ * "MASTER_ADDR:MASTER_PORT"); INC_BIND_ADDR the address listeners bind to
+ * (default: the address this rank uses to reach the master).
+ */
+enum inc_refusal {
+	INC_REFUSED_NOT_HELLO = 0,   /* not a hello (another protocol, random bytes) */
+	INC_REFUSED_VERSION,         /* a hello of another protocol version */
+	INC_REFUSED_TRUNCATED,       /* closed inside its hello or proof */
+	INC_REFUSED_TIMEOUT,         /* no complete hello or proof within the deadline */
+	INC_REFUSED_JOB,             /* another job id */
+	INC_REFUSED_SIZE,            /* another world size */
+	INC_REFUSED_RANK,            /* rank out of range, or a link nobody expects */
+	INC_REFUSED_DUPLICATE,       /* a rank (link) that is already there */
+	INC_REFUSED_SECRET,          /* wrong or missing secret */
+	INC_REFUSED_OVERFLOW,        /* too many handshakes open at once */
+	INC_REFUSED_COUNT
+};
+/* Short name of a reason ("not_hello", "version", ...); NULL if unknown. */
+const char *inc_refusal_name(int reason);
+
+struct inc_bootstrap_stats {
+	uint64_t accepted;                     /* links of this job accepted */
+	uint64_t refused[INC_REFUSED_COUNT];   /* connections refused, by reason */
+	uint64_t closed_early;                 /* closed before sending a byte (not
+						  refused: a rank's reconnect does it) */
+};
+/* Counts of this rank's listeners since the communicator was created
+ * (bootstrap, then the peer links of the first exchange). */
+int inc_comm_bootstrap_stats(const struct inc_comm *comm, struct inc_bootstrap_stats *st);
+
+/*
+ * The library never prints. Events worth a line (a refused connection, a
+ * refusal of this rank with both job ids) go to fn(arg, line) when set;
+ * with no fn and INC_LOG=stderr in the environment, to stderr. NULL fn:
+ * back to that default. Process-wide; set it before creating communicators.
+ */
+typedef void (*inc_log_fn)(void *arg, const char *line);
+void inc_set_log(inc_log_fn fn, void *arg);
 
 /* ------------------------------------------------------------------------ */
 /* All-reduce                                                                */
@@ -180,6 +227,12 @@ struct inc_allreduce_opts {
 	float *residual;         /* count values, owned by the caller (one per call
 				    site: a bucket, a layer group), zero before its
 				    first call; NULL: none */
+	/* All-reduce only: the values travel multiplied by 2^scale_exp (-64..64,
+	 * 0 = none; the same on every rank) and come back divided, exactly
+	 * (powers of two), so a lossy codec sees them in its finer classes
+	 * (docs/userlib.md, "Scaled values"). The residual stays in the
+	 * caller's units. */
+	int scale_exp;
 };
 
 enum inc_error_feedback {

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tr_opts.h - inc-train's command line: one table of options (name, field,
+ * range, help) from which the parser, the usage text and the errors are
+ * made, and the checks that refuse combinations that would do nothing.
+ * Names of compression modes come from libinceptionn's compression table,
+ * names of schedules from the schedule table (tr_schedule.h), names of
+ * models from the model table (tr_model.h).
+ */
+#ifndef TR_OPTS_H
+#define TR_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tr_optim.h"
+
+enum tr_scheme { TR_SCHEME_INC, TR_SCHEME_WA };
+
+struct tr_opts {
+	int model;                /* index in tr_model_names */
+	const char *data;
+	long iterations;
+	int batch;
+	uint64_t seed;
+	int scheme;               /* enum tr_scheme */
+	int compression;          /* enum inc_compression */
+	unsigned error_bound;
+	unsigned truncate;        /* LSBs dropped from each sent gradient value */
+	long eval_every;          /* 0: only at the end */
+	const char *log;
+	const char *save;         /* final weights, raw float32 (rank 0) */
+	const char *save_grads;   /* last gradient of the first worker, raw float32 */
+	long check_every;         /* replica digest check period */
+	long log_every;           /* progress/log period (0: iterations / 50) */
+	long stats_every;         /* codec statistics sample period */
+	long eval_samples;        /* test samples used (0: all) */
+	int threads;
+	int quiet;
+	int schedule;             /* index in the schedule table */
+	long bucket_kb;           /* bucket schedule: group size, KiB of gradients */
+	int error_feedback;       /* -1 default (INC_ERROR_FEEDBACK, else the mode's), 0, 1 */
+	int scale;                /* -1, or K: each layer's gradients travel scaled by a power
+				     of two, the largest per worker in [2^-(K+1), 2^-K) */
+	struct tr_sgd sgd;
+};
+
+/* Parse argv into o (defaults first). Returns 0, 2 after printing one line
+ * (or the usage) to stderr, or exits 0 after --help. */
+int tr_opts_parse(struct tr_opts *o, int argc, char **argv);
+/* The synopsis; full: and a line per option (--help). */
+void tr_opts_usage(FILE *f, int full);
+
+/* "inc-train: " + the message on stderr; returns 2 (the exit status of a
+ * bad command line or bad data). */
+int tr_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+const char *tr_model_name(const struct tr_opts *o);
+const char *tr_scheme_name(const struct tr_opts *o);
+
+#endif

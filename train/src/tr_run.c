@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tr_run.c - the steps the schedules are made of: a worker's computation,
+ * the update, the gradients on their way out, the sums over ranks, the
+ * evaluation, the Table II timer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inc_model.h"
+#include "tr_optim.h"
+#include "tr_run.h"
+#include "tr_util.h"
+
+/* ------------------------------------------------------------------------ */
+/* The Table II timer                                                        */
+/* ------------------------------------------------------------------------ */
+void tr_timer_start(struct tr_timer *t, uint64_t *acc, int count)
+{
+	*t = (struct tr_timer){ .acc = acc, .count = count };
+	t->start = t->last = tr_now_ns();
+}
+
+void tr_timer_lap(struct tr_timer *t, enum tr_acc row)
+{
+	uint64_t now = tr_now_ns();
+
+	if (t->count)
+		t->acc[row] += now - t->last - t->pending;
+	t->excluded += t->pending;
+	t->pending = 0;
+	t->last = now;
+}
+
+void tr_timer_exclude(struct tr_timer *t, uint64_t ns)
+{
+	t->pending += ns;
+}
+
+void tr_timer_skip(struct tr_timer *t)
+{
+	uint64_t now = tr_now_ns();
+
+	t->excluded += now - t->last;
+	t->last = now;
+}
+
+uint64_t tr_timer_end(struct tr_timer *t)
+{
+	return t->last - t->start - t->excluded;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Across ranks                                                              */
+/* ------------------------------------------------------------------------ */
+int tr_fail_comm(const struct run *r, const char *what, int rc)
+{
+	fprintf(stderr, "inc-train: rank %d: %s: %s\n", r->c.rank, what, inc_strerror(rc));
+	return 1;
+}
+
+/* Sum n unsigned 64-bit counters over all ranks exactly: each travels as
+ * four 16-bit limbs in float32 (sums below 2^24 for up to 256 ranks). */
+int tr_sum_u64(const struct run *r, uint64_t *v, int n)
+{
+	struct inc_allreduce_opts o = r->c.ar;
+	float *f;
+	int i, k, rc;
+
+	if (r->c.size == 1)
+		return 0;
+	f = malloc((size_t)n * 4 * sizeof(float));
+	if (!f)
+		return INC_E_NOMEM;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++)
+			f[4 * i + k] = (float)((v[i] >> (16 * k)) & 0xffffu);
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	o.residual = NULL;
+	rc = inc_allreduce_f32(r->c.comm, f, (size_t)n * 4, &o);
+	for (i = 0; rc == 0 && i < n; i++)
+		for (v[i] = 0, k = 0; k < 4; k++)
+			v[i] += (uint64_t)f[4 * i + k] << (16 * k);
+	free(f);
+	return rc;
+}
+
+/* Each byte b of h travels with b^2; the sums equal size*b and size*b^2 on
+ * every rank only if all bytes are equal (Cauchy-Schwarz), so every rank
+ * reaches the same verdict. */
+int tr_agree(const struct run *r, uint64_t h)
+{
+	uint64_t v[16];
+	int k, rc;
+
+	for (k = 0; k < 8; k++) {
+		v[2 * k] = h >> (8 * k) & 0xff;
+		v[2 * k + 1] = v[2 * k] * v[2 * k];
+	}
+	rc = tr_sum_u64(r, v, 16);
+	if (rc)
+		return rc;
+	for (k = 0; k < 8; k++) {
+		uint64_t b = h >> (8 * k) & 0xff, size = (uint64_t)r->c.size;
+
+		if (v[2 * k] != size * b || v[2 * k + 1] != size * b * b)
+			return 0;
+	}
+	return 1;
+}
+
+/* Every byte of the string counts (the last ones name the schedule and the
+ * bucket size). */
+uint64_t tr_config_hash(const struct run *r)
+{
+	char buf[512];
+	const struct tr_opts *o = &r->o;
+
+	snprintf(buf, sizeof(buf),
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d",
+		 tr_model_name(o), o->iterations, o->batch, o->sgd.lr, o->seed, o->scheme,
+		 o->compression, o->error_bound, o->truncate, o->sgd.step,
+		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
+		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
+		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale);
+	return tr_digest_bytes(buf, strlen(buf));
+}
+
+/* ------------------------------------------------------------------------ */
+/* A worker's computation and the update                                     */
+/* ------------------------------------------------------------------------ */
+void tr_compute(struct run *r, long it, void (*hook)(void *, int), struct tr_timer *t)
+{
+	struct tr_model *m = &r->m;
+
+	tr_load_batch(&r->d.shard, &r->d.train, it, r->c.worker, r->d.x, r->d.y);
+	tr_timer_lap(t, TR_ACC_DATA);
+	r->n.last_loss = tr_model_forward(m, r->d.x, r->d.y, r->o.batch, NULL);
+	tr_timer_lap(t, TR_ACC_FORWARD);
+	tr_model_backward_hook(m, r->d.y, r->o.batch, hook, r);
+	if (!hook && r->o.truncate)
+		tr_truncate_sent(r, 0, m->nparams);
+	tr_timer_lap(t, TR_ACC_BACKWARD);
+}
+
+void tr_sgd_step(struct run *r, struct tr_timer *t)
+{
+	struct tr_model *m = &r->m;
+
+	if (r->o.truncate)
+		tr_truncate_values(m->grads, m->nparams, r->o.truncate);
+	tr_timer_lap(t, TR_ACC_EXCHANGE);
+	tr_sgd_update(&r->o.sgd, r->s.rate, m->params, r->s.mom, m->grads,
+		      1.0f / (float)r->c.workers, m->nparams);
+	tr_timer_lap(t, TR_ACC_UPDATE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Gradients on the way out                                                  */
+/* ------------------------------------------------------------------------ */
+void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
+{
+	float *g = r->m.grads, *e = r->c.ar.residual;
+	int i;
+
+	for (i = 0; i < r->m.nlayers; i++) {
+		const struct tr_layer *l = &r->m.l[i];
+		size_t a = l->w_off, b = l->b_off + l->b_len, j;
+		float f;
+
+		if (!r->s.scale_e[i] || !l->w_len || a < lo || b > hi)
+			continue;
+		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
+		for (j = a; j < b; j++)
+			g[j] *= f;
+		for (j = a; e && j < b; j++)
+			e[j] *= f;
+	}
+}
+
+void tr_scale_update(struct run *r)
+{
+	const float *g = r->m.grads;
+	int i, x;
+
+	for (i = 0; i < r->m.nlayers; i++) {
+		const struct tr_layer *l = &r->m.l[i];
+		float mx = 0;
+		size_t j;
+
+		for (j = l->w_off; l->w_len && j < l->b_off + l->b_len; j++)
+			if (fabsf(g[j]) > mx)
+				mx = fabsf(g[j]);
+		mx /= (float)r->c.workers;
+		if (!(mx > 0) || !isfinite(mx))
+			continue;
+		/* mx * 2^e in [2^-(K+1), 2^-K) */
+		x = -ilogbf(mx) - 1 - r->o.scale;
+		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
+	}
+}
+void tr_truncate_values(float *v, size_t n, unsigned bits)
+{
+	uint32_t mask = ~((1u << bits) - 1u), u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&u, &v[i], 4);
+		u &= mask;
+		memcpy(&v[i], &u, 4);
+	}
+}
+
+/* With error feedback the residual of these positions is added first and
+ * keeps what the truncation took. */
+void tr_truncate_sent(struct run *r, size_t off, size_t n)
+{
+	float *v = r->m.grads + off, *e = r->s.res ? r->s.res + off : NULL;
+	size_t i;
+
+	for (i = 0; e && i < n; i++) {
+		v[i] += e[i];
+		e[i] = v[i];
+	}
+	tr_truncate_values(v, n, r->o.truncate);
+	for (i = 0; e && i < n; i++)
+		e[i] -= v[i];
+}
+
+void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
+{
+	const struct inc_compression_info *ci =
+		inc_compression_info((enum inc_compression)r->o.compression);
+	const float *g = v + off;
+	size_t i, nnz = 0, nnzq = 0;
+	uint64_t *acc = r->n.acc;
+	uint32_t u, pl;
+	long len;
+
+	/* with error feedback the codec sees gradient + residual */
+	if (r->s.ef && !r->o.truncate) {
+		for (i = 0; i < n; i++)
+			r->scratch.sent[off + i] = v[off + i] + r->s.res[off + i];
+		g = r->scratch.sent + off;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned tag;
+
+		memcpy(&u, &g[i], 4);
+		tag = inc_compress_value(u, r->o.error_bound, &pl);
+		acc[TR_ACC_TAG0 + tag]++;
+		nnzq += tag != 0;
+		nnz += g[i] != 0.0f;
+	}
+	if (ci->summable) {
+		/* this worker's gradient as a sketch message of its own (index +
+		 * cells for its non-zeros; quantized first when the mode is lossy) */
+		struct inc_sketch_geom gm;
+		size_t k = ci->lossy ? nnzq : nnz;
+
+		if (!inc_sketch_geom_index(&gm, n, (enum inc_sketch_index)r->c.ar.sketch_index, k, 0) &&
+		    !inc_sketch_geom_cells(&gm, k, r->c.ar.sketch_gamma > 0 ? r->c.ar.sketch_gamma
+									    : INC_SKETCH_GAMMA)) {
+			acc[TR_ACC_CBYTES] += (inc_sketch_index_words(&gm) + inc_sketch_cells(&gm)) * 4;
+			acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+		}
+		return;
+	}
+	if (r->o.compression == INC_COMP_CNAT || r->o.compression == INC_COMP_CNAT_DET) {
+		acc[TR_ACC_CBYTES] += (uint64_t)n;      /* one byte per value */
+		acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+		return;
+	}
+	len = inc_codec_compress(g, n, r->o.error_bound, r->scratch.cstream, inc_codec_max_size(n));
+	if (len > 0) {
+		acc[TR_ACC_CBYTES] += (uint64_t)len;
+		acc[TR_ACC_CRAW] += (uint64_t)n * 4;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Evaluation                                                                */
+/* ------------------------------------------------------------------------ */
+/* Every rank evaluates its share of the test set and the counts are
+ * summed, so all ranks agree. */
+int tr_evaluate(struct run *r, double *acc, double *loss)
+{
+	long total = r->o.eval_samples && r->o.eval_samples < r->d.test.n ?
+		     r->o.eval_samples : r->d.test.n;
+	long lo = total * r->c.rank / r->c.size, hi = total * (r->c.rank + 1) / r->c.size, i;
+	uint64_t v[3] = { 0, 0, 0 };
+	uint32_t idx[256];
+	int rc, n, k, ok;
+	double l;
+
+	for (i = lo; i < hi; i += n) {
+		n = hi - i < r->m.batch_cap ? (int)(hi - i) : r->m.batch_cap;
+		if (n > 256)
+			n = 256;
+		for (k = 0; k < n; k++)
+			idx[k] = (uint32_t)(i + k);
+		tr_dataset_gather(&r->d.test, idx, n, r->d.x, r->d.y);
+		l = tr_model_forward(&r->m, r->d.x, r->d.y, n, &ok);
+		v[0] += (uint64_t)ok;
+		v[1] += (uint64_t)llround(l * n * 1e6);
+		v[2] += (uint64_t)n;
+	}
+	rc = tr_sum_u64(r, v, 3);
+	if (rc)
+		return tr_fail_comm(r, "evaluation sum", rc);
+	*acc = v[2] ? 100.0 * (double)v[0] / (double)v[2] : 0.0;
+	*loss = v[2] ? (double)v[1] * 1e-6 / (double)v[2] : 0.0;
+	return 0;
+}
+
+int tr_save_floats(const char *path, const float *v, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(v, sizeof(float), n, f) != n) {
+		fprintf(stderr, "inc-train: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "inc-train: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}

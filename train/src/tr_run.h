@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tr_run.h - the state of one inc-train run, by concern, and the steps the
+ * schedules are made of (tr_run.c): a worker's computation, the update,
+ * the gradients on their way out (truncation, error feedback, codec
+ * statistics), the sums over ranks, evaluation and the Table II timer.
+ */
+#ifndef TR_RUN_H
+#define TR_RUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "inceptionn/inceptionn.h"
+#include "tr_data.h"
+#include "tr_model.h"
+#include "tr_opts.h"
+#include "tr_sched.h"
+#include "tr_schedules.h"
+#include "tr_train.h"
+
+/*
+ * The Table II timer of one iteration: laps in order (data, forward,
+ * backward, ...), each added to its row; time spent measuring is left out
+ * of the rows and of the training time. Rows are counted only on a
+ * worker (count = 0 on the aggregator).
+ */
+struct tr_timer {
+	uint64_t *acc;
+	uint64_t start, last, excluded, pending;
+	int count;
+};
+/* The ranks: communicator, who is who, the all-reduce options of the run. */
+struct tr_ranks {
+	struct inc_comm *comm;    /* NULL: one process */
+	int rank, size;
+	int workers;              /* ranks that compute gradients */
+	int worker;               /* this rank's worker index, -1: aggregator */
+	struct inc_allreduce_opts ar;
+};
+
+/* The training and test sets, the data order, one batch. */
+struct tr_data {
+	struct tr_dataset train, test;
+	struct tr_shard shard;
+	float *x;                 /* one batch of inputs */
+	uint8_t *y;
+};
+
+/* What the update carries from iteration to iteration. */
+struct tr_step {
+	float *mom;               /* momentum (inc: every rank; wa: aggregator) */
+	float rate;               /* learning rate of the current iteration */
+	int ef;                   /* error feedback in effect */
+	float *res;               /* its residual, one per gradient value (slices per group) */
+	signed char scale_e[TR_MAX_LAYERS];   /* --scale: each layer's exponent */
+};
+
+/* Measurement scratch. */
+struct tr_scratch {
+	float *sent;              /* codec statistics of what is sent: gradient + residual */
+	uint8_t *cstream;         /* codec statistics: the compressed stream */
+};
+
+/* Per-rank counters, summed over ranks at the end (tr_train.h names the
+ * fields). */
+struct tr_counters {
+	uint64_t acc[TR_ACC_N];
+	uint64_t train_ns;        /* time inside iterations (no eval/log/check) */
+	double last_loss;         /* this worker's loss of the last iteration */
+};
+
+/* MG-WFBP's measured inputs (tr_calib.c). */
+#define TR_CAL_SIZES 7
+struct tr_calib {
+	uint64_t *layer_t;        /* during calibration: completion time of each layer */
+	int k;
+	double x[TR_CAL_SIZES], y[TR_CAL_SIZES];   /* the measured T_ar points */
+};
+
+/* Layer-wise schedules: the learnable layers in backward order, the plan's
+ * groups (parameter ranges), the group each layer completes, and the
+ * requests in flight during backward. */
+struct tr_plan {
+	int nl;
+	int lidx[TR_PLAN_MAX];
+	int ngroups;
+	size_t grp_lo[TR_PLAN_MAX], grp_hi[TR_PLAN_MAX];
+	int grp_of_layer[TR_MAX_LAYERS];
+	struct inc_request *req[TR_PLAN_MAX];
+	int issue_rc;             /* first error issuing a request this iteration */
+	int stats_now;            /* sample codec statistics in this backward */
+	struct tr_timer *timer;   /* this iteration's (the hook's measurement is left out) */
+	double predicted_ms;      /* mgwfbp: predicted iteration time */
+	struct tr_calib cal;
+};
+
+/* Gossip: the partner's weights, the last evaluation's extras. */
+struct tr_gossip {
+	float *peer;
+	double acc_rank0, spread;
+};
+
+struct run {
+	struct tr_opts o;
+	const struct tr_schedule *sched;
+	struct tr_ranks c;
+	struct tr_model m;
+	struct tr_data d;
+	struct tr_step s;
+	struct tr_scratch scratch;
+	struct tr_counters n;
+	struct tr_plan plan;
+	struct tr_gossip gossip;
+	FILE *log;
+};
+
+void tr_timer_start(struct tr_timer *t, uint64_t *acc, int count);
+/* The time since the last lap, less what was excluded in it, to row. */
+void tr_timer_lap(struct tr_timer *t, enum tr_acc row);
+/* ns of measurement inside the current lap (not counted). */
+void tr_timer_exclude(struct tr_timer *t, uint64_t ns);
+/* The time since the last lap was measurement: not counted. */
+void tr_timer_skip(struct tr_timer *t);
+/* The iteration's training time: the start to the last lap, less
+ * measurement (so the rows add up to it). */
+uint64_t tr_timer_end(struct tr_timer *t);
+
+/* One line "rank R: what: the library's error"; returns 1. */
+int tr_fail_comm(const struct run *r, const char *what, int rc);
+/* Sum n counters over all ranks exactly. 0 or a library error. */
+int tr_sum_u64(const struct run *r, uint64_t *v, int n);
+/* Do all ranks hold the same h? 1 equal, 0 different, or a library error. */
+int tr_agree(const struct run *r, uint64_t h);
+/* Everything that must be equal on every rank, hashed. */
+uint64_t tr_config_hash(const struct run *r);
+
+/* A worker's computation of iteration it: its batch, forward, backward
+ * (with the hook of a layer-wise schedule, which truncates per group, or
+ * else the truncation of all gradients), timed into t. */
+void tr_compute(struct run *r, long it, void (*hook)(void *, int), struct tr_timer *t);
+/* inc: the summed gradients (truncated again, as the all-gather carried
+ * them) into SGD; the time before it is the exchange lap. */
+void tr_sgd_step(struct run *r, struct tr_timer *t);
+/* Truncation of the outgoing gradients [off, off + n), with error feedback. */
+void tr_truncate_sent(struct run *r, size_t off, size_t n);
+/* --scale: the gradients (and the library's residual) of the layers in
+ * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel,
+ * -1 after. */
+void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
+/* --scale K: each layer's next exponent from the summed gradient (the same
+ * on every rank): its largest value per worker in [2^-(K+1), 2^-K). */
+void tr_scale_update(struct run *r);
+void tr_truncate_values(float *v, size_t n, unsigned bits);
+/* Table III: how the codec encodes v[off, off + n) (with error feedback:
+ * plus the residual), into the counters. */
+void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n);
+/* Test accuracy and loss of the current weights, summed over ranks. */
+int tr_evaluate(struct run *r, double *acc, double *loss);
+/* n floats as raw float32 into path; 0 or 1 after one line. */
+int tr_save_floats(const char *path, const float *v, size_t n);
+
+/* The layer-wise schedules' groups (tr_sched_layer.c), used by the
+ * calibration: the backward hook, and the learnable layers' ranges. */
+void tr_grad_ready(void *arg, int layer);
+size_t tr_layer_lo(const struct tr_layer *l);
+size_t tr_layer_hi(const struct tr_layer *l);
+/* MG-WFBP inputs measured on this communicator (tr_calib.c). */
+int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other);
+
+#endif
