@@ -85,7 +85,7 @@ class AllreduceOpts(ctypes.Structure):
     _fields_ = [("compression", c_int), ("algo", c_int), ("error_bound", c_uint),
                 ("timeout_ms", c_int), ("segment_bytes", c_size_t), ("tos", c_uint8),
                 ("seed", c_uint64), ("sketch_index", c_uint), ("sketch_gamma", c_double),
-                ("error_feedback", c_int), ("residual", c_void_p)]
+                ("error_feedback", c_int), ("residual", c_void_p), ("scale_exp", c_int)]
 
 
 class CommStats(ctypes.Structure):

@@ -269,13 +269,13 @@ def _options(compression, error_bound, error_feedback, options):
             if v not in _SKETCH_INDEX:
                 raise ValueError("sketch_index: 'bitmap' or 'bloom', got %r" % (v,))
             o.sketch_index = _SKETCH_INDEX[v]
-        elif k in ("timeout_ms", "segment_bytes", "tos", "seed"):
+        elif k in ("timeout_ms", "segment_bytes", "tos", "seed", "scale_exp"):
             setattr(o, k, int(v))
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
-                            "segment_bytes, tos, seed, sketch_index, sketch_gamma)" % k)
+                            "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp)" % k)
     names = {c["mode"]: c["name"] for c in _lib.compressions()}
     probe = _lib.opts_copy(o)
     probe.residual = 1
@@ -286,7 +286,7 @@ def _options(compression, error_bound, error_feedback, options):
                            _lib.EF_ON: "on"}.get(o.error_feedback, str(o.error_feedback)),
         "error_feedback_active": _lib.error_feedback_active(probe),
         "algo": o.algo, "segment_bytes": o.segment_bytes, "tos": o.tos, "seed": o.seed,
-        "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma,
+        "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma, "scale_exp": o.scale_exp,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -334,7 +334,8 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, **opt
     error_feedback: None follows the library (INC_ERROR_FEEDBACK, else auto:
       on for the lossy INCEPTIONN modes), True/"on", False/"off", "auto".
     options: algo ("ring"/"wa"), timeout_ms, segment_bytes, tos, seed,
-      sketch_index ("bitmap"/"bloom"), sketch_gamma.
+      sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel
+      multiplied by 2^scale_exp, the same for every bucket).
 
     Collective over DDP's process group. Returns the InceptionnState.
     """
