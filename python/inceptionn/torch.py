@@ -297,7 +297,7 @@ def _endpoint():
     env = os.environ
     addr = env.get("INC_MASTER_ADDR") or env.get("MASTER_ADDR") or socket.gethostname()
     port = int(env["INC_MASTER_PORT"]) if env.get("INC_MASTER_PORT") else _lib.free_port()
-    job = env.get("INC_JOB_ID") or str(random.SystemRandom().randrange(1, 2 ** 31))
+    job = env.get("INC_JOB_ID") or "ddp-%016x" % random.SystemRandom().getrandbits(64)
     return {"addr": addr, "port": port, "job": job}
 
 
