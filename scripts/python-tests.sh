@@ -8,8 +8,9 @@
 #     identical, the sketch modes, float64 + odd-sized layers and a sparse
 #     embedding (fallback buckets), bucket rebuild;
 #     mismatched settings refused on every rank;
-#   - a rank killed with SIGKILL: the others raise (own launcher: torchrun
-#     would stop them itself);
+#   - a rank killed with SIGKILL, or stopped with SIGSTOP: the others raise
+#     (at once; after INC_TIMEOUT_MS) (own launcher: torchrun would stop
+#     them itself);
 #   - nic mode on the emulated cluster (train-cluster.sh -c, NICs = nic-switch;
 #     root only);
 #   - make install PREFIX=tmp: the installed package loads the installed
@@ -80,6 +81,24 @@ for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; rcs+=($?); done
 cat "$tmp/kill0.log" "$tmp/kill1.log" >"$tmp/kill.log"
 checks kill 2 "$tmp/kill.log" $((rcs[0] | rcs[1]))
 [ "${rcs[2]}" -eq 137 ] && ok "rank 2 died of SIGKILL" || ko "rank 2: exit status ${rcs[2]}"
+
+section "a stalled rank"
+p=$(port) pids=()
+for r in 0 1 2; do
+	RANK=$r LOCAL_RANK=$r WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p INC_TIMEOUT_MS=3000 \
+		timeout 120 "$py" python/tests/ddp_check.py stall >"$tmp/stall$r.log" 2>&1 &
+	pids+=($!)
+done
+rcs=()
+for i in 0 1; do wait "${pids[$i]}" 2>/dev/null; rcs+=($?); done
+# timeout(1) passes SIGTERM on to the stopped rank, with a SIGCONT
+kill -TERM "${pids[2]}" 2>/dev/null
+wait "${pids[2]}" 2>/dev/null
+cat "$tmp/stall0.log" "$tmp/stall1.log" >"$tmp/stall.log"
+checks stall 2 "$tmp/stall.log" $((rcs[0] | rcs[1]))
+# the first to time out resets its links, so the other may see them close
+grep -aq 'stalled' "$tmp/stall.log" && ok "a rank reported the stall as a timeout" \
+	|| ko "no rank reported a timeout"
 
 section "nic mode through the emulated NICs"
 if [ "$(id -u)" -eq 0 ]; then

@@ -10,6 +10,8 @@ by scripts/train-cluster.sh -c, or by python-tests.sh's own launcher).
     ddp_check.py nic        nic mode with and without error feedback: replicas
                             identical (under train-cluster.sh: through the NICs)
     ddp_check.py kill       rank 2 kills itself at step 3: the others must raise
+    ddp_check.py stall      rank 2 stops itself (SIGSTOP) at step 3: the others
+                            must raise when INC_TIMEOUT_MS passes without progress
     ddp_check.py mismatch   rank 1 is given other settings: every rank refuses
 
 Rank 0 prints one "ok ..." or "FAIL ..." line per collective check; kill
@@ -220,7 +222,7 @@ def nic():
                % ("on" if ef else "off", d[0][:12], s["calls"], s["bytes_sent"], rel(p, ref)))
 
 
-def kill():
+def kill(sig=signal.SIGKILL):
     torch.manual_seed(0)
     ddp = DDP(MLP(), bucket_cap_mb=0.1)
     state = inct.register(ddp, compression="software")
@@ -229,7 +231,7 @@ def kill():
     t = time.monotonic()
     for step in range(100000):
         if rank == 2 and step == 3:
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), sig)
         opt.zero_grad()
         try:
             ddp(torch.randn(16, 64)).sum().backward()
@@ -262,7 +264,8 @@ def mismatch():
 def main():
     inct.launcher_env()
     dist.init_process_group("gloo")
-    {"modes": modes, "nic": nic, "kill": kill, "mismatch": mismatch}[sys.argv[1]]()
+    {"modes": modes, "nic": nic, "kill": kill, "stall": lambda: kill(signal.SIGSTOP),
+     "mismatch": mismatch}[sys.argv[1]]()
     sys.stdout.flush()
     # no destroy_process_group: exit without a last collective
     os._exit(1 if failed else 0)
