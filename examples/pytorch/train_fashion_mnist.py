@@ -242,8 +242,10 @@ def main():
     ddp = DDP(model, bucket_cap_mb=a.bucket_mb or float(1 << 40))
     state = None
     if a.compression != "gloo":
+        # the line that makes it an INCEPTIONN job (seed: cnat's draws, the
+        # sketch's hashes, as inc-train --seed)
         state = inct.register(ddp, compression=a.compression, error_bound=a.error_bound,
-                              error_feedback=a.error_feedback)
+                              error_feedback=a.error_feedback, seed=a.seed)
     opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
                           weight_decay=a.weight_decay)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=a.lr_step, gamma=a.lr_gamma)
