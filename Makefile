@@ -22,7 +22,7 @@ ALL_TARGETS  :=
 TEST_SUITES  :=
 BENCH_TARGETS :=
 
-.PHONY: all deps test demo demo-capture bench fuzz clean help
+.PHONY: all deps deps-demo test demo demo-capture bench fuzz clean help
 all: all-targets
 
 include sw-model/model.mk
@@ -40,6 +40,9 @@ all-targets: $(ALL_TARGETS)
 deps:
 	@scripts/deps.sh
 
+deps-demo:
+	@scripts/deps.sh demo
+
 # Each suite is a phony target test-<name> whose last output line is
 # "N passed, N failed"; scripts/run-tests.sh runs them and sums.
 test: deps
@@ -47,8 +50,12 @@ test: deps
 	@scripts/run-tests.sh $(TEST_SUITES)
 
 # The main job: distributed training on the emulated cluster (train/).
-demo: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/userlib-test/nic-switch
+# It installs and builds only what it uses (no Verilator, no kernel module).
+DEMO_TARGETS = $(LIB)/libincmodel.a $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so \
+	       $(LIB)/libinctrain.a $(BIN)/inc-train $(BIN)/inc-run $(BUILD)/userlib-test/nic-switch
+demo:
+	@scripts/deps.sh demo
+	@$(MAKE) --no-print-directory $(DEMO_TARGETS)
 	@scripts/train-demo.sh
 
 # Real tagged TCP traffic between two namespaces through the codec.
@@ -64,9 +71,9 @@ clean:
 
 help:
 	@echo "make          build libraries and tools into $(BUILD)/"
-	@echo "make deps     install missing Debian packages (root)"
+	@echo "make deps     install missing Debian packages (root; make deps-demo: only the demo's)"
 	@echo "make test     build everything and run all tests"
-	@echo "make demo     train HDC on 4 emulated nodes: WA, INC, WA+C, INC+C (build/demo/)"
+	@echo "make demo     train HDC on 4 emulated nodes: WA, INC, WA+C, INC+C (build/demo/; builds only what it needs)"
 	@echo "make demo-capture  real tagged TCP traffic through the codec"
 	@echo "make reproduce     the paper's experiments at full length (long)"
 	@echo "make accuracy      equal accuracy over the whole schedule, with and without error feedback (long)"

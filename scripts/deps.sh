@@ -2,7 +2,21 @@
 # Install the Debian packages the project needs, when they are missing.
 # Idempotent and quiet when everything is present. Needs root (or sudo)
 # only when something must be installed.
+#
+#   deps.sh        everything (make test, make sim, make synth, the driver)
+#   deps.sh demo   only what make demo needs: a C compiler, OpenBLAS, zlib,
+#                  the Fashion-MNIST package, iproute2/ethtool for the
+#                  namespaces and gnuplot for the plots
 set -eu
+mode=${1:-all}
+case $mode in
+all|demo) ;;
+*) echo "usage: deps.sh [all|demo]" >&2; exit 2 ;;
+esac
+demo_pkgs=(
+	build-essential pkg-config iproute2 ethtool kmod
+	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
+)
 pkgs=(
 	build-essential clang llvm libclang-rt-14-dev pkg-config
 	libpcap-dev libssl-dev tcpdump tshark iproute2 ethtool iputils-ping
@@ -13,6 +27,7 @@ pkgs=(
 	libopenblas-dev zlib1g-dev libjansson-dev gnuplot-nox dataset-fashion-mnist
 	python3 python3-torch python3-numpy
 )
+[ "$mode" = demo ] && pkgs=("${demo_pkgs[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -8,11 +8,17 @@
 # switch: untagged frames are forwarded unchanged and paced at their size.
 #
 #   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
-#                    [-t TIMEOUT_MS] [-R] [-q] [-c PROGRAM] -- INC-TRAIN-ARGS...
+#                    [-t TIMEOUT_MS] [-W PCAP] [-c N] [-R] [-q] [-e PROGRAM] -- INC-TRAIN-ARGS...
 #
-# -c PROGRAM: run PROGRAM ARGS... on every rank instead of build/bin/inc-train
-# (e.g. -c /usr/bin/python3 -- examples/pytorch/train_fashion_mnist.py ...,
+# -e PROGRAM: run PROGRAM ARGS... on every rank instead of build/bin/inc-train
+# (e.g. -e /usr/bin/python3 -- examples/pytorch/train_fashion_mnist.py ...,
 # which reads the same INC_* variables; docs/pytorch.md).
+# -W PCAP: the switch writes every frame as it crosses the wire (compressed
+# when the sender's NIC compressed it) to PCAP (nic-switch -w). -c N: the
+# switch cross-checks every Nth frame of its fast NICs with the model
+# (nic-switch -c; default 64, 1 = every frame, 0 or '' = none); a difference
+# fails the run (exit status 3). NIC_SWITCH=PATH runs another build of the
+# switch (e.g. an older one, to compare).
 #
 # -R: the NICs are the RTL (build/userlib-test/nic-switch-rtl -b rtl -x:
 # every frame through a Verilated compress engine of the sender's NIC and
@@ -36,8 +42,8 @@
 set -u
 cd "$(dirname "$0")/.."
 workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet= rtl=
-train=build/bin/inc-train
-while getopts "w:r:m:d:p:P:t:Rqc:" o; do
+pcap= xcheck=64 train=build/bin/inc-train
+while getopts "w:r:m:d:p:P:t:W:c:Rqe:" o; do
 	case $o in
 	w) workers=$OPTARG ;;
 	r) rate=$OPTARG ;;
@@ -46,16 +52,20 @@ while getopts "w:r:m:d:p:P:t:Rqc:" o; do
 	p) prefix=$OPTARG ;;
 	P) port=$OPTARG ;;
 	t) timeout_ms=$OPTARG ;;
+	W) pcap=$OPTARG ;;
+	c) xcheck=$OPTARG ;;
 	q) quiet=1 ;;
 	R) rtl=1 ;;
-	c) train=$OPTARG ;;
+	e) train=$OPTARG ;;
 	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
-sw=build/userlib-test/nic-switch swargs=()
+sw=${NIC_SWITCH:-build/userlib-test/nic-switch} swargs=()
+[ -n "$xcheck" ] && swargs+=(-c "$xcheck")
 [ -n "$rtl" ] && { sw=build/userlib-test/nic-switch-rtl; swargs=(-b rtl -x); }
+[ -n "$pcap" ] && swargs+=(-w "$(realpath -m "$pcap")")
 cl=scripts/netns-cluster.sh
 for f in "$train" "$sw"; do
 	[ -x "$f" ] || { echo "train-cluster: $f missing (make all $sw)" >&2; exit 2; }
@@ -132,6 +142,11 @@ kill "$swpid" 2>/dev/null; wait "$swpid" 2>/dev/null; swrc=$?; swpid=
 stats=$(grep -E '^frames ' "$tmp/switch.log")
 [ -n "$quiet" ] || echo "nic-switch: $stats"
 grep -E '^nic-switch: (misaligned|[0-9]+ tagged)' "$tmp/switch.log" >&2
+if [ -z "$rtl" ] && [ "$swrc" -ne 0 ] && [ "$swrc" -ne 143 ]; then
+	echo "train-cluster: nic-switch exit status $swrc:" >&2
+	grep -E '^nic-switch: ' "$tmp/switch.log" | tail -n 5 >&2
+	[ $rc -eq 0 ] && rc=$swrc
+fi
 if [ -n "$rtl" ]; then
 	grep -E '^rtl: ' "$tmp/switch.log"
 	if [ "$swrc" -ne 0 ]; then
@@ -144,8 +159,10 @@ if [ -n "$log" ] && [ -f "$log" ] && [ -n "$stats" ]; then
 	iters=$(sed -nE 's/.*"type":"summary","iterations":([0-9]+).*/\1/p' "$log")
 	set -- $stats
 	# frames F compressed C bypassed B malformed M bytes_in I bytes_wire W dropped D bad_payload_csum X misaligned A
-	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"misaligned":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s}\n' \
+	# cpu_ms U codec_ms K xcheck_ms Y link_ms L elapsed_ms E (the RTL switch stops at A)
+	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"misaligned":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s,"switch_cpu_ms":%s,"switch_codec_ms":%s,"switch_xcheck_ms":%s,"link_busy_ms":%s,"switch_elapsed_ms":%s}\n' \
 		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16:-0}" "${18:-0}" "$rate" \
-		"$(( ${12} / ${iters:-1} ))" >>"$log"
+		"$(( ${12} / ${iters:-1} ))" "${20:-null}" "${22:-null}" "${24:-null}" "${26:-null}" \
+		"${28:-null}" >>"$log"
 fi
 exit $rc

@@ -78,7 +78,7 @@ The paper trained on a 4-node (up to 8) cluster of GPUs with 10 GbE NICs
 (the FPGA NIC reached about 2.1 Gb/s) and MNIST. Here every rank is a
 process on one 2-core machine, the NICs are the C model run by a user-space
 switch, and the links are paced at the stated rate of *wire* bytes with
-jumbo frames (at 1 Gbit/s the switch's software codec, not the wire, would
+jumbo frames (at 1 Gbit/s the switch's per-frame CPU, not the wire, would
 limit compressed runs: docs/train.md). Computation is therefore a small
 share of each iteration (CPU BLAS, tiny batch), communication a larger one
 than on the paper's hardware; the data set is Fashion-MNIST, harder than

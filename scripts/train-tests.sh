@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Suite train-dist: inc-train across processes.
 #  - 4-rank inc (ring) and 4-worker wa runs follow one process with a 4x
-#    batch: final weights within 1% relative RMS after 40 iterations (the
+#    batch: final weights within 1% relative RMS after 20 iterations (the
 #    sums are re-associated, so not bit for bit), every rank bit-identical;
 #  - software compression (loopback) and nic compression (emulated cluster,
 #    the model as NICs on the wire): replicas bit-identical, accuracy after
@@ -9,7 +9,7 @@
 #    instead of swinging by several points) within 6 points of the
 #    uncompressed run; every tagged segment on the wire float-aligned;
 #  - the layer-wise schedules (wfbp, bucket, mgwfbp) on 4 ranks: replicas
-#    bit-identical, final weights within 1% relative RMS of sync after 40
+#    bit-identical, final weights within 1% relative RMS of sync after 20
 #    iterations (the groups change the ring's block split, so the sums are
 #    re-associated, as with a different batch split); mgwfbp with software
 #    compression keeps replicas bit-identical;
@@ -42,7 +42,13 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-common=(--quiet --iterations 40 --lr 0.05 --seed 3 --check-every 10)
+# 20 iterations: a re-associated sum differs in its last bits, and training
+# amplifies that about threefold every 10 iterations at this lr. How far
+# depends on the CPU's BLAS kernels: on an Intel Xeon the 4-rank run is
+# 0.0024 / 0.0074 / 0.0122 relative RMS from one process after 20 / 30 / 40
+# iterations, so 40 measured the machine rather than the sum. A wrong shard,
+# sum or update is off by far more than 1% within a few iterations.
+common=(--quiet --iterations 20 --lr 0.05 --seed 3 --check-every 10)
 
 # Relative RMS difference of two weight files (float32).
 rel_rms() {

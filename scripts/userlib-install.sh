@@ -18,7 +18,8 @@ else
 	ko "make install"; tail -n 20 "$tmp/install.log"
 fi
 for f in include/inceptionn/inceptionn.h include/inceptionn/inc_model.h lib/libinceptionn.a \
-	 lib/libinceptionn.so lib/libinceptionn.so.0 lib/pkgconfig/inceptionn.pc; do
+	 lib/libinceptionn.so lib/libinceptionn.so.0 lib/pkgconfig/inceptionn.pc \
+	 include/inceptionn/inc_frame_fast.h lib/wireshark/plugins/inceptionn.lua; do
 	[ -e "$prefix/$f" ] && ok "installed $f" || ko "missing $f"
 done
 readelf -d "$prefix/lib/libinceptionn.so.0" 2>/dev/null | grep -q 'SONAME.*libinceptionn.so.0' \

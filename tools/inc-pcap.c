@@ -201,6 +201,9 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 					     r->cc.n[2] + r->cc.n[3]),
 			inc_class_share(&r->cc, 0), inc_class_share(&r->cc, 1),
 			inc_class_share(&r->cc, 2), inc_class_share(&r->cc, 3));
+		fprintf(f, " values_2bit=%llu values_10bit=%llu values_18bit=%llu values_34bit=%llu",
+			(unsigned long long)r->cc.n[0], (unsigned long long)r->cc.n[1],
+			(unsigned long long)r->cc.n[2], (unsigned long long)r->cc.n[3]);
 		if (m != M_DECOMPRESS)
 			fprintf(f, " max_abs_error=%.9g", r->max_err);
 		fputc('\n', f);

@@ -79,3 +79,10 @@ TEST_SUITES += pcap-padded
 .PHONY: test-pcap-padded
 test-pcap-padded: $(SAN_BIN)/inc-pcap $(BUILD)/tests/padded
 	INC_BIN=$(SAN_BIN) tests/pcap/test_padded.sh $(BUILD)/tests/padded
+
+# The Wireshark dissector (tools/wireshark/inceptionn.lua) under tshark,
+# against inc-pcap on the captures and on a capture of nic-switch -w.
+TEST_SUITES += wireshark
+.PHONY: test-wireshark
+test-wireshark: $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check
+	tests/pcap/test_wireshark.sh $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check

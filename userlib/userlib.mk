@@ -119,9 +119,11 @@ $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
-$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c $(LIB)/libincmodel.a
+# The emulated cluster's switch: its NICs run the fast frame path of
+# libinceptionn (byte-identical to the model; -c cross-checks).
+$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c sim/common/inc_pcap.c sim/common/inc_pcap.h $(LIB)/libinceptionn.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) -Iuserlib/include -Isim/common -pthread -o $@ $(filter %.c %.a,$^)
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-rendezvous test-userlib-fault \
@@ -161,7 +163,8 @@ test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
 test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
-	scripts/userlib-nicemu.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
+	NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh $(UL_TEST)/ar-check \
+		$(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
@@ -181,7 +184,8 @@ UL_VERSION := 0.1.0
 install: $(UL_LIBS)
 	install -d $(PREFIX)/include/inceptionn $(PREFIX)/lib/pkgconfig
 	install -m 644 userlib/include/inceptionn/inceptionn.h $(PREFIX)/include/inceptionn/
-	install -m 644 sw-model/include/inc_model.h $(PREFIX)/include/inceptionn/
+	install -m 644 sw-model/include/inc_model.h userlib/include/inceptionn/inc_frame_fast.h \
+		$(PREFIX)/include/inceptionn/
 	install -m 644 $(LIB)/libinceptionn.a $(PREFIX)/lib/
 	install -m 755 $(LIB)/libinceptionn.so $(PREFIX)/lib/$(UL_SONAME)
 	ln -sf $(UL_SONAME) $(PREFIX)/lib/libinceptionn.so
@@ -196,6 +200,8 @@ ifneq ($(MPICC),)
 	    -e 's|@NAME@|inceptionn-mpi|' -e 's|@LIBS_PRIVATE@|$(UL_LDLIBS) $(shell $(MPICC) --showme:link)|' \
 	    userlib/inceptionn.pc.in > $(PREFIX)/lib/pkgconfig/inceptionn-mpi.pc
 endif
+	install -d $(PREFIX)/lib/wireshark/plugins
+	install -m 644 tools/wireshark/inceptionn.lua $(PREFIX)/lib/wireshark/plugins/
 	@echo "installed libinceptionn into $(PREFIX)"
 
 # ---------------------------------------------------------------- bench
@@ -204,3 +210,17 @@ bench-userlib: $(UL_BINS)
 
 BENCH_TARGETS += $(UL_BINS)
 BENCH_RUNS += bench-userlib
+
+# ---------------------------------------------------------------- fast frame path
+# inc_frame_compress_fast / _decompress_fast against the model, frame by
+# frame, on the captures, their corruptions and random frames.
+$(UL_TEST)/test-frame-fast: userlib/tests/test_frame_fast.c tests/common/inc_framegen.c sim/common/inc_pcap.c \
+		$(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Isim/common -o $@ $^
+
+.PHONY: test-userlib-frame-fast
+test-userlib-frame-fast: $(UL_TEST)/test-frame-fast
+	$(UL_TEST)/test-frame-fast $(wildcard tests/fixtures/*.pcap)
+
+TEST_SUITES += userlib-frame-fast

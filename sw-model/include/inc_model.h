@@ -245,6 +245,49 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 			  struct inc_frame_info *info);
 
 /*
+ * The frame functions' hot loops as a table. inc_frame_compress and
+ * inc_frame_decompress use inc_frame_kernels_model (this library's own
+ * loops); a faster implementation (the user library's SIMD paths) passes
+ * its own table to inc_frame_compress_k / inc_frame_decompress_k and keeps
+ * everything else of frame.c: the decision order, the shim, the IP header,
+ * the checksum update and verification, the outcome. Every entry must give
+ * exactly the result of the model's entry for every input.
+ *
+ * What the frame needs to know about a payload's values besides the stream
+ * itself, gathered in the same pass. Word sums are of big-endian 16-bit
+ * words (the Internet checksum's), as exact integers (not folded).
+ */
+struct inc_stream_sums {
+	uint64_t in_words;       /* compress: the words of the 4n input bytes */
+	uint64_t restored_words; /* the words of the 4n bytes the stream decodes to */
+	unsigned tag_sum;        /* the sum of the stream's tag words mod 2^16 */
+	struct inc_class_counts counts; /* tags of the n valid lanes */
+};
+
+struct inc_frame_kernels {
+	/* As inc_stream_compress (no counts); on success also fills *sums. */
+	long (*stream_compress)(const uint8_t *in, size_t n_values, unsigned eb,
+				uint8_t *out, size_t out_cap,
+				struct inc_stream_sums *sums);
+	/* As inc_stream_size. */
+	long (*stream_size)(const uint8_t *in, size_t in_len, size_t n_values);
+	/* As inc_stream_decompress; on success also fills *sums (in_words 0). */
+	long (*stream_decompress)(const uint8_t *in, size_t in_len,
+				  size_t n_values, uint8_t *out, size_t out_cap,
+				  struct inc_stream_sums *sums);
+};
+extern const struct inc_frame_kernels inc_frame_kernels_model;
+
+long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info,
+			  const struct inc_frame_kernels *k);
+long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			    size_t out_cap, const struct inc_frame_config *cfg,
+			    struct inc_frame_info *info,
+			    const struct inc_frame_kernels *k);
+
+/*
  * Parsed view of an Ethernet/IPv4/TCP frame, shared by both directions and
  * the tools. inc_frame_parse fills it and returns INC_R_NONE when the frame
  * is a well-formed, unfragmented IPv4 packet with a complete TCP header (or,

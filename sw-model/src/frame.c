@@ -205,41 +205,42 @@ static long frame_begin(struct frame_ctx *c, const uint8_t *in, size_t in_len,
 	return FRAME_CONTINUE;
 }
 
-/*
- * The TCP checksum of the segment the receiver restores, from the sender's
- * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
- * with one term per 16-bit word of the n values: the restored word
- * (decode(encode(x)), from the stream just written) and the complement of
- * the original one. The tail is the same on both sides and adds nothing.
- * The integer sum of all those terms (no term folded on its own, the
- * original's sum not folded and complemented first) makes the result one
- * defined value that the compress engine reproduces; it is computed here
- * as sum(~x_w) over all words at once plus the restored words of the
- * non-zero lanes.
- */
-static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
-			const uint8_t *stream, unsigned *tsum)
+/* The model's hot loops (struct inc_frame_kernels). */
+static uint64_t word_sum(const uint8_t *p, size_t len)
 {
-	const uint8_t *g = stream, *p;
-	uint64_t acc = (~csum & 0xffffu), sx = 0;
-	size_t i, lanes, j, k;
+	uint64_t s = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < len; k += 2)
+		s += ld_be16(p + k);
+	return s;
+}
+
+/* Over a valid stream of n values: the tag-word sum and the class counts,
+ * and with restored the words of the decoded values. */
+static void stream_walk(const uint8_t *g, size_t n, int restored,
+			struct inc_stream_sums *sums)
+{
+	const uint8_t *p;
+	size_t i, lanes, j;
 	unsigned tw, tag, ts = 0;
+	uint64_t acc = 0;
 	uint32_t pl, q;
 
-	/* The complements of all 2n original words, as one exact sum:
-	 * sum(0xffff - x_w) = 0xffff * 2n - sum(x_w). */
-	for (k = 0; k < 4 * n; k += 2)
-		sx += ld_be16(x + k);
-	acc += (uint64_t)0xffffu * 2u * n - sx;
-	/* The restored words: zero for tag 0, the value itself for raw. */
 	for (i = 0; i < n; i += INC_GROUP_VALUES) {
 		lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
 		tw = (unsigned)g[0] | (unsigned)g[1] << 8;
 		ts += tw;
+		if (!tw) {
+			sums->counts.n[INC_TAG_ZERO] += lanes;
+			g += 2;
+			continue;
+		}
 		p = g + 2;
-		for (j = 0; tw >> (2 * j) && j < lanes; j++) {
+		for (j = 0; j < lanes; j++) {
 			tag = (tw >> (2 * j)) & 3u;
-			if (tag == INC_TAG_ZERO)
+			sums->counts.n[tag]++;
+			if (!restored || tag == INC_TAG_ZERO)
 				continue;
 			if (tag == INC_TAG_RAW) {
 				q = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
@@ -253,25 +254,90 @@ static uint16_t v2_csum(unsigned csum, const uint8_t *x, size_t n,
 			acc += ((q & 0xffu) << 8 | (q >> 8 & 0xffu)) +
 			       ((q >> 16 & 0xffu) << 8 | (q >> 24));
 		}
-		g = tw ? g + inc_group_size((uint16_t)tw) : g + 2;
+		g += inc_group_size((uint16_t)tw);
 	}
-	*tsum = ts & 0xffffu;
-	while (acc >> 32)
-		acc = (acc & 0xffffffffu) + (acc >> 32);
-	return inc_csum_fold((uint32_t)acc);
+	sums->restored_words = acc;
+	sums->tag_sum = ts & 0xffffu;
 }
 
-long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
-			size_t out_cap, const struct inc_frame_config *cfg,
-			struct inc_frame_info *info)
+static long model_stream_compress(const uint8_t *in, size_t n, unsigned eb,
+				  uint8_t *out, size_t out_cap,
+				  struct inc_stream_sums *sums)
+{
+	long r = inc_stream_compress(in, n, eb, out, out_cap, NULL);
+
+	if (r < 0)
+		return r;
+	memset(sums, 0, sizeof(*sums));
+	stream_walk(out, n, 1, sums);
+	sums->in_words = word_sum(in, 4u * n);
+	return r;
+}
+
+static long model_stream_decompress(const uint8_t *in, size_t in_len, size_t n,
+				    uint8_t *out, size_t out_cap,
+				    struct inc_stream_sums *sums)
+{
+	long r = inc_stream_decompress(in, in_len, n, out, out_cap);
+
+	if (r < 0)
+		return r;
+	memset(sums, 0, sizeof(*sums));
+	stream_walk(in, n, 0, sums);
+	sums->restored_words = word_sum(out, 4u * n);
+	return r;
+}
+
+const struct inc_frame_kernels inc_frame_kernels_model = {
+	.stream_compress = model_stream_compress,
+	.stream_size = inc_stream_size,
+	.stream_decompress = model_stream_decompress,
+};
+
+/* Fold a 64-bit one's-complement accumulator to 32 bits. */
+static uint32_t fold32(uint64_t acc)
+{
+	while (acc >> 32)
+		acc = (acc & 0xffffffffu) + (acc >> 32);
+	return (uint32_t)acc;
+}
+
+/*
+ * The TCP checksum of the segment the receiver restores, from the sender's
+ * checksum csum by the update of RFC 1624 (eqn. 3): HC' = ~(~HC + ~m + m'),
+ * with one term per 16-bit word of the n values: the restored word
+ * (decode(encode(x)), from the stream just written) and the complement of
+ * the original one. The tail is the same on both sides and adds nothing.
+ * The integer sum of all those terms (no term folded on its own, the
+ * original's sum not folded and complemented first) makes the result one
+ * defined value that the compress engine reproduces; it is computed here
+ * as sum(~x_w) over all words at once, sum(0xffff - x_w) = 0xffff * 2n -
+ * sum(x_w), plus the restored words of the stream (zero for tag 0).
+ */
+static uint16_t v2_csum(unsigned csum, uint64_t orig_words, size_t n,
+			uint64_t restored_words)
+{
+	uint64_t acc = (~csum & 0xffffu);
+
+	acc += (uint64_t)0xffffu * 2u * n - orig_words;
+	acc += restored_words;
+	return inc_csum_fold(fold32(acc));
+}
+
+long inc_frame_compress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info,
+			  const struct inc_frame_kernels *k)
 {
 	struct frame_ctx c;
 	const struct inc_frame_hdr *h = &c.h;
 	size_t n, tail, cap;
 	long r, slen;
 	uint8_t *shim;
-	unsigned tsum;
+	struct inc_stream_sums sums;
 
+	if (!k)
+		return INC_EINVAL;
 	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 0);
 	if (r != FRAME_CONTINUE)
 		return r;
@@ -289,9 +355,8 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 				    INC_R_NOT_SMALLER);
 	cap = h->payload_len - INC_WIRE_SHIM_BYTES - tail - 1u;
 	shim = out + h->payload_off;
-	slen = inc_stream_compress(in + h->payload_off, n, cfg->eb,
-				   shim + INC_WIRE_SHIM_BYTES, cap,
-				   &info->counts);
+	slen = k->stream_compress(in + h->payload_off, n, cfg->eb,
+				  shim + INC_WIRE_SHIM_BYTES, cap, &sums);
 	if (slen < 0)
 		return frame_bypass(in, in_len, out, info, INC_OUT_BYPASS,
 				    INC_R_NOT_SMALLER);
@@ -307,24 +372,29 @@ long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
 	ip_set_total(out, h, INC_WIRE_IPPROTO,
 		     (unsigned)h->ip_hlen + h->tcp_hlen + info->payload_out);
 	st_be16(out + h->l4_off + 16,
-		v2_csum(ld_be16(in + h->l4_off + 16), in + h->payload_off, n,
-			shim + INC_WIRE_SHIM_BYTES, &tsum));
-	st_be16(shim + 4, tsum);
+		v2_csum(ld_be16(in + h->l4_off + 16), sums.in_words, n,
+			sums.restored_words));
+	st_be16(shim + 4, sums.tag_sum);
+	info->counts = sums.counts;
 	info->outcome = INC_OUT_COMPRESSED;
 	return (long)h->payload_off + info->payload_out;
 }
 
-long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
-			  size_t out_cap, const struct inc_frame_config *cfg,
-			  struct inc_frame_info *info)
+long inc_frame_decompress_k(const uint8_t *in, size_t in_len, uint8_t *out,
+			    size_t out_cap, const struct inc_frame_config *cfg,
+			    struct inc_frame_info *info,
+			    const struct inc_frame_kernels *k)
 {
 	struct frame_ctx c;
 	const struct inc_frame_hdr *h = &c.h;
 	const uint8_t *shim;
 	size_t orig_len, orig_total, out_len, n, tail, avail;
+	struct inc_stream_sums sums;
 	uint32_t sum;
 	long r;
 
+	if (!k)
+		return INC_EINVAL;
 	r = frame_begin(&c, in, in_len, out, out_cap, cfg, info, 1);
 	if (r != FRAME_CONTINUE)
 		return r;
@@ -355,19 +425,30 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	n = orig_len / 4u;
 	tail = orig_len % 4u;
 	avail = h->payload_len - INC_WIRE_SHIM_BYTES;
-	if (avail < tail ||
-	    inc_stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
-		    (long)(avail - tail))
+	if (avail < tail)
 		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
 				    INC_R_BAD_STREAM);
-	if (out_cap < out_len)
+	if (out_cap < out_len) {
+		/* A malformed stream is reported before a short buffer. */
+		if (k->stream_size(shim + INC_WIRE_SHIM_BYTES, avail - tail, n) !=
+		    (long)(avail - tail))
+			return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+					    INC_R_BAD_STREAM);
 		return INC_ENOSPC;
+	}
 
+	/* The stream must decode to exactly its bytes: the decoder makes the
+	 * checks of inc_stream_size (truncated group, padding lanes) in the
+	 * same order and returns the same size or error, so one walk both
+	 * validates and decodes. What it wrote is not delivered unless it
+	 * passes: a malformed frame goes out as it came in. */
 	memcpy(out, in, h->payload_off);
-	r = inc_stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
-				  out + h->payload_off, out_cap - h->payload_off);
-	if (r < 0)                      /* cannot happen after the size walk */
-		return r;
+	r = k->stream_decompress(shim + INC_WIRE_SHIM_BYTES, avail - tail, n,
+				 out + h->payload_off, out_cap - h->payload_off,
+				 &sums);
+	if (r != (long)(avail - tail))
+		return frame_bypass(in, in_len, out, info, INC_OUT_MALFORMED,
+				    INC_R_BAD_STREAM);
 	memcpy(out + h->payload_off + 4u * n, in + h->frame_end - tail, tail);
 	ip_set_total(out, h, IPPROTO_TCP_, (unsigned)orig_total);
 
@@ -377,37 +458,33 @@ long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
 	 * a changed tag word that moves values between lanes. */
 	sum = inc_csum_add(0, out + h->l3_off + 12, 8);
 	sum += IPPROTO_TCP_ + (uint32_t)(orig_total - h->ip_hlen);
-	sum = inc_csum_add(sum, out + h->l4_off, out_len - h->l4_off);
-	/* Class counts of the received stream and the sum of its tag words,
-	 * in one walk over the tag words. */
-	{
-		const uint8_t *g = shim + INC_WIRE_SHIM_BYTES;
-		size_t i, pos = 0, lanes;
-		unsigned j, ts = 0;
-		uint16_t tw;
-
-		for (i = 0; i < n; i += INC_GROUP_VALUES) {
-			tw = (uint16_t)(g[pos] | g[pos + 1] << 8);
-			ts += tw;
-			lanes = n - i < INC_GROUP_VALUES ? n - i : INC_GROUP_VALUES;
-			if (!tw) {
-				info->counts.n[INC_TAG_ZERO] += lanes;
-				pos += 2;
-				continue;
-			}
-			for (j = 0; j < lanes; j++)
-				info->counts.n[(tw >> (2 * j)) & 3u]++;
-			pos += inc_group_size(tw);
-		}
-		if (inc_csum_fold(sum) != 0 || (ts & 0xffffu) != ld_be16(shim + 4)) {
-			memset(&info->counts, 0, sizeof(info->counts));
-			info->outcome = INC_OUT_DROPPED;
-			info->reason = INC_R_BAD_PAYLOAD_CSUM;
-			return 0;
-		}
+	sum = inc_csum_add(sum, out + h->l4_off, h->tcp_hlen);
+	sum = fold32((uint64_t)sum + sums.restored_words);
+	sum = inc_csum_add(sum, out + h->payload_off + 4u * n, tail);
+	if (inc_csum_fold(sum) != 0 || sums.tag_sum != ld_be16(shim + 4)) {
+		memset(&info->counts, 0, sizeof(info->counts));
+		info->outcome = INC_OUT_DROPPED;
+		info->reason = INC_R_BAD_PAYLOAD_CSUM;
+		return 0;
 	}
-
+	info->counts = sums.counts;
 	info->outcome = INC_OUT_DECOMPRESSED;
 	info->payload_out = (uint16_t)orig_len;
 	return (long)out_len;
+}
+
+long inc_frame_compress(const uint8_t *in, size_t in_len, uint8_t *out,
+			size_t out_cap, const struct inc_frame_config *cfg,
+			struct inc_frame_info *info)
+{
+	return inc_frame_compress_k(in, in_len, out, out_cap, cfg, info,
+				    &inc_frame_kernels_model);
+}
+
+long inc_frame_decompress(const uint8_t *in, size_t in_len, uint8_t *out,
+			  size_t out_cap, const struct inc_frame_config *cfg,
+			  struct inc_frame_info *info)
+{
+	return inc_frame_decompress_k(in, in_len, out, out_cap, cfg, info,
+				      &inc_frame_kernels_model);
 }

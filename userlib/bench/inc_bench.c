@@ -11,7 +11,18 @@
  *   Then the same for the multi-stream container (inc_codec_compress_parts /
  *   inc_codec_decompress_parts) with K = 2..4 parts (portable: K = 4 only),
  *   each row with its own memcpy figure (one copy timed before each
- *   repetition), which the row's ratios divide by.
+ *   repetition), which the row's ratios divide by. The CPU's model name
+ *   (/proc/cpuinfo) is printed beside both tables.
+ *
+ * inc-bench frame [-m MTU] [-n FRAMES] [-r REPS] [-e EB]
+ *   The frame path of the emulated NICs: inc_frame_compress /
+ *   inc_frame_decompress (the model, scalar) and inc_frame_compress_fast /
+ *   _decompress_fast (the model's frame logic with the SIMD kernels) on
+ *   FRAMES tagged TCP frames of MTU bytes (default 256 x 9000, TCP
+ *   timestamps on, gradient-like payloads), GB/s of uncompressed frame
+ *   bytes next to memcpy of the same frames, and fast/model. A sampled
+ *   share (every 16th frame of every repetition) of the fast outputs is
+ *   compared with the model's; a difference stops the benchmark.
  *
  * inc-bench sketch [-n VALUES] [-r REPS] [-w WORKERS]
  *   The lossless homomorphic codec against sparsity: for scattered and
@@ -59,6 +70,7 @@
 #include "inc_framegen.h"
 #include "inc_model.h"
 #include "inceptionn/inceptionn.h"
+#include "inceptionn/inc_frame_fast.h"
 
 static size_t parse_size(const char *s)
 {
@@ -72,6 +84,28 @@ static size_t parse_size(const char *s)
 	default: break;
 	}
 	return (size_t)v;
+}
+
+/* The CPU's model name (/proc/cpuinfo), for the tables: the codec's
+ * figures depend on it. */
+static const char *cpu_model(void)
+{
+	static char name[128] = "unknown CPU";
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && c) {
+			snprintf(name, sizeof(name), "%s", c + 2);
+			name[strcspn(name, "\n")] = 0;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return name;
 }
 
 static int bench_codec(int argc, char **argv)
@@ -108,8 +142,8 @@ static int bench_codec(int argc, char **argv)
 	memset(dst, 0, bytes);
 	memset(stream, 0, cap);
 	gbs_cpy = inc_bench_memcpy_gbs(dst, in, bytes, reps);
-	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s\n",
-	       mib, reps, gbs_cpy);
+	printf("inc-bench codec: %zu MiB gradient-like float32, best of %d; memcpy %.2f GB/s; CPU %s (%ld online)\n",
+	       mib, reps, gbs_cpy, cpu_model(), sysconf(_SC_NPROCESSORS_ONLN));
 	printf("%-8s %-3s %7s %13s %8s %15s %8s\n", "impl", "eb", "ratio",
 	       "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
 	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
@@ -162,7 +196,8 @@ static int bench_codec(int argc, char **argv)
 	/* The load of a shared machine moves memcpy from row to row, so each
 	 * row also times memcpy, one copy before each repetition, and divides
 	 * by that. */
-	printf("multi-stream (inc_codec_compress_parts/decompress_parts, K parts; memcpy timed in each row):\n");
+	printf("multi-stream (inc_codec_compress_parts/decompress_parts, K parts; memcpy timed in each row; CPU %s):\n",
+	       cpu_model());
 	printf("%-8s %-3s %-2s %7s %11s %13s %8s %15s %8s\n", "impl", "eb", "K", "ratio",
 	       "memcpy GB/s", "compress GB/s", "/memcpy", "decompress GB/s", "/memcpy");
 	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
@@ -257,6 +292,159 @@ static int bench_codec(int argc, char **argv)
 	free(in);
 	free(dst);
 	free(stream);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The frame path of the emulated NICs                                       */
+/* ------------------------------------------------------------------------ */
+typedef long (*frame_fn)(const uint8_t *, size_t, uint8_t *, size_t,
+			 const struct inc_frame_config *, struct inc_frame_info *);
+
+/* One pass of fn over the frames: seconds; sizes of the outputs in olen. */
+static double frame_pass(frame_fn fn, uint8_t *const *in, const size_t *len, size_t nf,
+			 uint8_t **out, size_t *olen, const struct inc_frame_config *cfg)
+{
+	double t = inc_bench_now();
+	size_t i;
+	long r;
+
+	for (i = 0; i < nf; i++) {
+		r = fn(in[i], len[i], out[i], INC_FRAME_OUT_MAX, cfg, NULL);
+		olen[i] = r > 0 ? (size_t)r : 0;
+	}
+	return inc_bench_now() - t;
+}
+
+static int bench_frame(int argc, char **argv)
+{
+	struct inc_frame_config cfg;
+	struct inc_fg_frame d;
+	size_t nf = 256, mtu = 9000, plen, i, flen, total = 0, wire = 0;
+	int reps = 5, opt, k, eb = 10;
+	uint8_t **fr, **comp, **dec, **tmp, *pay, *cp;
+	size_t *len, *clen, *dlen, *tlen;
+	uint64_t rng = 0xf4a3e5b2c1d0e9f8ull;
+	double bm = 1e9, best[2][2] = { { 1e9, 1e9 }, { 1e9, 1e9 } }, t, gm;
+	unsigned long sampled = 0;
+	int impl;
+
+	while ((opt = getopt(argc, argv, "m:n:r:e:")) != -1) {
+		switch (opt) {
+		case 'm': mtu = strtoul(optarg, NULL, 0); break;
+		case 'n': nf = strtoul(optarg, NULL, 0); break;
+		case 'r': reps = atoi(optarg); break;
+		case 'e': eb = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: inc-bench frame [-m MTU] [-n FRAMES] [-r REPS] [-e EB]\n");
+			return 2;
+		}
+	}
+	if (mtu < 100 || mtu > 9000 || nf < 1 || reps < 1 || eb < 1 || eb > 126) {
+		fprintf(stderr, "inc-bench: frame: MTU 100..9000, FRAMES >= 1, REPS >= 1, EB 1..126\n");
+		return 2;
+	}
+	inc_frame_config_default(&cfg);
+	cfg.eb = (uint8_t)eb;
+	plen = (mtu - 20 - 32) & ~(size_t)3;    /* IP, TCP with timestamps */
+	fr = calloc(nf, sizeof(*fr));
+	comp = calloc(nf, sizeof(*comp));
+	dec = calloc(nf, sizeof(*dec));
+	tmp = calloc(nf, sizeof(*tmp));
+	len = calloc(nf, sizeof(*len));
+	clen = calloc(nf, sizeof(*clen));
+	dlen = calloc(nf, sizeof(*dlen));
+	tlen = calloc(nf, sizeof(*tlen));
+	pay = malloc(plen);
+	cp = malloc(nf * (mtu + 14));
+	if (!fr || !comp || !dec || !tmp || !len || !clen || !dlen || !tlen || !pay || !cp)
+		return 1;
+	for (i = 0; i < nf; i++) {
+		fr[i] = malloc(INC_FRAME_OUT_MAX);
+		comp[i] = malloc(INC_FRAME_OUT_MAX);
+		dec[i] = malloc(INC_FRAME_OUT_MAX);
+		tmp[i] = malloc(INC_FRAME_OUT_MAX);
+		if (!fr[i] || !comp[i] || !dec[i] || !tmp[i])
+			return 1;
+		inc_fg_defaults(&d);
+		d.tcp_opt_len = 12;
+		d.seq = (uint32_t)(1 + i * plen);
+		inc_fg_payload(pay, plen, INC_FG_GRADIENT, &rng);
+		d.payload = pay;
+		d.payload_len = plen;
+		flen = inc_fg_build(fr[i], INC_FRAME_OUT_MAX, &d);
+		len[i] = flen;
+		total += flen;
+		memset(comp[i], 0, INC_FRAME_OUT_MAX);
+		memset(dec[i], 0, INC_FRAME_OUT_MAX);
+		memset(tmp[i], 0, INC_FRAME_OUT_MAX);
+	}
+	memset(cp, 0, nf * (mtu + 14));
+	for (k = 0; k < reps; k++) {
+		t = inc_bench_now();
+		for (i = 0; i < nf; i++)
+			memcpy(cp + i * (mtu + 14), fr[i], len[i]);
+		t = inc_bench_now() - t;
+		inc_bench_sink = cp[len[0] / 2];
+		bm = t < bm ? t : bm;
+	}
+	gm = (double)total / bm / 1e9;
+	/* The model's outputs are the reference: comp and dec. */
+	frame_pass(inc_frame_compress, fr, len, nf, comp, clen, &cfg);
+	frame_pass(inc_frame_decompress, comp, clen, nf, dec, dlen, &cfg);
+	for (i = 0; i < nf; i++) {
+		wire += clen[i];
+		if (!clen[i] || dlen[i] != len[i]) {
+			fprintf(stderr, "inc-bench: frame %zu did not round-trip through the model\n", i);
+			return 1;
+		}
+	}
+	inc_codec_select(INC_CODEC_AUTO);
+	printf("inc-bench frame: %zu tagged TCP frames of %zu bytes (MTU %zu, %zu-byte gradient-like payloads),\n"
+	       "eb %d, ratio %.2fx (frame bytes / wire bytes), best of %d; GB/s of uncompressed frame\n"
+	       "bytes; memcpy of the same frames %.2f GB/s; CPU %s\n", nf, len[0], mtu, plen, eb,
+	       (double)total / (double)wire, reps, gm, cpu_model());
+	for (k = 0; k < reps; k++)
+		for (impl = 0; impl < 2; impl++) {
+			frame_fn c = impl ? inc_frame_compress_fast : inc_frame_compress;
+			frame_fn dd = impl ? inc_frame_decompress_fast : inc_frame_decompress;
+
+			t = frame_pass(c, fr, len, nf, tmp, tlen, &cfg);
+			best[impl][0] = t < best[impl][0] ? t : best[impl][0];
+			for (i = (size_t)k % 16; impl && i < nf; i += 16, sampled++)
+				if (tlen[i] != clen[i] || memcmp(tmp[i], comp[i], clen[i])) {
+					fprintf(stderr, "inc-bench: frame %zu: the fast compress differs from the model\n", i);
+					return 1;
+				}
+			t = frame_pass(dd, comp, clen, nf, tmp, tlen, &cfg);
+			best[impl][1] = t < best[impl][1] ? t : best[impl][1];
+			for (i = (size_t)k % 16; impl && i < nf; i += 16, sampled++)
+				if (tlen[i] != dlen[i] || memcmp(tmp[i], dec[i], dlen[i])) {
+					fprintf(stderr, "inc-bench: frame %zu: the fast decompress differs from the model\n", i);
+					return 1;
+				}
+		}
+	printf("%-14s %13s %8s %15s %8s %13s\n", "frame path", "compress GB/s", "/memcpy",
+	       "decompress GB/s", "/memcpy", "us/frame c+d");
+	for (impl = 0; impl < 2; impl++) {
+		double gc = (double)total / best[impl][0] / 1e9, gd = (double)total / best[impl][1] / 1e9;
+
+		printf("%-14s %13.2f %7.2fx %15.2f %7.2fx %13.2f\n",
+		       impl ? (inc_frame_kernels_fast() != &inc_frame_kernels_model ? "fast (avx2)" : "fast (model)") :
+			      "model (scalar)",
+		       gc, gc / gm, gd, gd / gm, (best[impl][0] + best[impl][1]) / (double)nf * 1e6);
+	}
+	printf("fast/model: compress %.2fx, decompress %.2fx; %lu sampled fast outputs equal to the model's\n",
+	       best[0][0] / best[1][0], best[0][1] / best[1][1], sampled);
+	for (i = 0; i < nf; i++) {
+		free(fr[i]);
+		free(comp[i]);
+		free(dec[i]);
+		free(tmp[i]);
+	}
+	free(fr); free(comp); free(dec); free(tmp); free(len); free(clen); free(dlen); free(tlen);
+	free(pay);
+	free(cp);
 	return 0;
 }
 
@@ -829,7 +1017,9 @@ int main(int argc, char **argv)
 		return bench_sketch(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "codecs"))
 		return bench_codecs(argc - 1, argv + 1);
-	fprintf(stderr, "usage: inc-bench codec|codecs|allreduce|sketch [OPTIONS]  (see the "
+	if (argc >= 2 && !strcmp(argv[1], "frame"))
+		return bench_frame(argc - 1, argv + 1);
+	fprintf(stderr, "usage: inc-bench codec|codecs|frame|allreduce|sketch [OPTIONS]  (see the "
 		"source header)\n");
 	return 2;
 }

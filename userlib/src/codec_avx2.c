@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "inc_internal.h"
+#include "frame_kernels.h"
 
 struct shuf {
 	uint8_t mask[16];
@@ -65,6 +66,102 @@ static inline unsigned clamp_eb(unsigned eb)
 }
 
 /*
+ * What the frame kernels (struct inc_frame_kernels of inc_model.h) gather
+ * besides the stream: big-endian 16-bit word sums (the Internet checksum's
+ * words) kept as two sums, of the bytes at even offsets (the high bytes:
+ * the low byte of each little-endian 16-bit lane) and of those at odd
+ * offsets, each added eight at a time with psadbw, so that the word sum is
+ * 256 * even + odd, an exact integer like the model's; the tag-word sum;
+ * and the class counts from the tag word's bit planes: with lo = its even
+ * bits and hi = its odd bits moved down, lanes of tag 3 are lo & hi, tag 2
+ * hi & ~lo, tag 1 lo & ~hi. Padding lanes are tag 0, so tag 0 is whatever
+ * of the n values is left.
+ */
+struct wsum {
+	__m256i even, odd;
+};
+
+struct vsums {
+	struct wsum in, q;
+	uint64_t ts, c1, c2, c3;
+	__m256i ga, gb, gr;     /* per lane: values of tag >= 1, >= 2, 3 (encoder) */
+};
+
+__attribute__((target("avx2"), always_inline))
+static inline void wsum_add(struct wsum *w, __m256i v)
+{
+	__m256i z = _mm256_setzero_si256();
+
+	w->even = _mm256_add_epi64(w->even, _mm256_sad_epu8(
+		_mm256_and_si256(v, _mm256_set1_epi16(0x00ff)), z));
+	w->odd = _mm256_add_epi64(w->odd, _mm256_sad_epu8(_mm256_srli_epi16(v, 8), z));
+}
+
+__attribute__((target("avx2")))
+static uint64_t wsum_total(const struct wsum *w)
+{
+	uint64_t e[4], o[4];
+
+	_mm256_storeu_si256((__m256i *)(void *)e, w->even);
+	_mm256_storeu_si256((__m256i *)(void *)o, w->odd);
+	return ((e[0] + e[1] + e[2] + e[3]) << 8) + o[0] + o[1] + o[2] + o[3];
+}
+
+__attribute__((target("avx2")))
+static void vsums_init(struct vsums *v)
+{
+	v->in.even = v->in.odd = v->q.even = v->q.odd = _mm256_setzero_si256();
+	v->ga = v->gb = v->gr = _mm256_setzero_si256();
+	v->ts = v->c1 = v->c2 = v->c3 = 0;
+}
+
+/* The encoder's per-lane class counters into c1..c3. */
+__attribute__((target("avx2")))
+static void vsums_fold_lanes(struct vsums *v)
+{
+	uint32_t a[8], b[8], r[8];
+	uint64_t sa = 0, sb = 0, sr = 0;
+	unsigned i;
+
+	_mm256_storeu_si256((__m256i *)(void *)a, v->ga);
+	_mm256_storeu_si256((__m256i *)(void *)b, v->gb);
+	_mm256_storeu_si256((__m256i *)(void *)r, v->gr);
+	for (i = 0; i < 8; i++) {
+		sa += a[i];
+		sb += b[i];
+		sr += r[i];
+	}
+	v->c1 += sa - sb;
+	v->c2 += sb - sr;
+	v->c3 += sr;
+	v->ga = v->gb = v->gr = _mm256_setzero_si256();
+}
+
+__attribute__((target("popcnt"), always_inline))
+static inline void tags_add(struct vsums *v, unsigned tw)
+{
+	unsigned lo = tw & 0x5555u, hi = (tw >> 1) & 0x5555u;
+
+	v->ts += tw;
+	v->c3 += (unsigned)__builtin_popcount(lo & hi);
+	v->c2 += (unsigned)__builtin_popcount(hi & ~lo);
+	v->c1 += (unsigned)__builtin_popcount(lo & ~hi);
+}
+
+/* The frame's sums of n values from the accumulators. */
+static void vsums_out(const struct vsums *v, size_t n, struct inc_stream_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->in_words = wsum_total(&v->in);
+	s->restored_words = wsum_total(&v->q);
+	s->tag_sum = (unsigned)(v->ts & 0xffffu);
+	s->counts.n[INC_TAG_ZERO] = n - v->c1 - v->c2 - v->c3;
+	s->counts.n[INC_TAG_8] = v->c1;
+	s->counts.n[INC_TAG_16] = v->c2;
+	s->counts.n[INC_TAG_RAW] = v->c3;
+}
+
+/*
  * Vector form of inc_compress_value. With a = |f| and e its exponent, the
  * tag depends on e alone: below ebase the value is 0; the 8-bit class
  * [ebase, thr16) keeps bits 22..16 of x = (1.m) >> (127-e), which are all
@@ -77,6 +174,7 @@ static inline unsigned clamp_eb(unsigned eb)
  */
 struct enc_consts {
 	__m256i absmask, a_m1, b_m1, r_m1, c143, c24, eight, mant, implicit, signbit;
+	__m256 s7, s15;
 };
 
 __attribute__((target("avx2")))
@@ -97,11 +195,20 @@ static void enc_consts_init(struct enc_consts *c, unsigned eb)
 	c->mant = _mm256_set1_epi32(0x7fffff);
 	c->implicit = _mm256_set1_epi32(0x800000);
 	c->signbit = _mm256_set1_epi32((int)0x80000000u);
+	c->s7 = _mm256_set1_ps(0x1p-7f);
+	c->s15 = _mm256_set1_ps(0x1p-15f);
 }
 
-__attribute__((target("avx2")))
+/*
+ * One group; with v (a constant after inlining) also its sums. The value
+ * the decoder restores, q = decode(encode(f)), comes from the same lanes:
+ * the payload field is mag, so q = sign | mag * 2^-7 (tag 1) or 2^-15 (tag
+ * 2), exact as in the decoder below; f itself for tag 3; 0 for tag 0
+ * (lanes below the first threshold, ma clear).
+ */
+__attribute__((target("avx2,popcnt"), always_inline))
 static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
-				    const struct enc_consts *c)
+				    const struct enc_consts *c, struct vsums *v)
 {
 	__m256i f = _mm256_loadu_si256((const __m256i *)in);
 	__m256i a = _mm256_and_si256(f, c->absmask);
@@ -130,6 +237,20 @@ static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
 	memcpy(out, &tw16, 2);   /* little-endian host */
 	_mm_storeu_si128((__m128i *)(out + 2), _mm256_castsi256_si128(comp));
 	_mm_storeu_si128((__m128i *)(out + 2 + ll), _mm256_extracti128_si256(comp, 1));
+	if (v) {
+		__m256 sc = _mm256_blendv_ps(c->s7, c->s15, _mm256_castsi256_ps(mb));
+		__m256i q = _mm256_or_si256(_mm256_and_si256(f, c->signbit), _mm256_castps_si256(
+			_mm256_mul_ps(_mm256_cvtepi32_ps(mag), sc)));
+
+		q = _mm256_and_si256(_mm256_blendv_epi8(q, f, mr), ma);
+		wsum_add(&v->in, f);
+		wsum_add(&v->q, q);
+		/* The class counts from the masks (-1 per set lane). */
+		v->ga = _mm256_sub_epi32(v->ga, ma);
+		v->gb = _mm256_sub_epi32(v->gb, mb);
+		v->gr = _mm256_sub_epi32(v->gr, mr);
+		v->ts += tw;
+	}
 	return 2u + ll + half_len[hi];
 }
 
@@ -140,7 +261,7 @@ struct enc_done {
 /* Encode the full groups of in while out has room for the largest one:
  * the values consumed and the bytes written. Out of line and returning
  * both in registers, so that the loop has the registers to itself. */
-__attribute__((target("avx2"), noinline))
+__attribute__((target("avx2,popcnt"), noinline))
 static struct enc_done encode_full_groups(const uint8_t *in, size_t n_values,
 					  unsigned eb, uint8_t *out,
 					  size_t out_cap)
@@ -151,15 +272,33 @@ static struct enc_done encode_full_groups(const uint8_t *in, size_t n_values,
 	enc_consts_init(&c, eb);
 	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
 		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
-		pos += group_encode(in + 4 * i, out + pos, &c);
+		pos += group_encode(in + 4 * i, out + pos, &c, NULL);
 	return (struct enc_done){ i, pos };
 }
 
-long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
-		       void *outv, size_t out_cap)
+/* The same, gathering the frame's sums into *v. */
+__attribute__((target("avx2,popcnt"), noinline))
+static struct enc_done encode_full_groups_sums(const uint8_t *in, size_t n_values,
+					       unsigned eb, uint8_t *out,
+					       size_t out_cap, struct vsums *v)
 {
-	const uint8_t *in = (const uint8_t *)inf;
-	uint8_t *out = outv;
+	struct enc_consts c;
+	struct vsums acc = *v;
+	size_t pos = 0, i;
+
+	enc_consts_init(&c, eb);
+	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
+		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES)
+		pos += group_encode(in + 4 * i, out + pos, &c, &acc);
+	*v = acc;
+	return (struct enc_done){ i, pos };
+}
+
+/* inc_avx2_compress on bytes at any alignment (frames put the payload
+ * anywhere). */
+static long compress_bytes(const uint8_t *in, size_t n_values, unsigned eb,
+			   uint8_t *out, size_t out_cap)
+{
 	struct enc_done d;
 	size_t pos, i;
 	long r;
@@ -178,6 +317,12 @@ long inc_avx2_compress(const float *inf, size_t n_values, unsigned eb,
 	r = inc_stream_compress(in + 4 * i, n_values - i, eb, out + pos,
 				out_cap - pos, NULL);
 	return r < 0 ? r : (long)pos + r;
+}
+
+long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
+		       void *out, size_t out_cap)
+{
+	return compress_bytes((const uint8_t *)in, n_values, eb, out, out_cap);
 }
 
 /*
@@ -249,12 +394,14 @@ static inline void group_decode(const uint8_t *g, unsigned tw, uint8_t *out,
 	_mm256_storeu_si256((__m256i *)out, group_values(g, tw, c));
 }
 
-__attribute__((target("avx2")))
-long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
-			 float *outf, size_t out_cap)
+/* inc_avx2_decompress on bytes at any alignment; with v (a constant after
+ * inlining) the vector part's sums go there, and the index of the first
+ * value left to the model and its stream offset to done[0] and done[1]. */
+__attribute__((target("avx2,popcnt"), always_inline))
+static inline long decode_bytes(const uint8_t *in, size_t in_len, size_t n_values,
+				uint8_t *out, size_t out_cap, struct vsums *v,
+				size_t *done)
 {
-	const uint8_t *in = inv;
-	uint8_t *out = (uint8_t *)outf;
 	struct dec_consts c;
 	size_t pos = 0, i;
 	long r;
@@ -279,7 +426,56 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 		 * 11-12 GB/s for the walk alone on gradient-like data,
 		 * whose few frequent tag words stay in L1). */
 		pos += group_len[tw];
-		group_decode(g, tw, out + 4 * i, &c);
+		if (v) {
+			__m256i q = group_values(g, tw, &c);
+
+			_mm256_storeu_si256((__m256i *)(void *)(out + 4 * i), q);
+			wsum_add(&v->q, q);
+			tags_add(v, tw);
+		} else {
+			group_decode(g, tw, out + 4 * i, &c);
+		}
+	}
+	if (v) {
+		/* The frame kernel: the rest in the vector path too, from a
+		 * zero-padded copy when fewer than 34 bytes are left, with the
+		 * model's checks in the model's order (inc_group_decode). */
+		uint8_t pad[INC_GROUP_MAX_BYTES + 30];
+		uint32_t vals[INC_GROUP_VALUES];
+
+		while (i < n_values) {
+			size_t left = in_len - pos;
+			unsigned nv = n_values - i < INC_GROUP_VALUES ?
+				      (unsigned)(n_values - i) : INC_GROUP_VALUES;
+			const uint8_t *g = in + pos;
+			unsigned tw, size;
+			__m256i q;
+
+			if (left < 2)
+				return INC_ETRUNC;
+			tw = (unsigned)g[0] | (unsigned)g[1] << 8;
+			if (nv < INC_GROUP_VALUES && (tw >> (2 * nv)) != 0)
+				return INC_EMALFORMED;
+			size = group_len[tw];
+			if (size > left)
+				return INC_ETRUNC;
+			if (left < INC_GROUP_MAX_BYTES) {
+				memset(pad, 0, sizeof(pad));
+				memcpy(pad, g, left);
+				g = pad;
+			}
+			q = group_values(g, tw, &c);
+			_mm256_storeu_si256((__m256i *)(void *)vals, q);
+			memcpy(out + 4 * i, vals, 4 * nv);
+			wsum_add(&v->q, q);
+			tags_add(v, tw);
+			pos += size;
+			i += nv;
+		}
+	}
+	if (done) {
+		done[0] = i;
+		done[1] = pos;
 	}
 	if (i == n_values)
 		return (long)pos;
@@ -289,6 +485,19 @@ long inc_avx2_decompress(const void *inv, size_t in_len, size_t n_values,
 	r = inc_stream_decompress(in + pos, in_len - pos, n_values - i,
 				  out + 4 * i, out_cap - 4 * i);
 	return r < 0 ? r : (long)pos + r;
+}
+
+__attribute__((target("avx2,popcnt")))
+static long decompress_bytes(const uint8_t *in, size_t in_len, size_t n_values,
+			     uint8_t *out, size_t out_cap)
+{
+	return decode_bytes(in, in_len, n_values, out, out_cap, NULL, NULL);
+}
+
+long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
+			 float *out, size_t out_cap)
+{
+	return decompress_bytes(in, in_len, n_values, (uint8_t *)out, out_cap);
 }
 
 /*
@@ -328,31 +537,59 @@ static inline void store_group(uint8_t *dst, __m256i v, enum store_kind st)
 	}
 }
 
+/*
+ * The parts' outputs start a multiple of 32 bytes apart, and for the sizes
+ * that matter a power of two apart (n = 2^24 values in K = 2 or 4 parts:
+ * 32 or 16 MiB), so walking them in lockstep keeps the K store streams at
+ * the same offset in their pages and cache sets all the way: on the AMD
+ * EPYC hosts that cost decode with K = 2 and 4 a factor of four against K
+ * = 3, whose parts are not a power of two apart. Part j therefore starts
+ * STAGGER * j groups ahead of part 0 (37 groups = 1184 bytes: the streams
+ * at 0, 1184, 2368 and 3552 bytes into their 4 KiB pages) and the lockstep
+ * walk keeps that distance.
+ */
+#define STAGGER 37u
+
 __attribute__((target("avx2"), always_inline))
-static inline size_t walk_parts(const struct inc_part *p, size_t *pos,
-				unsigned K, enum store_kind st, size_t groups,
-				const struct dec_consts *c)
+static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
+			      unsigned K, enum store_kind st, size_t groups,
+			      const struct dec_consts *c)
 {
 	const uint8_t *cur[INC_CODEC_PARTS_MAX], *end[INC_CODEC_PARTS_MAX];
 	uint8_t *out[INC_CODEC_PARTS_MAX];
-	size_t g = 0, m, room;
+	size_t g[INC_CODEC_PARTS_MAX], m, room;
 	unsigned j;
 
 	for (j = 0; j < K; j++) {
 		cur[j] = p[j].in;
 		end[j] = p[j].in + p[j].len;
 		out[j] = p[j].out;
+		g[j] = 0;
+		/* The head start of part j, alone. */
+		while (g[j] < STAGGER * j && g[j] < groups &&
+		       (size_t)(end[j] - cur[j]) >= INC_GROUP_MAX_BYTES) {
+			uint16_t tw16;
+
+			memcpy(&tw16, cur[j], 2);
+			store_group(out[j], group_values(cur[j], tw16, c), st);
+			cur[j] += group_len[tw16];
+			out[j] += 32;
+			g[j]++;
+		}
 	}
 	for (;;) {
-		m = groups - g;
+		m = SIZE_MAX;
 		for (j = 0; j < K; j++) {
 			room = (size_t)(end[j] - cur[j]) / INC_GROUP_MAX_BYTES;
+			if (room > groups - g[j])
+				room = groups - g[j];
 			if (room < m)
 				m = room;
 		}
 		if (m == 0)
 			break;
-		g += m;
+		for (j = 0; j < K; j++)
+			g[j] += m;
 		/* Unrolled over the parts, so that the cursors live in
 		 * registers (a loop over j kept the positions on the stack,
 		 * adding a store-to-load forward to every chain). */
@@ -371,25 +608,29 @@ static inline size_t walk_parts(const struct inc_part *p, size_t *pos,
 	}
 	if (st != ST_NORMAL)
 		_mm_sfence();
-	for (j = 0; j < K; j++)
+	for (j = 0; j < K; j++) {
 		pos[j] = (size_t)(cur[j] - p[j].in);
-	return g;
+		gd[j] = g[j];
+	}
 }
 
 #define WALK_K(st)                                                          \
 	switch (k) {                                                        \
 	case 2:                                                             \
-		return walk_parts(p, pos, 2, st, groups, &c);               \
+		walk_parts(p, pos, gd, 2, st, groups, &c);                  \
+		return;                                                     \
 	case 3:                                                             \
-		return walk_parts(p, pos, 3, st, groups, &c);               \
+		walk_parts(p, pos, gd, 3, st, groups, &c);                  \
+		return;                                                     \
 	default:                                                            \
-		return walk_parts(p, pos, 4, st, groups, &c);               \
+		walk_parts(p, pos, gd, 4, st, groups, &c);                  \
+		return;                                                     \
 	}
 
 /* k in 2..4. */
 __attribute__((target("avx2"), noinline))
-static size_t walk_parts_k(const struct inc_part *p, size_t *pos, unsigned k,
-			   enum store_kind st, size_t groups)
+static void walk_parts_k(const struct inc_part *p, size_t *pos, size_t *gd, unsigned k,
+			 enum store_kind st, size_t groups)
 {
 	struct dec_consts c;
 
@@ -403,8 +644,8 @@ static size_t walk_parts_k(const struct inc_part *p, size_t *pos, unsigned k,
 
 long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k)
 {
-	size_t pos[INC_CODEC_PARTS_MAX] = { 0 }, groups = SIZE_MAX, done = 0;
-	size_t bytes = 0;
+	size_t pos[INC_CODEC_PARTS_MAX] = { 0 }, gd[INC_CODEC_PARTS_MAX] = { 0 };
+	size_t groups = SIZE_MAX, bytes = 0;
 	enum store_kind st = ST_NORMAL;
 	unsigned j;
 	long r;
@@ -423,15 +664,15 @@ long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k)
 		st = ((uintptr_t)p[0].out & 31u) == 0 ? ST_NT256 :
 		     ((uintptr_t)p[0].out & 15u) == 0 ? ST_NT128 : ST_NORMAL;
 	if (k >= 2 && groups > 0)
-		done = walk_parts_k(p, pos, k, st, groups);
+		walk_parts_k(p, pos, gd, k, st, groups);
 	/* The rest of each part, in order: the single-stream path, whose
 	 * result for the rest plus the bytes walked is the model's result for
 	 * the whole part. */
 	for (j = 0; j < k; j++) {
 		r = inc_avx2_decompress(p[j].in + pos[j], p[j].len - pos[j],
-					p[j].n - INC_GROUP_VALUES * done,
-					(float *)(void *)(p[j].out + 32 * done),
-					4 * (p[j].n - INC_GROUP_VALUES * done));
+					p[j].n - INC_GROUP_VALUES * gd[j],
+					(float *)(void *)(p[j].out + 32 * gd[j]),
+					4 * (p[j].n - INC_GROUP_VALUES * gd[j]));
 		if (r < 0)
 			return r;
 		if ((size_t)r != p[j].len - pos[j])
@@ -439,3 +680,137 @@ long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k)
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Frame kernels (struct inc_frame_kernels, frame_fast.c)                    */
+/* ------------------------------------------------------------------------ */
+
+/* The word sum of p[0..len), len even, into w (the odd tail by hand). */
+__attribute__((target("avx2")))
+static void wsum_bytes(struct wsum *w, const uint8_t *p, size_t len)
+{
+	uint64_t s = 0;
+	size_t k = 0;
+
+	for (; k + 32 <= len; k += 32)
+		wsum_add(w, _mm256_loadu_si256((const __m256i *)(const void *)(p + k)));
+	for (; k + 1 < len; k += 2)
+		s += (uint64_t)p[k] << 8 | p[k + 1];
+	/* s as one more psadbw lane: its high part is bytes at even offsets
+	 * weighted 256, its low part the odd ones. */
+	w->odd = _mm256_add_epi64(w->odd, _mm256_set_epi64x(0, 0, 0, (long long)s));
+}
+
+/*
+ * Tags and, with restored, the decoded values' words of the groups of a
+ * stream of n values that is known to be valid (inc_stream_size accepted
+ * in[0..in_len)); a group with fewer than 34 bytes left is decoded from a
+ * zero-padded copy. For the few groups the vector loops leave to the model.
+ */
+__attribute__((target("avx2,popcnt")))
+static void walk_sums(const uint8_t *in, size_t in_len, size_t n_values, int restored,
+		      struct vsums *v)
+{
+	struct dec_consts c;
+	uint8_t pad[INC_GROUP_MAX_BYTES + 2];
+	size_t pos = 0, i;
+
+	dec_consts_init(&c);
+	for (i = 0; i < n_values; i += INC_GROUP_VALUES) {
+		const uint8_t *g = in + pos;
+		unsigned tw = (unsigned)g[0] | (unsigned)g[1] << 8;
+
+		tags_add(v, tw);
+		if (restored) {
+			if (in_len - pos < INC_GROUP_MAX_BYTES) {
+				memset(pad, 0, sizeof(pad));
+				memcpy(pad, g, in_len - pos);
+				g = pad;
+			}
+			wsum_add(&v->q, group_values(g, tw, &c));
+		}
+		pos += group_len[tw];
+	}
+}
+
+__attribute__((target("avx2,popcnt")))
+static long k_stream_compress(const uint8_t *in, size_t n_values, unsigned eb,
+			      uint8_t *out, size_t out_cap, struct inc_stream_sums *sums)
+{
+	struct enc_done d;
+	struct vsums v;
+	long r;
+
+	if ((!in && n_values) || (!out && out_cap))
+		return INC_EINVAL;
+	pthread_once(&tbl_once, tbl_init);
+	eb = clamp_eb(eb);
+	vsums_init(&v);
+	d = encode_full_groups_sums(in, n_values, eb, out, out_cap, &v);
+	vsums_fold_lanes(&v);
+	if (d.values < n_values) {
+		/* The rest through the model, then its sums. */
+		r = inc_stream_compress(in + 4 * d.values, n_values - d.values, eb,
+					out + d.bytes, out_cap - d.bytes, NULL);
+		if (r < 0)
+			return r;
+		wsum_bytes(&v.in, in + 4 * d.values, 4 * (n_values - d.values));
+		walk_sums(out + d.bytes, (size_t)r, n_values - d.values, 1, &v);
+		d.bytes += (size_t)r;
+	}
+	vsums_out(&v, n_values, sums);
+	return (long)d.bytes;
+}
+
+__attribute__((target("avx2,popcnt")))
+static long k_stream_decompress(const uint8_t *in, size_t in_len, size_t n_values,
+				uint8_t *out, size_t out_cap, struct inc_stream_sums *sums)
+{
+	struct vsums v;
+	size_t done[2] = { 0, 0 };
+	long r;
+
+	vsums_init(&v);
+	r = decode_bytes(in, in_len, n_values, out, out_cap, &v, done);
+	if (r < 0)
+		return r;
+	if (done[0] < n_values) {
+		/* The model decoded the rest: its words from the output, its
+		 * tags from the stream (valid: the model accepted it). */
+		wsum_bytes(&v.q, out + 4 * done[0], 4 * (n_values - done[0]));
+		walk_sums(in + done[1], (size_t)r - done[1], n_values - done[0], 0, &v);
+	}
+	vsums_out(&v, n_values, sums);
+	return r;
+}
+
+/* inc_stream_size with the group-size table; the partial last group (the
+ * padding check) goes to the model. */
+static long k_stream_size(const uint8_t *in, size_t in_len, size_t n_values)
+{
+	size_t pos = 0, i;
+	unsigned size;
+	long r;
+
+	if (!in && in_len)
+		return INC_EINVAL;
+	pthread_once(&tbl_once, tbl_init);
+	for (i = 0; i + INC_GROUP_VALUES <= n_values; i += INC_GROUP_VALUES) {
+		if (in_len - pos < 2)
+			return INC_ETRUNC;
+		size = group_len[in[pos] | in[pos + 1] << 8];
+		if (size > in_len - pos)
+			return INC_ETRUNC;
+		pos += size;
+	}
+	if (i == n_values)
+		return (long)pos;
+	r = inc_stream_size(in + pos, in_len - pos, n_values - i);
+	return r < 0 ? r : (long)pos + r;
+}
+
+const struct inc_frame_kernels inc_frame_kernels_avx2 = {
+	.stream_compress = k_stream_compress,
+	.stream_size = k_stream_size,
+	.stream_decompress = k_stream_decompress,
+};

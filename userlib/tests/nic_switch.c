@@ -19,13 +19,37 @@
  * -l USEC (with -r) delivers every frame USEC microseconds later: a link
  * latency (propagation and switching) that needs no netem in the kernel.
  *
- *   nic-switch [-e EB] [-r MBIT] PORT...   runs until SIGTERM/SIGINT, then
- *   prints "frames F compressed C bypassed B malformed M bytes_in I
- *   bytes_wire W dropped D bad_payload_csum X misaligned A" (D: queue tail
+ *   nic-switch [-e EB] [-r MBIT] [-c N] [-w FILE] PORT...   runs until
+ *   SIGTERM/SIGINT, then prints "frames F compressed C bypassed B malformed
+ *   M bytes_in I bytes_wire W dropped D bad_payload_csum X misaligned A
+ *   cpu_ms U codec_ms K xcheck_ms Y link_ms L elapsed_ms E" (D: queue tail
  *   drops; X: frames the receiving NIC dropped because the restored segment
  *   failed its TCP checksum, e.g. a sender whose checksum offload is on; A:
  *   tagged TCP payloads that do not start on a float boundary of their
- *   stream or do not hold whole floats, the first ten also on stderr)
+ *   stream or do not hold whole floats, the first ten also on stderr; U:
+ *   the switch's CPU time, user + system; K: time in the NICs' frame codec,
+ *   Y of it in the cross-check; L: with -r, the wire time of the busiest
+ *   link direction, the bytes it carried at MBIT; E: wall time from the
+ *   first frame to the end). The switch keeps up with its links when U is
+ *   below L.
+ *
+ * The model backend's NICs run the model's frame logic with the user
+ * library's SIMD kernels (inc_frame_compress_fast / _decompress_fast,
+ * byte-identical to inc_frame_compress / _decompress; INC_CODEC=portable
+ * makes them the model's own loops). -c N cross-checks every Nth frame
+ * through the model too (both directions; 1 = every frame, as the tests
+ * run it; 0 = none, the default): a difference stops the switch with exit
+ * status 3 and a message naming the frame.
+ *
+ * The model backend runs in two threads: the main thread receives frames
+ * and runs the senders' NICs and links, a second one the receivers' NICs
+ * and links and the delivery (-s: one thread, as the RTL backend always
+ * runs).
+ *
+ * -w FILE writes every frame as it crosses the wire (after the sender's
+ * NIC: compressed when the NIC compressed it) to a pcap file, stamped with
+ * the time it finished crossing the sender's link (with -r) or when the
+ * switch handled it.
  *
  * RTL backend (build/userlib-test/nic-switch-rtl, the same program built
  * with the Verilated inc_offload_top): -b rtl gives every port a NIC of its
@@ -52,21 +76,33 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_ether.h>
+#include <linux/ethtool.h>
 #include <linux/if_packet.h>
+#include <linux/sockios.h>
+#include <linux/virtio_net.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/eventfd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "inc_model.h"
-#ifdef INC_NIC_RTL
 #include "inc_pcap.h"
+#ifdef INC_NIC_RTL
 #include "rtl_nic.h"
+#else
+#include "inceptionn/inc_frame_fast.h"
 #endif
 
 #define MAXPORTS 16
@@ -77,6 +113,7 @@
 struct qframe {
 	uint64_t due_ns;
 	uint16_t len;
+	uint16_t l4;          /* the receiving NIC verified the TCP checksum at this offset; 0: not */
 	uint8_t data[FMAX];
 };
 
@@ -91,6 +128,7 @@ static struct port_q q[MAXPORTS];
 static double ns_per_byte;  /* 0: no pacing */
 static uint64_t lat_ns;     /* -l: propagation delay added to every frame */
 static unsigned long dropped;
+static uint64_t link_bytes[MAXPORTS][2];  /* wire bytes per link: [port][0 = node -> switch, 1 = switch -> node] */
 
 static uint64_t now_ns(void)
 {
@@ -100,23 +138,78 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Queue a frame for port j; it finished arriving (sender's link) at t. */
-static void enqueue(int j, const uint8_t *f, long len, long wire, uint64_t t)
+/* The free slot at the tail of port j's queue, or NULL when it is full:
+ * the receiving NIC writes its output there, and enqueue commits it. */
+static struct qframe *queue_slot(int j)
 {
 	struct port_q *pq = &q[j];
-	struct qframe *x;
+
+	return pq->count == QMAX ? NULL : &pq->f[(pq->head + pq->count) % QMAX];
+}
+
+/* Queue the frame in port j's slot; it finished arriving (sender's link)
+ * at t. */
+static void enqueue(int j, long len, long wire, uint64_t t, unsigned l4)
+{
+	struct port_q *pq = &q[j];
+	struct qframe *x = &pq->f[(pq->head + pq->count++) % QMAX];
 	uint64_t start;
 
-	if (pq->count == QMAX || len > FMAX) {
-		dropped++;
-		return;
-	}
 	start = t > pq->tx_free_ns ? t : pq->tx_free_ns;
 	pq->tx_free_ns = start + (uint64_t)((double)wire * ns_per_byte);
-	x = &pq->f[(pq->head + pq->count++) % QMAX];
+	link_bytes[j][1] += (uint64_t)wire;
 	x->due_ns = pq->tx_free_ns + lat_ns;
 	x->len = (uint16_t)len;
-	memcpy(x->data, f, (size_t)len);
+	x->l4 = (uint16_t)l4;
+}
+
+/*
+ * Delivery to a node: the frame with a virtio-net header (PACKET_VNET_HDR).
+ * For a segment the receiving NIC decompressed, and so verified its TCP
+ * checksum (docs/wire-format.md), the header marks the checksum as one
+ * to be filled in at the TCP header (l4 > 0): the kernel then hands the
+ * node's stack a segment whose checksum needs no check, as a NIC's receive
+ * checksum offload does, and the node does not add up the 9000 bytes
+ * again. The checksum field itself stays as the NIC restored it (valid).
+ * Other frames go without the flag and are checked by the stack as before.
+ */
+static int txfd[MAXPORTS];
+/* The port's device takes checksums to fill in (TX checksum offload); if
+ * not, the kernel would fill in the marked checksum itself, over a field
+ * that already holds the final value: the mark is then left off. */
+static int tx_csum[MAXPORTS];
+
+static int dev_tx_csum(int fd, const char *name)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GTXCSUM };
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	ifr.ifr_data = (void *)&ev;
+	return ioctl(fd, SIOCETHTOOL, &ifr) == 0 && ev.data;
+}
+
+static void port_send(int j, const uint8_t *f, size_t len, unsigned l4)
+{
+	struct virtio_net_hdr vh;
+	struct iovec iov[2];
+	struct msghdr mh;
+
+	memset(&vh, 0, sizeof(vh));
+	if (l4 && l4 + 18 <= len && tx_csum[j]) {
+		vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		vh.csum_start = (uint16_t)l4;
+		vh.csum_offset = 16;
+	}
+	iov[0].iov_base = &vh;
+	iov[0].iov_len = sizeof(vh);
+	iov[1].iov_base = (void *)(uintptr_t)f;
+	iov[1].iov_len = len;
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	(void)sendmsg(txfd[j], &mh, MSG_DONTWAIT);
 }
 
 /* ---- NIC backends: the model (default) or the RTL ------------------------ */
@@ -261,18 +354,77 @@ static int rtl_report(unsigned long frames, unsigned long long bytes_in)
 }
 #endif
 
+static unsigned long xevery;          /* -c: cross-check every Nth frame */
+/* Per thread (the switch's two threads each run one side of the NICs),
+ * added up at the end. */
+static _Thread_local unsigned long xframe, xchecked;
+static _Thread_local uint64_t codec_ns, xcheck_ns;
+static _Atomic unsigned long xchecked_all;
+static _Atomic uint64_t codec_ns_all, xcheck_ns_all;
+
+static void stats_flush(void)
+{
+	xchecked_all += xchecked;
+	codec_ns_all += codec_ns;
+	xcheck_ns_all += xcheck_ns;
+	xchecked = 0;
+	codec_ns = xcheck_ns = 0;
+}
+
+/* The model backend's frame functions: the fast path (the model's frame
+ * logic with the SIMD kernels); the RTL build keeps the model's own. */
+#ifdef INC_NIC_RTL
+#define frame_compress inc_frame_compress
+#define frame_decompress inc_frame_decompress
+#else
+#define frame_compress inc_frame_compress_fast
+#define frame_decompress inc_frame_decompress_fast
+#endif
+
+/* -c: the same frame through the model, compared field by field. */
+static void model_check(int port, int rx, const uint8_t *in, size_t len, const uint8_t *out,
+			long r, const struct inc_frame_info *info)
+{
+	static _Thread_local uint8_t mout[INC_FRAME_OUT_MAX];
+	struct inc_frame_info mi;
+	long m;
+
+	m = rx ? inc_frame_decompress(in, len, mout, sizeof(mout), &cfg, &mi)
+	       : inc_frame_compress(in, len, mout, sizeof(mout), &cfg, &mi);
+	xchecked++;
+	if (m != r || mi.outcome != info->outcome || mi.reason != info->reason ||
+	    memcmp(&mi.counts, &info->counts, sizeof(mi.counts)) ||
+	    (r > 0 && memcmp(out, mout, (size_t)r))) {
+		fprintf(stderr, "nic-switch: frame %lu, NIC %d %s: fast path %ld bytes %s/%s, "
+			"model %ld bytes %s/%s\n", xframe, port, rx ? "rx" : "tx", r,
+			inc_outcome_name(info->outcome), inc_reason_name(info->reason), m,
+			inc_outcome_name(mi.outcome), inc_reason_name(mi.reason));
+		exit(3);
+	}
+}
+
 /* One frame through port's NIC: its compress engine (rx = 0) or its
  * decompress engine (rx = 1), in the RTL or the model. */
 static long nic_frame(int port, int rx, const uint8_t *in, size_t len, uint8_t *out,
 		      size_t cap, struct inc_frame_info *info)
 {
+	uint64_t t0 = now_ns(), t1;
+	long r;
+
 #ifdef INC_NIC_RTL
 	if (use_rtl)
 		return rtl_frame(port, rx, in, len, out, cap, info);
 #endif
-	(void)port;
-	return rx ? inc_frame_decompress(in, len, out, cap, &cfg, info)
-		  : inc_frame_compress(in, len, out, cap, &cfg, info);
+	r = rx ? frame_decompress(in, len, out, cap, &cfg, info)
+	       : frame_compress(in, len, out, cap, &cfg, info);
+	t1 = now_ns();
+	codec_ns += t1 - t0;
+	if (xevery && xframe % xevery == 0) {
+		model_check(port, rx, in, len, out, r, info);
+		xcheck_ns += now_ns() - t1;
+		codec_ns += now_ns() - t1;
+	}
+	return r;
 }
 
 static volatile sig_atomic_t stop;
@@ -391,7 +543,167 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
-#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
+/* ---- The receiving side of the NICs and the delivery -------------------- */
+
+static int nports;
+static unsigned long mal, bad_csum;
+
+/* A frame as it left the wire: every receiver's NIC, then its link's
+ * queue (paced) or the node (unpaced). src: the sending port; dst: the
+ * learnt port of the destination, -1 to flood; arr: when it finished
+ * crossing the sender's link. */
+static void tx_side(int src, int dst, const uint8_t *wire, long w, uint64_t arr)
+{
+	static _Thread_local uint8_t out[INC_FRAME_OUT_MAX];
+	struct inc_frame_info ri;
+	int j;
+	long o;
+
+	for (j = 0; j < nports; j++) {
+		struct qframe *slot;
+
+		if (j == src || (dst >= 0 && j != dst))
+			continue;
+		/* Paced: straight into the output queue. */
+		slot = ns_per_byte > 0 ? queue_slot(j) : NULL;
+		o = slot ? nic_frame(j, 1, wire, (size_t)w, slot->data, sizeof(slot->data), &ri)
+			 : nic_frame(j, 1, wire, (size_t)w, out, sizeof(out), &ri);
+		if (o <= 0) {
+			bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
+			continue;
+		}
+		if (ri.outcome == INC_OUT_MALFORMED)
+			mal++;
+		if (ns_per_byte > 0 && slot)
+			enqueue(j, o, w, arr, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0);
+		else if (ns_per_byte > 0)
+			dropped++;      /* the queue is full */
+		else
+			port_send(j, out, (size_t)o, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0);
+	}
+}
+
+/* Send what has crossed both links by t; returns when the next is due
+ * (UINT64_MAX: nothing queued). */
+static uint64_t deliver_due(uint64_t t)
+{
+	uint64_t next = UINT64_MAX;
+	int j;
+
+	for (j = 0; ns_per_byte > 0 && j < nports; j++) {
+		struct port_q *pq = &q[j];
+
+		while (pq->count && pq->f[pq->head].due_ns <= t) {
+			port_send(j, pq->f[pq->head].data, pq->f[pq->head].len, pq->f[pq->head].l4);
+			pq->head = (pq->head + 1) % QMAX;
+			pq->count--;
+		}
+		if (pq->count && pq->f[pq->head].due_ns < next)
+			next = pq->f[pq->head].due_ns;
+	}
+	return next;
+}
+
+/*
+ * Two threads (model NICs): the main thread receives a frame, runs the
+ * sender's NIC and the sender's link; a second thread runs the receivers'
+ * NICs, the receivers' links and the delivery. They meet in a
+ * single-producer single-consumer ring of wire frames; the second thread
+ * sleeps on an eventfd when the ring is empty and nothing is due. Each
+ * side's state (MAC table and sender links; queues and receiver links) and
+ * counters belong to one thread.
+ */
+#define RING 256u
+
+struct ring_slot {
+	uint64_t arr;
+	unsigned long frame_no;
+	int src, dst;
+	long w;
+	uint8_t data[FMAX];
+};
+
+static struct ring_slot *ring;
+static _Atomic unsigned ring_head, ring_tail;   /* consumer, producer */
+static _Atomic int tx_sleeping, tx_stop;
+static int tx_efd = -1;
+
+static void *tx_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		unsigned h = atomic_load_explicit(&ring_head, memory_order_relaxed);
+		uint64_t t, next;
+
+		while (h != atomic_load_explicit(&ring_tail, memory_order_acquire)) {
+			struct ring_slot *r = &ring[h % RING];
+
+			xframe = r->frame_no;
+			tx_side(r->src, r->dst, r->data, r->w, r->arr);
+			atomic_store_explicit(&ring_head, ++h, memory_order_release);
+			deliver_due(now_ns());
+		}
+		t = now_ns();
+		next = deliver_due(t);
+		if (atomic_load(&tx_stop))
+			break;
+		/* Sleep until a frame arrives or one is due. */
+		atomic_store(&tx_sleeping, 1);
+		if (h == atomic_load(&ring_tail) && !atomic_load(&tx_stop)) {
+			struct pollfd pf = { .fd = tx_efd, .events = POLLIN };
+			struct timespec to;
+			uint64_t d = next == UINT64_MAX ? 200000000u : next > t ? next - t : 0;
+			uint64_t junk;
+
+			to.tv_sec = (time_t)(d / 1000000000u);
+			to.tv_nsec = (long)(d % 1000000000u);
+			if (ppoll(&pf, 1, &to, NULL) > 0)
+				(void)!read(tx_efd, &junk, sizeof(junk));
+		}
+		atomic_store(&tx_sleeping, 0);
+	}
+	stats_flush();
+	return NULL;
+}
+
+/* The main thread's hand-over: waits while the ring is full. */
+static void tx_push(int src, int dst, const uint8_t *wire, long w, uint64_t arr,
+		    unsigned long frame_no)
+{
+	unsigned t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
+	struct ring_slot *r;
+	uint64_t one = 1;
+
+	if ((size_t)w > sizeof(r->data))
+		return;         /* cannot happen: the NICs drop frames over 9018 bytes */
+	while (t - atomic_load_explicit(&ring_head, memory_order_acquire) >= RING)
+		sched_yield();
+	r = &ring[t % RING];
+	r->arr = arr;
+	r->frame_no = frame_no;
+	r->src = src;
+	r->dst = dst;
+	r->w = w;
+	memcpy(r->data, wire, (size_t)w);
+	atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
+	/* Wake the second thread for a batch, not for every frame: when 8
+	 * frames wait here, and after each socket's backlog (tx_kick). */
+	if (t + 1 - atomic_load_explicit(&ring_head, memory_order_acquire) >= 8 &&
+	    atomic_load(&tx_sleeping))
+		(void)!write(tx_efd, &one, sizeof(one));
+}
+
+/* Wake the second thread if frames wait for it. */
+static void tx_kick(void)
+{
+	uint64_t one = 1;
+
+	if (atomic_load(&tx_sleeping) &&
+	    atomic_load(&ring_tail) != atomic_load(&ring_head))
+		(void)!write(tx_efd, &one, sizeof(one));
+}
+
+#define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-c N] [-w FILE] [-s] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
 int rtl_nic_main(int argc, char **argv)
@@ -399,20 +711,30 @@ int rtl_nic_main(int argc, char **argv)
 int main(int argc, char **argv)
 #endif
 {
-	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX], out[INC_FRAME_OUT_MAX];
+	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX];
 	struct pollfd p[MAXPORTS];
-	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0;
-	unsigned long frames = 0, comp = 0, byp = 0, mal = 0, bad_csum = 0;
+	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0, threads = 2;
+	unsigned long frames = 0, comp = 0, byp = 0;
+	pthread_t txt;
 	unsigned long long bytes_in = 0, bytes_wire = 0;
-	const char *backend = "model";
+	const char *backend = "model", *wpath = NULL;
+	struct inc_pcap wcap;
+	uint64_t first_ns = 0, rt_off_ns;
+	struct timespec rt;
 #ifdef INC_NIC_RTL
 	int xeb = 0;
 #endif
 
 	inc_frame_config_default(&cfg);
-	while ((opt = getopt(argc, argv, "e:r:l:b:xX:t:T:d:")) != -1) {
-		if (opt == 'e') {
+	while ((opt = getopt(argc, argv, "e:r:l:b:c:w:sxX:t:T:d:")) != -1) {
+		if (opt == 's') {
+			threads = 1;
+		} else if (opt == 'e') {
 			cfg.eb = (uint8_t)atoi(optarg);
+		} else if (opt == 'c') {
+			xevery = strtoul(optarg, NULL, 0);
+		} else if (opt == 'w') {
+			wpath = optarg;
 		} else if (opt == 'r') {
 			double mbit = atof(optarg);
 
@@ -484,6 +806,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		(void)setsockopt(p[np].fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+		/* The sending socket: protocol 0 (it receives nothing), with
+		 * the virtio-net header. */
+		txfd[np] = socket(AF_PACKET, SOCK_RAW, 0);
+		sll.sll_protocol = 0;
+		if (txfd[np] < 0 || bind(txfd[np], (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
+		    setsockopt(txfd[np], SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) < 0) {
+			fprintf(stderr, "nic-switch: %s: sending socket: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
+		tx_csum[np] = dev_tx_csum(txfd[np], argv[i]);
 		p[np].events = POLLIN;
 		if (ns_per_byte > 0) {
 			q[np].f = calloc(QMAX, sizeof(struct qframe));
@@ -505,6 +837,17 @@ int main(int argc, char **argv)
 		}
 	}
 #endif
+	if (wpath) {
+		int e = inc_pcap_create(&wcap, wpath, 65535);
+
+		if (e) {
+			fprintf(stderr, "nic-switch: -w %s: %s\n", wpath, inc_pcap_strerror(e));
+			return 1;
+		}
+	}
+	/* pcap time stamps: the monotonic clock moved to the wall clock. */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	rt_off_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec - now_ns();
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	printf("nic-switch: %d ports, eb %u, %s, latency %.0f us, %s NICs%s\n", np, cfg.eb,
@@ -512,27 +855,39 @@ int main(int argc, char **argv)
 #ifdef INC_NIC_RTL
 	       xcheck ? " (cross-checked with the model)" : ""
 #else
-	       ""
+	       !strcmp(backend, "model") ? (inc_frame_kernels_fast() != &inc_frame_kernels_model ?
+					    " (model frame logic, AVX2 kernels)" :
+					    " (model frame logic, model kernels)") : ""
 #endif
 	       );
+	for (i = 0, j = 0; i < np; i++)
+		j += tx_csum[i];
+	printf("nic-switch: NIC-verified segments delivered as checksum-checked on %d of %d ports\n",
+	       j, np);
+	if (xevery)
+		printf("nic-switch: every %lu%s frame also through the model, compared\n", xevery,
+		       xevery == 1 ? "st" : xevery == 2 ? "nd" : xevery == 3 ? "rd" : "th");
 	fflush(stdout);
+#ifdef INC_NIC_RTL
+	if (use_rtl)
+		threads = 1;    /* the RTL NICs run in this thread */
+#endif
+	nports = np;
+	if (threads == 2) {
+		ring = calloc(RING, sizeof(*ring));
+		tx_efd = eventfd(0, EFD_NONBLOCK);
+		if (!ring || tx_efd < 0 || pthread_create(&txt, NULL, tx_thread, NULL)) {
+			fprintf(stderr, "nic-switch: cannot start the second thread\n");
+			return 1;
+		}
+	}
 	while (!stop) {
 		uint64_t t = now_ns(), next = UINT64_MAX;
 		struct timespec to;
 
-		/* Deliver what has crossed both links. */
-		for (j = 0; ns_per_byte > 0 && j < np; j++) {
-			struct port_q *pq = &q[j];
-
-			while (pq->count && pq->f[pq->head].due_ns <= t) {
-				(void)send(p[j].fd, pq->f[pq->head].data, pq->f[pq->head].len,
-					   MSG_DONTWAIT);
-				pq->head = (pq->head + 1) % QMAX;
-				pq->count--;
-			}
-			if (pq->count && pq->f[pq->head].due_ns < next)
-				next = pq->f[pq->head].due_ns;
-		}
+		/* Deliver what has crossed both links (one thread). */
+		if (threads == 1)
+			next = deliver_due(t);
 		if (next == UINT64_MAX)
 			next = t + 200000000u;
 		to.tv_sec = (time_t)((next - t) / 1000000000u);
@@ -543,10 +898,10 @@ int main(int argc, char **argv)
 			for (;;) {
 				struct sockaddr_ll from;
 				socklen_t fl = sizeof(from);
-				struct inc_frame_info ti, ri;
+				struct inc_frame_info ti;
 				ssize_t n = recvfrom(p[i].fd, in, sizeof(in), 0,
 						     (struct sockaddr *)&from, &fl);
-				long w, o;
+				long w;
 				uint64_t arr = 0;
 				int dst;
 
@@ -555,6 +910,9 @@ int main(int argc, char **argv)
 				if (from.sll_pkttype == PACKET_OUTGOING || n < 14)
 					continue;
 				frames++;
+				xframe = frames;
+				if (!first_ns)
+					first_ns = now_ns();
 				bytes_in += (unsigned long long)n;
 				mac_learn(in + 6, i);
 				align_check(in, (size_t)n);
@@ -580,27 +938,65 @@ int main(int argc, char **argv)
 						t0 = q[i].rx_free_ns;
 					arr = t0 + (uint64_t)((double)w * ns_per_byte);
 					q[i].rx_free_ns = arr;
+					link_bytes[i][0] += (uint64_t)w;
 				}
-				for (j = 0; j < np; j++) {
-					if (j == i || (dst >= 0 && j != dst))
-						continue;
-					o = nic_frame(j, 1, wire, (size_t)w, out, sizeof(out), &ri);
-					if (o <= 0) {
-						bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
-						continue;
+				if (wpath) {
+					uint64_t ts = (arr ? arr : now_ns()) + rt_off_ns;
+
+					if (inc_pcap_write(&wcap, wire, (size_t)w,
+							   (uint32_t)(ts / 1000000000u),
+							   (uint32_t)(ts % 1000000000u / 1000u))) {
+						fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
+						wpath = NULL;
+						rc = 1;
 					}
-					if (ri.outcome == INC_OUT_MALFORMED)
-						mal++;
-					if (ns_per_byte > 0)
-						enqueue(j, out, o, w, arr);
-					else
-						(void)send(p[j].fd, out, (size_t)o, MSG_DONTWAIT);
 				}
+				if (threads == 2)
+					tx_push(i, dst, wire, w, arr, frames);
+				else
+					tx_side(i, dst, wire, w, arr);
 			}
+			if (threads == 2)
+				tx_kick();
 		}
 	}
-	printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu dropped %lu bad_payload_csum %lu misaligned %lu\n",
-	       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned);
+	if (threads == 2) {
+		atomic_store(&tx_stop, 1);
+		{
+			uint64_t one = 1;
+
+			(void)!write(tx_efd, &one, sizeof(one));
+		}
+		pthread_join(txt, NULL);
+	}
+	stats_flush();
+	{
+		struct rusage ru;
+		uint64_t lmax = 0;
+		double cpu_ms;
+
+		getrusage(RUSAGE_SELF, &ru);
+		cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+			 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3;
+		for (j = 0; j < np; j++)
+			for (i = 0; i < 2; i++)
+				if (link_bytes[j][i] > lmax)
+					lmax = link_bytes[j][i];
+		printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu "
+		       "dropped %lu bad_payload_csum %lu misaligned %lu cpu_ms %.0f codec_ms %.0f "
+		       "xcheck_ms %.0f link_ms %.0f elapsed_ms %.0f\n",
+		       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned, cpu_ms,
+		       (double)codec_ns_all * 1e-6, (double)xcheck_ns_all * 1e-6,
+		       (double)lmax * ns_per_byte * 1e-6,
+		       first_ns ? (double)(now_ns() - first_ns) * 1e-6 : 0.0);
+	}
+	if (xevery)
+		printf("nic-switch: %lu frames cross-checked with the model, all equal\n",
+		       (unsigned long)xchecked_all);
+	if (wpath && inc_pcap_close(&wcap)) {
+		fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
+		rc = 1;
+	}
 	if (unknown_flow)
 		fprintf(stderr, "nic-switch: %lu tagged segments of connections whose SYN it did not see "
 			"(alignment not checked)\n", unknown_flow);
