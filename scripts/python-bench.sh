@@ -31,7 +31,7 @@ common=(--model hdc --iterations "$iters" --error-bound 10 --quiet)
 run() {  # NAME PROGRAM ARGS...
 	local name=$1 prog=$2; shift 2
 	rm -f "$out/$name.jsonl"
-	scripts/train-cluster.sh -q -w "$workers" -r "$rate" -c "$prog" -- "$@" \
+	scripts/train-cluster.sh -q -w "$workers" -r "$rate" -e "$prog" -- "$@" \
 		--log "$out/$name.jsonl" >"$out/$name.out" 2>&1 || { echo "$name failed:" >&2; tail -n 5 "$out/$name.out" >&2; }
 }
 ex=examples/pytorch/train_fashion_mnist.py

@@ -11,7 +11,7 @@
 #   - a rank killed with SIGKILL, or stopped with SIGSTOP: the others raise
 #     (at once; after INC_TIMEOUT_MS) (own launcher: torchrun would stop
 #     them itself);
-#   - nic mode on the emulated cluster (train-cluster.sh -c, NICs = nic-switch;
+#   - nic mode on the emulated cluster (train-cluster.sh -e, NICs = nic-switch;
 #     root only);
 #   - make install PREFIX=tmp: the installed package loads the installed
 #     library from anywhere; a package without a library names INC_LIBRARY;
@@ -102,7 +102,7 @@ grep -aq 'stalled' "$tmp/stall.log" && ok "a rank reported the stall as a timeou
 
 section "nic mode through the emulated NICs"
 if [ "$(id -u)" -eq 0 ]; then
-	timeout 300 scripts/train-cluster.sh -w 3 -P "$(port)" -t 20000 -c "$py" -- \
+	timeout 300 scripts/train-cluster.sh -w 3 -P "$(port)" -t 20000 -e "$py" -- \
 		python/tests/ddp_check.py nic >"$tmp/nic.log" 2>&1
 	checks nic 2 "$tmp/nic.log" $?
 	sw=$(grep -aE '^nic-switch: frames' "$tmp/nic.log")
