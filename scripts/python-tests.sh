@@ -15,6 +15,7 @@
 #     root only);
 #   - make install PREFIX=tmp: the installed package loads the installed
 #     library from anywhere; a package without a library names INC_LIBRARY;
+#   - the example under inc-run (INC_* variables moved to torch's);
 #   - examples/pytorch/train_fashion_mnist.py vs inc-train --model hdc
 #     (4 workers, same data, hyperparameters and initial weights): test
 #     accuracies within 1 point, without and with INCEPTIONN compression.
@@ -137,6 +138,14 @@ out=$(cd / && PYTHONPATH=$tmp/alone INC_LIBRARY=$prefix/lib/libinceptionn.so "$p
 # the gradient is cut into calls moves the points where the ring quantises
 # a sum, and with compression that alone moves the accuracy after 200
 # iterations by about a point (docs/pytorch.md).
+section "the example under inc-run"
+out=$(timeout 120 build/bin/inc-run -n 2 "$py" examples/pytorch/train_fashion_mnist.py --model lenet \
+	--iterations 5 --eval-samples 500 --compression software --quiet 2>&1)
+n=$(grep -c '^train_fashion_mnist: rank [01] iterations 5 ' <<<"$out")
+w=$(sed -nE 's/^train_fashion_mnist: rank [01] .* weights ([0-9a-f]+)$/\1/p' <<<"$out" | sort -u | wc -l)
+[ "$n" -eq 2 ] && [ "$w" -eq 1 ] && ok "inc-run -n 2: LeNet, software, both ranks end with the same weights" \
+	|| ko "inc-run: $(tail -n 3 <<<"$out")"
+
 section "the PyTorch example next to inc-train (HDC, 4 workers)"
 args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
 for comp in none software; do
