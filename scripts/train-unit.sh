@@ -3,8 +3,10 @@
 # schedules' merge planners (test-sched), the data order's shards
 # (test-data: disjoint per iteration, an epoch covers the set), the IDX
 # reader's errors on missing, corrupt, truncated and mis-shaped files, the
-# command line's errors, and seeded single-process training: the loss falls
-# and the same command twice gives bit-identical weights. Last line
+# command line's errors and refusals (options that would do nothing), and
+# seeded single-process training: the loss falls and the same command twice
+# gives bit-identical weights; the report (a malformed line named, labels
+# from the compression table with EF), gossip's codec statistics. Last line
 # "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -90,6 +92,7 @@ expect 2 "--truncate: '32' is not an integer in \[0, 31\]" --truncate 32
 expect 2 "--truncate does not go with --schedule gossip" --schedule gossip --truncate 16
 expect 2 "--save-grads needs --schedule sync" --schedule wfbp --save-grads "$tmp/g.bin"
 expect 2 "--save-grads needs --schedule sync" --schedule gossip --save-grads "$tmp/g.bin"
+expect 2 "--bucket-kb needs --schedule bucket" --schedule wfbp --bucket-kb 256
 expect 2 "--error-feedback does not go with --schedule gossip" --schedule gossip --error-feedback
 expect 2 "--error-feedback needs a lossy compression \(nic, software, cnat, cnat-det, inc\+sketch\)" \
 	--error-feedback

@@ -259,15 +259,29 @@ static int set(struct tr_opts *o, const struct opt *p, const char *s)
 	return 0;
 }
 
+/* The modes whose table flag at offset `flag` (a uint8_t of struct
+ * inc_compression_info) is set, "a, b, c". */
+static void names(char *buf, size_t len, size_t flag)
+{
+	const struct inc_compression_info *ci;
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; (ci = inc_compression_info((enum inc_compression)i)); i++)
+		if (*((const uint8_t *)ci + flag) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", ci->name);
+}
+
 /* Combinations: what the scheme, the schedule and the compression mode
  * allow (their tables say), and options that would do nothing. */
-static int check(const struct tr_opts *o)
+static int find(const char *name);
+
+static int check(const struct tr_opts *o, const unsigned char *given)
 {
 	const struct tr_schedule *s = tr_schedule_at(o->schedule);
 	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
-	char lossy[256] = "";
-	size_t n = 0;
-	int i;
+	char list[256];
 
 	if (o->scheme == TR_SCHEME_WA && !s->wa)
 		return tr_bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
@@ -279,13 +293,8 @@ static int check(const struct tr_opts *o)
 		return tr_bad("--error-feedback does not go with --schedule %s (the exchange "
 			      "sends models, not sums: there is no residual to keep)", s->name);
 	if (o->error_feedback == 1 && !c->lossy && !o->truncate) {
-		const struct inc_compression_info *ci;
-
-		for (i = 0; (ci = inc_compression_info((enum inc_compression)i)); i++)
-			if (ci->lossy && n < sizeof(lossy))
-				n += (size_t)snprintf(lossy + n, sizeof(lossy) - n, "%s%s",
-						      n ? ", " : "", ci->name);
-		return tr_bad("--error-feedback needs a lossy compression (%s) or --truncate", lossy);
+		names(list, sizeof(list), offsetof(struct inc_compression_info, lossy));
+		return tr_bad("--error-feedback needs a lossy compression (%s) or --truncate", list);
 	}
 	if (c->whole_call && !s->sketch)
 		return tr_bad("--compression %s does not go with --schedule %s (sketches are "
@@ -293,10 +302,15 @@ static int check(const struct tr_opts *o)
 	if (o->truncate && !s->sums)
 		return tr_bad("--truncate does not go with --schedule %s (it exchanges models; "
 			      "no gradient travels to truncate)", s->name);
-	if (o->scale >= 0 && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate))
+	if (given[find("bucket-kb")] && !s->bucket)
+		return tr_bad("--bucket-kb needs --schedule bucket (--schedule %s makes no "
+			      "buckets)", s->name);
+	if (o->scale >= 0 && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate)) {
+		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));
 		return tr_bad("--scale needs --scheme inc, a schedule that sums, an INCEPTIONN "
-			      "compression (nic, software, inc+sketch) and no --truncate (it moves "
-			      "values into the codec's finer classes; nothing else is changed by it)");
+			      "compression (%s) and no --truncate (it moves values into the "
+			      "codec's finer classes; nothing else is changed by it)", list);
+	}
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "
@@ -316,6 +330,7 @@ static int find(const char *name)
 int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 {
 	struct option lo[N_OPTS + 1];
+	unsigned char given[N_OPTS] = { 0 };
 	int c, i, rc;
 
 	*o = (struct tr_opts){
@@ -345,12 +360,13 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 		rc = set(o, &opts[c - 256], optarg);
 		if (rc)
 			return rc;
+		given[c - 256] = 1;
 	}
 	if (optind < argc)
 		return tr_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!o->log_every)
 		o->log_every = o->iterations / 50 > 0 ? o->iterations / 50 : 1;
-	return check(o);
+	return check(o, given);
 }
 
 const char *tr_model_name(const struct tr_opts *o)

@@ -204,6 +204,7 @@ void tr_scale_update(struct run *r)
 		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
 	}
 }
+
 void tr_truncate_values(float *v, size_t n, unsigned bits)
 {
 	uint32_t mask = ~((1u << bits) - 1u), u;
