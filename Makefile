@@ -32,6 +32,7 @@ include sw-model/model.mk
 -include sim/sim.mk
 -include driver/driver.mk
 -include train/train.mk
+-include python/python.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)
@@ -83,4 +84,4 @@ help:
 	@echo "make sim      full RTL regression (make sim-soak: 10^6 frames)"
 	@echo "make synth    Yosys synth_xilinx resource and path report"
 	@echo "make driver   build the kernel module"
-	@echo "make install PREFIX=DIR   install libinceptionn, headers, pkg-config file"
+	@echo "make install PREFIX=DIR   install libinceptionn, headers, pkg-config file, Python package"

@@ -8,8 +8,11 @@
 # switch: untagged frames are forwarded unchanged and paced at their size.
 #
 #   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
-#                    [-t TIMEOUT_MS] [-W PCAP] [-c N] [-R] [-q] -- INC-TRAIN-ARGS...
+#                    [-t TIMEOUT_MS] [-W PCAP] [-c N] [-R] [-q] [-e PROGRAM] -- INC-TRAIN-ARGS...
 #
+# -e PROGRAM: run PROGRAM ARGS... on every rank instead of build/bin/inc-train
+# (e.g. -e /usr/bin/python3 -- examples/pytorch/train_fashion_mnist.py ...,
+# which reads the same INC_* variables; docs/pytorch.md).
 # -W PCAP: the switch writes every frame as it crosses the wire (compressed
 # when the sender's NIC compressed it) to PCAP (nic-switch -w). -c N: the
 # switch cross-checks every Nth frame of its fast NICs with the model
@@ -39,8 +42,8 @@
 set -u
 cd "$(dirname "$0")/.."
 workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet= rtl=
-pcap= xcheck=64
-while getopts "w:r:m:d:p:P:t:W:c:Rq" o; do
+pcap= xcheck=64 train=build/bin/inc-train
+while getopts "w:r:m:d:p:P:t:W:c:Rqe:" o; do
 	case $o in
 	w) workers=$OPTARG ;;
 	r) rate=$OPTARG ;;
@@ -53,12 +56,12 @@ while getopts "w:r:m:d:p:P:t:W:c:Rq" o; do
 	c) xcheck=$OPTARG ;;
 	q) quiet=1 ;;
 	R) rtl=1 ;;
+	e) train=$OPTARG ;;
 	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
-train=build/bin/inc-train
 sw=${NIC_SWITCH:-build/userlib-test/nic-switch} swargs=()
 [ -n "$xcheck" ] && swargs+=(-c "$xcheck")
 [ -n "$rtl" ] && { sw=build/userlib-test/nic-switch-rtl; swargs=(-b rtl -x); }

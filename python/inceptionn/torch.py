@@ -1,0 +1,365 @@
+# SPDX-License-Identifier: MIT
+"""PyTorch DDP communication hook over libinceptionn.
+
+    import inceptionn.torch as inct
+    ddp = torch.nn.parallel.DistributedDataParallel(model)
+    state = inct.register(ddp, compression="software", error_bound=10)
+    ...                     # train as before
+    print(state.stats())    # calls, values_sent, bytes_sent, seconds, ...
+
+DDP hands the hook its gradient buckets in bucket order. Dense float32 CPU
+buckets go through libinceptionn's non-blocking all-reduce
+(inc_iallreduce_f32) on a communicator of their own; one completion thread
+waits for the requests in issue order and completes each bucket's Future
+with the sum divided by the world size (set_result) or with the library's
+error (set_exception, so a dead peer raises in the training loop). Other
+buckets (float64, float16, bfloat16, sparse, non-CPU) go through the
+process group's own all-reduce, losslessly.
+
+The communicator is brought up through DDP's process group: rank 0 picks a
+master port (inc_free_port) and a job id and shares them with an
+all-gather, together with every rank's settings, so ranks that were given
+different settings all fail in register() with the same message. INC_RANK,
+INC_WORLD_SIZE, INC_MASTER_ADDR, INC_MASTER_PORT and INC_JOB_ID, when the
+user set them, override what the process group would give; the other
+INC_* variables (INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, ...) are the
+library's and apply to everything register() is not given explicitly.
+"""
+import os
+import queue
+import random
+import socket
+import threading
+import time
+
+import torch
+import torch.distributed as dist
+
+from . import _lib
+from ._lib import InceptionnError
+
+__all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "launcher_env",
+           "InceptionnError"]
+
+_BOOT_VARS = ("INC_RANK", "INC_WORLD_SIZE", "INC_MASTER_ADDR", "INC_MASTER_PORT",
+              "INC_JOB_ID", "INC_COMPRESSION")
+_ALGOS = {"ring": _lib.ALGO_RING, "wa": _lib.ALGO_WA}
+_SKETCH_INDEX = {"bitmap": 0, "bloom": 1}
+_EF = {None: None, "auto": _lib.EF_AUTO, False: _lib.EF_OFF, "off": _lib.EF_OFF,
+       True: _lib.EF_ON, "on": _lib.EF_ON}
+
+
+def compressions():
+    """Names of the library's compression modes (its table, in order)."""
+    return [c["name"] for c in _lib.compressions()]
+
+
+# ---------------------------------------------------------------- state
+class InceptionnState:
+    """What lives across iterations: the communicator, the call options, one
+    error-feedback residual per bucket index, the pending requests and the
+    statistics. Created by register()."""
+
+    def __init__(self, comm, opts, group, settings):
+        self.comm = comm
+        self.opts = opts
+        self.group = group
+        self.world_size = comm.size
+        self.settings = settings
+        probe = _lib.opts_copy(opts)
+        probe.residual = 1      # never dereferenced: asks whether a residual would be used
+        self.use_residual = _lib.error_feedback_active(probe)
+        self.residuals = {}     # bucket index -> float32 tensor of the bucket's size
+        self.residual_resets = 0
+        self.bucket_sizes = {}
+        self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0}
+        self._seconds = 0.0
+        self._last_done = 0.0
+        self._base = comm.stats()
+        self._pending = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._complete, name="inceptionn-completion",
+                                        daemon=True)
+        self._thread.start()
+
+    # -- the two ways a bucket travels
+    def allreduce(self, index, buf):
+        """Issue buf (dense contiguous float32 on the CPU) on the communicator;
+        a Future completed by the completion thread."""
+        fut = torch.futures.Future()
+        opts = _lib.opts_copy(self.opts)
+        residual = None
+        if self.use_residual:
+            residual = self.residuals.get(index)
+            if residual is None or residual.numel() != buf.numel():
+                if residual is not None:
+                    self.residual_resets += 1      # DDP rebuilt its buckets
+                residual = torch.zeros(buf.numel(), dtype=torch.float32)
+                self.residuals[index] = residual
+            opts.residual = residual.data_ptr()
+        self.bucket_sizes[index] = buf.numel()
+        try:
+            req = self.comm.iallreduce(buf.data_ptr(), buf.numel(), opts)
+        except InceptionnError as e:
+            fut.set_exception(e)
+        else:
+            self._pending.put((req, fut, buf, residual, time.monotonic()))
+        # DDP's C++ side reads the value without the Python unwrap that makes
+        # wait() raise set_exception's error: re-raise it in a callback, which
+        # marks the returned future as failed, so DDP raises the library's text
+        return fut.then(_value)
+
+    def fallback(self, buf):
+        """The process group's lossless all-reduce (what DDP does itself)."""
+        with self._lock:
+            self._counts["fallback_calls"] += 1
+            self._counts["fallback_values"] += buf.numel() if not buf.is_sparse else buf._nnz()
+        buf.div_(self.world_size)
+        fut = dist.all_reduce(buf, group=self.group, async_op=True).get_future()
+        return fut.then(lambda f: f.value()[0])
+
+    def _complete(self):
+        while True:
+            item = self._pending.get()
+            if item is None:
+                return
+            req, fut, buf, _residual, issued = item
+            try:
+                req.wait()
+            except Exception as e:      # the library's error (or anything else): raise it in DDP
+                fut.set_exception(e)
+                continue
+            done = time.monotonic()
+            with self._lock:
+                # busy time of the communicator: from when this call could
+                # start (issued, or the previous one finished) to its end
+                self._seconds += done - max(issued, self._last_done)
+                self._last_done = done
+                self._counts["calls"] += 1
+                self._counts["values"] += buf.numel()
+            buf.div_(self.world_size)
+            fut.set_result(buf)
+
+    # -- what users call
+    def stats(self):
+        """Counters since register(): calls (buckets all-reduced by the
+        library), values (their float32 values), values_sent and bytes_sent
+        (what this rank handed to its data sockets: after the host codec, in
+        nic mode before the NIC's), bytes_received, seconds (the
+        communicator's busy time), codec_seconds, sum_seconds,
+        fallback_calls and fallback_values (buckets through the process
+        group), residual_resets, and the settings in use."""
+        now = self.comm.stats()
+        with self._lock:
+            out = dict(self._counts)
+            out["seconds"] = self._seconds
+        b = self._base
+        out["values_sent"] = now["values_sent"] - b["values_sent"]
+        out["bytes_sent"] = now["bytes_sent"] - b["bytes_sent"]
+        out["bytes_received"] = now["bytes_received"] - b["bytes_received"]
+        out["codec_seconds"] = (now["codec_ns"] - b["codec_ns"]) * 1e-9
+        out["sum_seconds"] = (now["sum_ns"] - b["sum_ns"]) * 1e-9
+        out["residual_resets"] = self.residual_resets
+        out["error_feedback"] = self.use_residual
+        out["compression"] = self.settings["compression"]
+        out["error_bound"] = self.settings["error_bound"]
+        out["world_size"] = self.world_size
+        return out
+
+    def close(self):
+        """Finish the pending requests, stop the thread, free the communicator."""
+        if self.comm is None:
+            return
+        self._pending.put(None)
+        self._thread.join()
+        self.comm.destroy()
+        self.comm = None
+
+
+# ---------------------------------------------------------------- the hook
+def _value(fut):
+    return fut.wait()
+
+
+def inceptionn_hook(state, bucket):
+    """DDP communication hook: float32 buckets through libinceptionn, the rest
+    through the process group."""
+    buf = bucket.buffer()
+    if buf.dtype != torch.float32 or buf.is_sparse or buf.device.type != "cpu" \
+            or not buf.is_contiguous():
+        return state.fallback(buf)
+    return state.allreduce(bucket.index(), buf)
+
+
+# ---------------------------------------------------------------- launchers
+def _ifname_of(addr):
+    """Name of the local interface that carries addr, or None."""
+    import fcntl
+    import struct
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _, name in socket.if_nameindex():
+            try:
+                req = struct.pack("256s", name.encode()[:15])
+                got = socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915, req)[20:24])  # SIOCGIFADDR
+            except OSError:
+                continue
+            if got == addr:
+                return name
+    finally:
+        s.close()
+    return None
+
+
+def launcher_env():
+    """Let a script started by inc-run or scripts/train-cluster.sh (which set
+    INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR, INC_MASTER_PORT) call
+    torch.distributed.init_process_group("gloo") as under torchrun: when RANK
+    is not set, the four INC_* variables are moved to RANK, WORLD_SIZE,
+    MASTER_ADDR, MASTER_PORT (so the hook's own communicator picks its own
+    port), and GLOO_SOCKET_IFNAME, unless set, names the interface that
+    reaches MASTER_ADDR. Returns True when it moved them."""
+    env = os.environ
+    if env.get("RANK") is not None or env.get("INC_RANK") is None:
+        return False
+    for inc, tv in (("INC_RANK", "RANK"), ("INC_WORLD_SIZE", "WORLD_SIZE"),
+                    ("INC_MASTER_ADDR", "MASTER_ADDR"), ("INC_MASTER_PORT", "MASTER_PORT")):
+        if inc in env:
+            env[tv] = env.pop(inc)
+    env.setdefault("LOCAL_RANK", env["RANK"])
+    if not env.get("GLOO_SOCKET_IFNAME") and env.get("MASTER_ADDR"):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            s.connect((env["MASTER_ADDR"], int(env.get("MASTER_PORT", "1"))))
+            name = _ifname_of(s.getsockname()[0])
+        except OSError:
+            name = None
+        finally:
+            s.close()
+        if name:
+            env["GLOO_SOCKET_IFNAME"] = name
+    return True
+
+
+# ---------------------------------------------------------------- register
+def _options(compression, error_bound, error_feedback, options):
+    """Call options: the library's defaults, then INC_* variables, then the
+    arguments given here. Returns (opts, settings dict)."""
+    o = _lib.opts_from_env()
+    if compression is not None:
+        o.compression = _lib.compression_mode(compression)
+    if error_bound is not None:
+        if isinstance(error_bound, bool) or not isinstance(error_bound, int) \
+                or not 1 <= error_bound <= 126:
+            raise ValueError("error_bound: an exponent 1..126 (bound 2^-error_bound), got %r"
+                             % (error_bound,))
+        o.error_bound = error_bound
+    key = error_feedback.lower() if isinstance(error_feedback, str) else error_feedback
+    if key not in _EF:
+        raise ValueError("error_feedback: None (the library's default), True, False, "
+                         "'auto', 'on' or 'off', got %r" % (error_feedback,))
+    if _EF[key] is not None:
+        o.error_feedback = _EF[key]
+    for k, v in options.items():
+        if k == "algo":
+            if v not in _ALGOS:
+                raise ValueError("algo: 'ring' or 'wa', got %r" % (v,))
+            o.algo = _ALGOS[v]
+        elif k == "sketch_index":
+            if v not in _SKETCH_INDEX:
+                raise ValueError("sketch_index: 'bitmap' or 'bloom', got %r" % (v,))
+            o.sketch_index = _SKETCH_INDEX[v]
+        elif k in ("timeout_ms", "segment_bytes", "tos", "seed", "scale_exp"):
+            setattr(o, k, int(v))
+        elif k == "sketch_gamma":
+            o.sketch_gamma = float(v)
+        else:
+            raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
+                            "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp)" % k)
+    names = {c["mode"]: c["name"] for c in _lib.compressions()}
+    probe = _lib.opts_copy(o)
+    probe.residual = 1
+    settings = {
+        "compression": names.get(o.compression, str(o.compression)),
+        "error_bound": o.error_bound,
+        "error_feedback": {_lib.EF_AUTO: "auto", _lib.EF_OFF: "off",
+                           _lib.EF_ON: "on"}.get(o.error_feedback, str(o.error_feedback)),
+        "error_feedback_active": _lib.error_feedback_active(probe),
+        "algo": o.algo, "segment_bytes": o.segment_bytes, "tos": o.tos, "seed": o.seed,
+        "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma, "scale_exp": o.scale_exp,
+        "library": " ".join(names.values()),
+    }
+    return o, settings
+
+
+def _endpoint():
+    """Rank 0's offer: where its communicator's master will listen, and the job id."""
+    env = os.environ
+    addr = env.get("INC_MASTER_ADDR") or env.get("MASTER_ADDR") or socket.gethostname()
+    port = int(env["INC_MASTER_PORT"]) if env.get("INC_MASTER_PORT") else _lib.free_port()
+    job = env.get("INC_JOB_ID") or "ddp-%016x" % random.SystemRandom().getrandbits(64)
+    return {"addr": addr, "port": port, "job": job}
+
+
+def _bootstrap(group, endpoint, compression):
+    """inc_comm_init_env with the process group's rank and size and rank 0's
+    endpoint, unless the user set the INC_* variable; the environment is
+    restored afterwards."""
+    ours = {"INC_RANK": str(dist.get_rank(group)), "INC_WORLD_SIZE": str(dist.get_world_size(group)),
+            "INC_MASTER_ADDR": endpoint["addr"], "INC_MASTER_PORT": str(endpoint["port"]),
+            "INC_JOB_ID": endpoint["job"],
+            "INC_COMPRESSION": compression}    # the ToS the data sockets are created with
+    saved = {k: os.environ.get(k) for k in _BOOT_VARS}
+    try:
+        for k, v in ours.items():
+            if k == "INC_COMPRESSION" or not saved[k]:
+                os.environ[k] = v
+        return _lib.Comm()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def register(ddp, compression=None, error_bound=None, error_feedback=None, **options):
+    """Register the inceptionn hook on a DistributedDataParallel model.
+
+    compression: a name of the library's table (compressions()): "none",
+      "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch"; None:
+      INC_COMPRESSION, else "none".
+    error_bound: exponent of the bound 2^-error_bound (1..126); None:
+      INC_ERROR_BOUND, else 10.
+    error_feedback: None follows the library (INC_ERROR_FEEDBACK, else auto:
+      on for the lossy INCEPTIONN modes), True/"on", False/"off", "auto".
+    options: algo ("ring"/"wa"), timeout_ms, segment_bytes, tos, seed,
+      sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel
+      multiplied by 2^scale_exp, the same for every bucket).
+
+    Collective over DDP's process group. Returns the InceptionnState.
+    """
+    group = getattr(ddp, "process_group", None) or dist.group.WORLD
+    opts, settings = _options(compression, error_bound, error_feedback, options)
+    rank, size = dist.get_rank(group), dist.get_world_size(group)
+    mine = {"settings": settings, "endpoint": _endpoint() if rank == 0 else None}
+    every = [None] * size
+    dist.all_gather_object(every, mine, group=group)
+    differ = [r for r in range(size) if every[r]["settings"] != every[0]["settings"]]
+    if differ:
+        keys = sorted(k for k in settings
+                      if any(every[r]["settings"][k] != settings[k] for r in range(size)))
+        raise ValueError("inceptionn.torch.register: the ranks were given different settings (%s): %s"
+                         % (", ".join(keys),
+                            "; ".join("rank %d %s" % (r, ", ".join("%s=%r" % (k, every[r]["settings"][k])
+                                                                    for k in keys))
+                                      for r in range(size))))
+    comm = _bootstrap(group, every[0]["endpoint"], settings["compression"])
+    if comm.size != size:
+        n = comm.size
+        comm.destroy()
+        raise ValueError("inceptionn.torch.register: the communicator has %d ranks, the process "
+                         "group %d (INC_WORLD_SIZE?)" % (n, size))
+    state = InceptionnState(comm, opts, group, settings)
+    ddp.register_comm_hook(state, inceptionn_hook)
+    return state

@@ -1,0 +1,28 @@
+# python/ - the inceptionn package: libinceptionn.so through ctypes, and the
+# PyTorch DDP communication hook (inceptionn.torch). Nothing to compile:
+# after `make`, PYTHONPATH=python finds the package and the package finds
+# build/lib/libinceptionn.so. docs/pytorch.md.
+#
+#   make install PREFIX=P   also installs P/lib/python3/dist-packages/inceptionn/,
+#                           its _config.py naming P/lib/libinceptionn.so.0
+#   make test-python        scripts/python-tests.sh
+
+PY_SRCS := $(filter-out python/inceptionn/_config.py,$(wildcard python/inceptionn/*.py))
+PY_DEST  = $(PREFIX)/lib/python3/dist-packages/inceptionn
+
+.PHONY: install-python test-python
+
+install: install-python
+
+install-python: $(LIB)/libinceptionn.so
+	install -d $(PY_DEST)
+	install -m 644 $(PY_SRCS) $(PY_DEST)/
+	printf '# SPDX-License-Identifier: MIT\n"""Written by make install."""\nLIBRARY = "%s"\n' \
+	    '$(abspath $(PREFIX))/lib/$(UL_SONAME)' > $(PY_DEST)/_config.py
+	@echo "installed the inceptionn Python package into $(PY_DEST)"
+
+test-python: $(LIB)/libinceptionn.so $(LIB)/libinceptionn.a $(BIN)/inc-run $(BIN)/inc-train \
+	     $(UL_TEST)/nic-switch
+	scripts/python-tests.sh
+
+TEST_SUITES += python

@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""DDP with the inceptionn hook, checked on every rank (started by torchrun,
+by scripts/train-cluster.sh -e, or by python-tests.sh's own launcher).
+
+    ddp_check.py modes      none == gloo; software/cnat with and without error
+                            feedback keep replicas identical; the sketch modes;
+                            fallback buckets (float64, sparse)
+                            (float64 layer, odd sizes); bucket rebuild
+    ddp_check.py nic        nic mode with and without error feedback: replicas
+                            identical (under train-cluster.sh: through the NICs)
+    ddp_check.py kill       rank 2 kills itself at step 3: the others must raise
+    ddp_check.py stall      rank 2 stops itself (SIGSTOP) at step 3: the others
+                            must raise when INC_TIMEOUT_MS passes without progress
+    ddp_check.py mismatch   rank 1 is given other settings: every rank refuses
+
+Rank 0 prints one "ok ..." or "FAIL ..." line per collective check; kill
+and mismatch print one per rank. Exit status 0 when nothing failed.
+"""
+import hashlib
+import os
+import signal
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import inceptionn.torch as inct
+
+STEPS = 20
+failed = 0
+# DDP trains its first iteration with one bucket and then rebuilds them in
+# gradient-ready order, the first up to this many bytes (1 MiB by default),
+# the others up to bucket_cap_mb: small enough that these small models get
+# several buckets after the rebuild.
+dist._DEFAULT_FIRST_BUCKET_BYTES = 40 * 1024
+
+
+def report(ok, what, every_rank=False):
+    global failed
+    if not ok:
+        failed += 1
+    if every_rank or dist.get_rank() == 0:
+        print("%s %s%s" % ("ok  " if ok else "FAIL", "rank %d: " % dist.get_rank() if every_rank else "",
+                           what), flush=True)
+
+
+# ---------------------------------------------------------------- models
+class MLP(nn.Module):
+    """float32 only: one bucket, then three (35,110 values)."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(64, 200), nn.ReLU(), nn.Linear(200, 100), nn.ReLU(),
+                                 nn.Linear(100, 10))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class Mixed(nn.Module):
+    """A float64 layer between float32 ones, odd sizes: a float64 bucket
+    (gloo) and float32 buckets of sizes not a multiple of 8 or of 3."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(64, 37)
+        self.b = nn.Linear(37, 13).double()
+        self.c = nn.Linear(13, 10)
+
+    def forward(self, x):
+        h = torch.relu(self.a(x))
+        h = torch.relu(self.b(h.double())).float()
+        return self.c(h)
+
+
+class SparseEmb(nn.Module):
+    """A sparse embedding (its gradient a sparse tensor: a bucket of its own,
+    through gloo) beside a dense float32 layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.e = nn.Embedding(50, 16, sparse=True)
+        self.l = nn.Linear(64, 16)
+        self.out = nn.Linear(16, 10)
+
+    def forward(self, x):
+        idx = (x[:, :4].abs() * 10).long().clamp(max=49)
+        return self.out(torch.relu(self.l(x) + self.e(idx).sum(1)))
+
+
+class Reordered(nn.Module):
+    """Layers registered in the opposite order of their use: DDP's first
+    buckets follow registration order, the ones it rebuilds after iteration
+    1 follow the order gradients became ready, so bucket sizes change."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Linear(150, 10)
+        self.b = nn.Linear(300, 150)
+        self.a = nn.Linear(64, 300)
+
+    def forward(self, x):
+        return self.c(torch.relu(self.b(torch.relu(self.a(x)))))
+
+
+# ---------------------------------------------------------------- helpers
+def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None):
+    """Train make() for steps steps on this rank's seeded data; returns
+    (parameters as one float64 tensor, stats or None, digests of every rank)."""
+    torch.manual_seed(0)
+    model = make()
+    ddp = DDP(model, bucket_cap_mb=bucket_cap_mb)
+    state = inct.register(ddp, **hook) if hook is not None else None
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
+    g = torch.Generator().manual_seed(1000 + dist.get_rank())
+    for step in range(steps):
+        x = torch.randn(16, 64, generator=g)
+        y = torch.randint(0, 10, (16,), generator=g)
+        opt.zero_grad()
+        nn.functional.cross_entropy(ddp(x), y).backward()
+        opt.step()
+        if sizes is not None and state is not None:
+            sizes.append(dict(state.bucket_sizes))
+    params = [p.detach() for p in model.parameters()]
+    h = hashlib.sha256()
+    for p in params:
+        h.update(p.contiguous().numpy().tobytes())
+    digests = [None] * dist.get_world_size()
+    dist.all_gather_object(digests, h.hexdigest())
+    stats = None
+    if state is not None:
+        stats = state.stats()
+        stats["residual_norm"] = sum(float(r.norm()) for r in state.residuals.values())
+        state.close()
+    return torch.cat([p.double().flatten() for p in params]), stats, digests
+
+
+def rel(a, b):
+    return float((a - b).norm() / b.norm())
+
+
+def same(digests):
+    return len(set(digests)) == 1
+
+
+# ---------------------------------------------------------------- scenarios
+def modes():
+    ref, _, dref = train(MLP)
+    none, st, dn = train(MLP, dict(compression="none"))
+    r = rel(none, ref)
+    report(r < 1e-5 and st["fallback_calls"] == 0 and st["calls"] >= STEPS,
+           "none == DDP's gloo all-reduce after %d steps: relative difference %.2e, %d library calls"
+           % (STEPS, r, st["calls"]))
+    report(same(dn) and same(dref), "none: replicas identical")
+    for comp in ("software", "cnat"):
+        runs = {}
+        for ef in (False, True):
+            p, s, d = train(MLP, dict(compression=comp, error_bound=10, error_feedback=ef))
+            runs[ef] = p
+            report(same(d) and s["calls"] >= STEPS and s["error_feedback"] == ef
+                   and (s["residual_norm"] > 0) == ef,
+                   "%s, error feedback %s: replicas identical (%s), %d calls, %d bytes sent "
+                   "(none: %d), residual norm %.3g, relative difference to gloo %.3f"
+                   % (comp, "on" if ef else "off", d[0][:12], s["calls"], s["bytes_sent"],
+                      st["bytes_sent"], s["residual_norm"], rel(p, ref)))
+            report(s["bytes_sent"] < st["bytes_sent"] and s["values_sent"] > 0,
+                   "%s, error feedback %s: fewer bytes than none (%d < %d)"
+                   % (comp, "on" if ef else "off", s["bytes_sent"], st["bytes_sent"]))
+        report(not torch.equal(runs[False], runs[True]),
+               "%s: error feedback changes the result (%.2e)" % (comp, rel(runs[True], runs[False])))
+
+    p, s, d = train(MLP, dict(compression="sketch"))
+    report(same(d) and rel(p, ref) < 1e-5 and s["calls"] >= STEPS,
+           "sketch: replicas identical, == gloo (%.2e: lossless up to float re-association)"
+           % rel(p, ref))
+    p, s, d = train(MLP, dict(compression="inc+sketch"))
+    report(same(d) and s["error_feedback"] and s["residual_norm"] > 0,
+           "inc+sketch (error feedback by default): replicas identical, %d bytes sent"
+           % s["bytes_sent"])
+
+    ref, _, _ = train(Mixed)
+    p, s, d = train(Mixed, dict(compression="none"))
+    report(rel(p, ref) < 1e-5 and s["fallback_calls"] >= STEPS and s["calls"] >= STEPS and same(d),
+           "float64 layer and odd sizes, none: == gloo (%.2e), %d float64 buckets through gloo, "
+           "%d float32 through the library" % (rel(p, ref), s["fallback_calls"], s["calls"]))
+    p, s, d = train(Mixed, dict(compression="software", error_feedback=True))
+    report(same(d) and s["fallback_calls"] >= STEPS and s["residual_norm"] > 0,
+           "float64 layer and odd sizes, software + error feedback: replicas identical")
+
+    ref, _, _ = train(SparseEmb)
+    p, s, d = train(SparseEmb, dict(compression="software"))
+    q, _, _ = train(SparseEmb, dict(compression="none"))
+    report(same(d) and s["fallback_calls"] >= STEPS and s["calls"] >= STEPS and rel(q, ref) < 1e-5,
+           "sparse embedding: %d sparse buckets through gloo, %d dense through the library, "
+           "none == gloo (%.2e), software: replicas identical" % (s["fallback_calls"], s["calls"],
+                                                                 rel(q, ref)))
+
+    ref, _, _ = train(Reordered)
+    sizes = []
+    p, s, d = train(Reordered, dict(compression="none"), sizes=sizes)
+    report(sizes[0] != sizes[-1] and rel(p, ref) < 1e-5 and same(d),
+           "bucket rebuild, none: sizes %s -> %s, == gloo (%.2e)" % (
+               sorted(sizes[0].values()), sorted(sizes[-1].values()), rel(p, ref)))
+    sizes = []
+    p, s, d = train(Reordered, dict(compression="software", error_feedback=True), sizes=sizes)
+    report(sizes[0] != sizes[-1] and s["residual_resets"] > 0 and same(d) and s["residual_norm"] > 0,
+           "bucket rebuild, software + error feedback: %d residuals reset, replicas identical"
+           % s["residual_resets"])
+
+
+def nic():
+    ref, _, _ = train(MLP)
+    for ef in (False, True):
+        p, s, d = train(MLP, dict(compression="nic", error_bound=10, error_feedback=ef))
+        report(same(d) and s["calls"] >= STEPS and s["error_feedback"] == ef,
+               "nic, error feedback %s: replicas identical (%s), %d calls, %d bytes handed to the "
+               "NIC, relative difference to gloo %.3f"
+               % ("on" if ef else "off", d[0][:12], s["calls"], s["bytes_sent"], rel(p, ref)))
+
+
+def kill(sig=signal.SIGKILL):
+    torch.manual_seed(0)
+    ddp = DDP(MLP(), bucket_cap_mb=0.1)
+    state = inct.register(ddp, compression="software")
+    rank = dist.get_rank()
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.05)
+    t = time.monotonic()
+    for step in range(100000):
+        if rank == 2 and step == 3:
+            os.kill(os.getpid(), sig)
+        opt.zero_grad()
+        try:
+            ddp(torch.randn(16, 64)).sum().backward()
+        except RuntimeError as e:
+            msg = next((l.strip() for l in str(e).splitlines() if "inc_" in l), str(e))
+            report("peer" in msg or "closed" in msg or "broken" in msg or "stalled" in msg,
+                   "raised %.1f s after the last good step (INC_TIMEOUT_MS=%s): %s"
+                   % (time.monotonic() - t, os.environ.get("INC_TIMEOUT_MS"), msg), every_rank=True)
+            sys.stdout.flush()
+            os._exit(1 if failed else 0)
+        opt.step()
+        t = time.monotonic()
+    report(False, "no error after the peer died", every_rank=True)
+    os._exit(1)
+
+
+def mismatch():
+    ddp = DDP(MLP())
+    rank = dist.get_rank()
+    for what, kw in (("error_bound", dict(error_bound=12 if rank == 1 else 10)),
+                     ("compression", dict(compression="cnat" if rank == 1 else "software"))):
+        try:
+            inct.register(ddp, **kw)
+            report(False, "%s differs on rank 1: register() accepted it" % what, every_rank=True)
+        except ValueError as e:
+            report("different settings" in str(e) and what in str(e), "refused: %s" % e,
+                   every_rank=True)
+
+
+def main():
+    inct.launcher_env()
+    dist.init_process_group("gloo")
+    {"modes": modes, "nic": nic, "kill": kill, "stall": lambda: kill(signal.SIGSTOP),
+     "mismatch": mismatch}[sys.argv[1]]()
+    sys.stdout.flush()
+    # no destroy_process_group: exit without a last collective
+    os._exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
