@@ -17,8 +17,9 @@
  * and the rest): the low half's carry is registered and added into the
  * high half a cycle later, so no add is longer than 32 bits; the value is
  * (high + carry) * 2^CNT_LO_BITS + low at every cycle, and a read takes
- * the three in one cycle and adds the carry in the next. Writing INC_CNT_CTRL_CLEAR clears every
- * counter; a pulse one cycle before the clear is lost.
+ * the three in one cycle and adds the carry in the next. Writing
+ * INC_CNT_CTRL_CLEAR clears every counter; a pulse one cycle before the
+ * clear is lost.
  *
  * AXI4-Lite: one transaction at a time per channel, OKAY responses only,
  * WSTRB ignored (whole 32-bit registers). Single clock with the engines.
