@@ -52,6 +52,20 @@ def endpoints(path):
     return rows
 
 
+def lut_levels(path):
+    """LUTs on the worst path of the full report."""
+    n, on = 0, False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("== worst path"):
+                on = True
+            elif line.startswith("== "):
+                on = False
+            elif on and re.search(r"/O \((LUT[1-6]|INV)\)$", line.rstrip()):
+                n += 1
+    return n
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("netlist")
@@ -69,8 +83,9 @@ def main():
     if len(eps) == 3:
         lo, hi = a.period - eps[1][0][0], a.period - eps[2][0][0]
         rng = " (%.0f..%.0f MHz at 0.65..0.30 ns per hop)" % (1000.0 / hi, 1000.0 / lo)
-    print("%-22s OpenSTA worst slack %.3f ns at %.3f ns: worst path %.3f ns -> Fmax %.0f MHz%s"
-          % (a.top, eps[0][0][0], a.period, worst, 1000.0 / worst, rng))
+    print("%-22s OpenSTA worst slack %.3f ns at %.3f ns: worst path %.3f ns -> Fmax %.0f MHz%s, "
+          "%d LUT levels" % (a.top, eps[0][0][0], a.period, worst, 1000.0 / worst, rng,
+                             lut_levels(a.reports[0])))
     with open(a.netlist) as f:
         doc = json.load(f)
     nl = timing.Netlist(doc, a.top)

@@ -100,8 +100,9 @@ result() {
 	fmax=$(sed -nE '1s/.*Fmax ([0-9]+) MHz.*/\1/p' "$out/$top.timing.txt")
 	range=$(sed -nE '1s/.*MHz \(([0-9]+\.\.[0-9]+) MHz.*/\1/p' "$out/$top.timing.txt")
 	worst=$(sed -nE '1s/.*worst path ([0-9.]+) ns.*/\1/p' "$out/$top.timing.txt")
-	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  est. Fmax %s MHz (%s; worst path %s ns)  %ds\n' \
-		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "${fmax:-?}" "${range:-?}" "${worst:-?}" "$1" \
+	levels=$(sed -nE '1s/.* ([0-9]+) LUT levels.*/\1/p' "$out/$top.timing.txt")
+	printf '%-22s LUT %6s  FF %6s  RAMB36 %3s  RAMB18 %3s  LUTRAM %4s  DSP %3s  CARRY4 %5s  longest path %s cells  est. Fmax %s MHz (%s; worst path %s ns, %s LUT levels)  %ds\n' \
+		"$top" "$luts" "$ffs" "$b36" "$b18" "$lutram" "$dsp" "$carry" "${ltp:-?}" "${fmax:-?}" "${range:-?}" "${worst:-?}" "${levels:-?}" "$1" \
 		>"$out/$top.result.tmp"
 	mv "$out/$top.result.tmp" "$out/$top.result"
 	cat "$out/$top.result"
