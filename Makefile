@@ -82,6 +82,6 @@ help:
 	@echo "make bench    codec throughput next to memcpy"
 	@echo "make fuzz     longer libFuzzer runs"
 	@echo "make sim      full RTL regression (make sim-soak: 10^6 frames)"
-	@echo "make synth    Yosys synth_xilinx resource and path report"
+	@echo "make synth    Yosys synth_xilinx + OpenSTA per top (-j2; TOPS=\"inc_offload_top@512 ...\")"
 	@echo "make driver   build the kernel module"
 	@echo "make install PREFIX=DIR   install libinceptionn, headers, pkg-config file, Python package"

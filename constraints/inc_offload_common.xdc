@@ -15,11 +15,12 @@ set_false_path -from [get_ports rst]
 # No multicycle or false path fits here, and none is given on purpose: the
 # counters (csr/cnt_lo_reg*, cnt_c_reg*, cnt_hi_reg*: each a low half, its
 # carry not yet added, a high half) can change in every cycle (one
-# statistics pulse per frame and direction). A read takes the three of a
-# counter into registers in one cycle and adds the carry into the high
-# half in the next (rvalid follows), so the value read is the counter's at
-# one clock edge; a relaxed path could capture a half-updated counter (old
-# low bits, new carry), so the increment and read paths are single-cycle.
+# statistics pulse per frame and direction). A read takes a counter's low
+# half in one cycle and its high half in the next, when the counter has
+# added its pending carry into it (rvalid follows), so the value read is the
+# counter's at one clock edge; a relaxed path could capture a half-updated
+# counter (old low bits, new carry), so the increment and read paths are
+# single-cycle.
 # The LO-then-HI latching (inc_regs.h) makes the 64-bit value consistent
 # across the two 32-bit reads.
 #

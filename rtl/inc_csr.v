@@ -12,13 +12,17 @@
  * Reading a LO word latches the counter's HI word; the next read of that
  * HI word returns the latched value (see inc_regs.h for the read order).
  * The statistics pulses are registered first (which counters move, by how
- * many bytes), so each counter's add starts at a flip-flop; a counter
- * moves one cycle after its pulse. A counter is two halves (CNT_LO_BITS, 32,
+ * many bytes: a byte count is registered as 0 when its pulse is absent), so
+ * each counter's add starts at a flip-flop; a counter moves one cycle after
+ * its pulse. A counter is two halves (CNT_LO_BITS, 32,
  * and the rest): the low half's carry is registered and added into the
  * high half a cycle later, so no add is longer than 32 bits; the value is
- * (high + carry) * 2^CNT_LO_BITS + low at every cycle, and a read takes
- * the three in one cycle and adds the carry in the next. Writing INC_CNT_CTRL_CLEAR clears every
- * counter; a pulse one cycle before the clear is lost.
+ * (high + carry) * 2^CNT_LO_BITS + low at every cycle. A read takes the
+ * low half in one cycle and the high half in the next, when the pending
+ * carry has been added into it by the counter itself (so the read path has
+ * no adder); a clear between the two reads as 0, the value after it. Writing
+ * INC_CNT_CTRL_CLEAR clears every counter; a pulse one cycle before the
+ * clear is lost.
  *
  * AXI4-Lite: one transaction at a time per channel, OKAY responses only,
  * WSTRB ignored (whole 32-bit registers). Single clock with the engines.
@@ -127,14 +131,14 @@ endfunction
 function [15:0] cnt_inc;   // increment of counter k from the registered pulse
     input [4:0]  k;
     input        hit;
-    input [15:0] bi, bo;
+    input [15:0] bi, bo;     // registered byte counts, 0 without a pulse
     begin
         cnt_inc = {15'd0, hit};
         if (k == 5'd28) begin
-            cnt_inc = hit ? bi : 16'd0;
+            cnt_inc = bi;
         end
         if (k == 5'd29) begin
-            cnt_inc = hit ? bo : 16'd0;
+            cnt_inc = bo;
         end
     end
 endfunction
@@ -155,10 +159,12 @@ always @(posedge clk) begin
         hit_reg[i]      <= cnt_hit(i[4:0], tx_stat_valid, tx_stat_outcome, tx_stat_reason);
         hit_reg[32 + i] <= cnt_hit(i[4:0], rx_stat_valid, rx_stat_outcome, rx_stat_reason);
     end
-    tx_bi_reg <= tx_stat_bytes_in;
-    tx_bo_reg <= tx_stat_bytes_out;
-    rx_bi_reg <= rx_stat_bytes_in;
-    rx_bo_reg <= rx_stat_bytes_out;
+    // the byte counts are the byte counters' increments: 0 without a pulse,
+    // so no select follows them into the adds
+    tx_bi_reg <= tx_stat_valid ? tx_stat_bytes_in : 16'd0;
+    tx_bo_reg <= tx_stat_valid ? tx_stat_bytes_out : 16'd0;
+    rx_bi_reg <= rx_stat_valid ? rx_stat_bytes_in : 16'd0;
+    rx_bo_reg <= rx_stat_valid ? rx_stat_bytes_out : 16'd0;
     if (rst) begin
         hit_reg <= 64'd0;
         // (the byte counts too: without a reset synthesis folds them into
@@ -262,16 +268,23 @@ always @* begin
     end
 end
 
-// A read: the address decoded and the counter's halves and carry taken in
-// one cycle (rd_pend_reg), the answer with the carry added in the next.
+// A read: the address decoded and the counter's low half taken in one
+// cycle (rd_pend_reg), its high half in the next: high + carry at the
+// first edge is the high half after it, unless a clear zeroed the counters
+// at that edge, when the read answers 0 (rword is 0 at counter addresses),
+// the value after the clear. Which word answers is decided in the first
+// cycle too (rd_sel_reg: the word of rword, the counter's LO, the HI
+// latched by the LO read, the counter's HI; the latch does not change
+// between the two cycles), so the answer's select reads registers.
+localparam [1:0] RD_WORD = 2'd0, RD_LO = 2'd1, RD_HOLD = 2'd2, RD_HI = 2'd3;
 reg        rd_pend_reg;
-reg        rd_cnt_reg, rd_hi_reg;
+reg        rd_cnt_reg, rd_hi_reg, rd_zero_reg;
+reg [1:0]  rd_sel_reg;
 reg [5:0]  rd_idx_reg;
 reg [31:0] rd_word_reg;
 reg [LB-1:0] rd_lo_reg;
-reg [HB-1:0] rd_hiw_reg;
-reg        rd_c_reg;
-wire [63:0] rd_val = {rd_hiw_reg + {{(HB-1){1'b0}}, rd_c_reg}, rd_lo_reg};
+wire [63:0] rd_val = {cnt_hi_reg[rd_idx_reg], rd_lo_reg};
+wire        rd_hold_hit = hold_valid_reg && hold_idx_reg == ridx;
 
 always @(posedge clk) begin
     s_axil_arready <= 1'b0;
@@ -284,23 +297,27 @@ always @(posedge clk) begin
         rd_pend_reg    <= 1'b1;
         rd_cnt_reg     <= rcnt;
         rd_hi_reg      <= rhi;
+        rd_zero_reg    <= clear;
+        rd_sel_reg     <= !rcnt ? RD_WORD : (rhi && rd_hold_hit) ? RD_HOLD :
+                          clear ? RD_WORD : rhi ? RD_HI : RD_LO;
         rd_idx_reg     <= ridx;
         rd_word_reg    <= rword;
         rd_lo_reg      <= cnt_lo_reg[ridx];
-        rd_c_reg       <= cnt_c_reg[ridx];
-        rd_hiw_reg     <= cnt_hi_reg[ridx];
     end
     if (rd_pend_reg) begin
         s_axil_rvalid <= 1'b1;
-        s_axil_rdata  <= rd_word_reg;
+        case (rd_sel_reg)
+            RD_WORD: s_axil_rdata <= rd_word_reg;
+            RD_LO:   s_axil_rdata <= rd_val[31:0];
+            RD_HOLD: s_axil_rdata <= hold_reg;
+            default: s_axil_rdata <= rd_val[63:32];
+        endcase
         if (rd_cnt_reg) begin
             if (!rd_hi_reg) begin
-                s_axil_rdata   <= rd_val[31:0];
-                hold_reg       <= rd_val[63:32];
+                hold_reg       <= rd_zero_reg ? 32'd0 : rd_val[63:32];
                 hold_idx_reg   <= rd_idx_reg;
                 hold_valid_reg <= 1'b1;
             end else begin
-                s_axil_rdata   <= (hold_valid_reg && hold_idx_reg == rd_idx_reg) ? hold_reg : rd_val[63:32];
                 hold_valid_reg <= 1'b0;
             end
         end

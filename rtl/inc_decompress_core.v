@@ -317,45 +317,31 @@ endfunction
 localparam TW0 = 17, TWN = 52;
 
 wire        x_vlan  = {hb(d1_hdr_reg, 8'd12), hb(d1_hdr_reg, 8'd13)} == 16'h8100;
-/* verilator lint_off UNUSEDSIGNAL */ // IHL and the data offset nibble only
-wire [7:0]  x_vihl  = ipb(d1_hdr_reg, x_vlan, 8'd0);
-reg  [7:0]  x_doffb;   // L4 + 12: data offset in the high nibble
-reg  [7:0]  x_doffb_n, x_doffb_v;   // ... without and with a VLAN tag
-/* verilator lint_on UNUSEDSIGNAL */
-reg  [79:0] x_hcand_n, x_hcand_v;   // IHL + data offset for each IHL, both layouts
-/* verilator lint_off UNUSEDSIGNAL */ // the IHL nibbles
+/* verilator lint_off UNUSEDSIGNAL */ // the IHL nibbles; data offset bytes: the high nibble
 wire [7:0]  x_vihl_n = hb(d1_hdr_reg, 8'd14), x_vihl_v = hb(d1_hdr_reg, 8'd18);
+reg  [7:0]  x_db, x_dsum;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [3:0]  x_ihl_n = x_vihl_n[3:0], x_ihl_v = x_vihl_v[3:0];
-/* verilator lint_off UNUSEDSIGNAL */
-reg  [7:0]  x_dsum, x_db;
-/* verilator lint_on UNUSEDSIGNAL */
+wire [3:0]  x_ihl   = x_vlan ? x_ihl_v : x_ihl_n;
+// For each IHL (index) and both layouts: the data offset (L4 + 12; none
+// below IHL 5) and IHL + data offset. The IHL and the tag choose last.
+reg  [63:0] x_dcand_n, x_dcand_v;
+reg  [79:0] x_hcand_n, x_hcand_v;
 reg  [63:0] x_addr_words;   // source and destination address, four words
 
 always @* begin
-    // Both layouts in parallel, the tag compare choosing last.
-    // IHL + data offset the same way: each IHL's sum formed beside its
-    // data offset byte, the IHL choosing (below 5 there is no data offset)
-    x_doffb_n = 8'd0;
-    x_doffb_v = 8'd0;
-    x_dsum    = 8'd0;
-    x_db      = 8'd0;
+    x_db   = 8'd0;
+    x_dsum = 8'd0;
     for (i = 0; i < 16; i = i + 1) begin
-        if (x_ihl_n == i[3:0] && i >= 5) begin
-            x_doffb_n = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
-        end
-        if (x_ihl_v == i[3:0] && i >= 5) begin
-            x_doffb_v = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
-        end
-        // the sum for each IHL, in a vector indexed by the IHL
         x_db   = ipb(d1_hdr_reg, 1'b0, 8'd12 + 4 * i[7:0]);
-        x_dsum = i < 5 ? i[7:0] : inc_lsum({4'd0, x_db[7:4]}, i[7:0]);
+        x_dcand_n[4*i +: 4] = i < 5 ? 4'd0 : x_db[7:4];
+        x_dsum = inc_lsum({4'd0, x_dcand_n[4*i +: 4]}, i[7:0]);
         x_hcand_n[5*i +: 5] = x_dsum[4:0];
         x_db   = ipb(d1_hdr_reg, 1'b1, 8'd12 + 4 * i[7:0]);
-        x_dsum = i < 5 ? i[7:0] : inc_lsum({4'd0, x_db[7:4]}, i[7:0]);
+        x_dcand_v[4*i +: 4] = i < 5 ? 4'd0 : x_db[7:4];
+        x_dsum = inc_lsum({4'd0, x_dcand_v[4*i +: 4]}, i[7:0]);
         x_hcand_v[5*i +: 5] = x_dsum[4:0];
     end
-    x_doffb = x_vlan ? x_doffb_v : x_doffb_n;
     // source and destination addresses (L3 + 12 .. L3 + 19)
     for (i = 6; i < 10; i = i + 1) begin
         x_addr_words[16*(i-6) +: 16] = {ipb(d1_hdr_reg, x_vlan, 2 * i[7:0]),
@@ -375,7 +361,7 @@ reg [8*HDR_BYTES-1:0] x1_hdr_reg = 0;
 // c - 2 * data offset < L4 / 2)
 reg [TW0+TWN-1:0]     x1_gt_reg = 0;
 /* verilator lint_off UNUSEDSIGNAL */
-wire [7:0]            x_l4w = inc_lsum(x_vlan ? 8'd9 : 8'd7, {3'd0, x_vihl[3:0], 1'b0});
+wire [7:0]            x_l4w = inc_lsum(x_vlan ? 8'd9 : 8'd7, {3'd0, x_ihl, 1'b0});
 /* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
@@ -383,7 +369,7 @@ always @(posedge clk) begin
     x1_en_reg       <= d1_en_reg;
     x1_vlan_reg     <= x_vlan;
     x1_hsum_reg     <= x_vlan ? x_hcand_v[5*x_ihl_v +: 5] : x_hcand_n[5*x_ihl_n +: 5];
-    x1_doff_reg     <= x_doffb[7:4];
+    x1_doff_reg     <= x_vlan ? x_dcand_v[4*x_ihl_v +: 4] : x_dcand_n[4*x_ihl_n +: 4];
     x1_len_reg      <= inc_len_add(d1_len_reg, d1_klast_reg);
     x1_addr_reg     <= x_addr_words;
     x1_base_reg     <= d1_base_reg;
@@ -396,7 +382,6 @@ always @(posedge clk) begin
 end
 
 // x2: P = L3 + 4 * (IHL + data offset); the shim; the masked TCP header words
-reg  [4:0]        x_hsum;
 /* verilator lint_off UNUSEDSIGNAL */
 integer           dv;               // a data offset value
 /* verilator lint_on UNUSEDSIGNAL */
@@ -407,10 +392,9 @@ reg  [16*TWN-1:0] x_tcph_words;
 always @* begin
     // the shim's byte select by IHL + data offset (x1), the word mask from
     // x1's thresholds
-    x_hsum  = x1_hsum_reg;
     x_shim = 48'd0;
     for (i = 0; i < 31; i = i + 1) begin
-        if (x_hsum == i[4:0]) begin
+        if (x1_hsum_reg == i[4:0]) begin
             x_shim = {ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0]), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd1),
                       ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd2), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd3),
                       ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd4), ipb(x1_hdr_reg, x1_vlan_reg, 4 * i[7:0] + 8'd5)};

@@ -64,8 +64,8 @@ with open(md_path, 'w') as f:
     f.write('\n## Counters\n\n64-bit LO/HI pairs: read LO first, then HI (reading LO latches HI).\n'
             'Write `INC_CNT_CTRL_CLEAR` to `INC_REG_CNT_CTRL` to zero them all. A read\'s\n'
             'data (RVALID) comes one cycle after its address handshake: the counter\'s\n'
-            'two halves and pending carry are taken in one cycle and added in the next\n'
-            '(`inc_csr`).\n\n')
+            'low half is taken in one cycle and its high half, with the pending carry\n'
+            'added by the counter, in the next (`inc_csr`).\n\n')
     f.write('| TX LO | RX LO | counter |\n|-------|-------|---------|\n')
     rows = []
     for i, o in enumerate(outcomes):

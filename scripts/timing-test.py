@@ -9,12 +9,21 @@ from the delay table (synth/xc7-2-delays.txt) by hand:
   - block RAM to flip-flop and flip-flop to block RAM address;
   - LUT6 into MUXF7 into MUXF8 (dedicated links, no routing);
   - the worst path's cells, LUT levels and end point order; a
-    combinational loop refused.
+    combinational loop refused;
+  - the same netlists through OpenSTA (the Liberty library of
+    scripts/xc7-liberty.py, synth/sta.tcl, a 4.0 ns clock): the worst slack
+    gives timing.py's worst delay, so the two engines cross-check each other
+    (make synth times with OpenSTA and reports the difference per top).
 Last line "N passed, N failed".
 """
+import importlib.util
 import io
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timing  # noqa: E402
@@ -72,6 +81,59 @@ def close(a, b):
     return abs(a - b) < 1e-9
 
 
+STA_CASES = []   # (what, Build, timing.py's worst delay)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def verilog(doc):
+    """The hand-made netlist as structural Verilog for OpenSTA."""
+    m = doc["modules"]["t"]
+
+    def net(b):
+        return "1'b%s" % b if isinstance(b, str) else "n%d" % b
+    bits = {b for c in m["cells"].values() for v in c["connections"].values() for b in v
+            if isinstance(b, int)}
+    lines = ["module t (clk);", "  input clk;"]
+    lines += ["  wire n%d;" % b for b in sorted(bits) if b != 2]
+    lines.append("  assign n2 = clk;" if 2 in bits else "")
+    for name, c in m["cells"].items():
+        conns = []
+        for p, v in c["connections"].items():
+            conns.append(".%s(%s)" % (p, net(v[0]) if len(v) == 1 else
+                                      "{%s}" % ", ".join(net(b) for b in reversed(v))))
+        lines.append("  %s %s (%s);" % (c["type"], name, ", ".join(conns)))
+    return "\n".join(lines + ["endmodule", ""])
+
+
+def sta_worst(doc):
+    """OpenSTA's worst delay (period - worst slack) on a hand-made netlist."""
+    spec = importlib.util.spec_from_file_location("sta_report", os.path.join(HERE, "sta-report.py"))
+    rep = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rep)
+    with tempfile.TemporaryDirectory() as tmp:
+        j, v, lib = (os.path.join(tmp, n) for n in ("t.json", "t.v", "t.lib"))
+        sdc, out = os.path.join(tmp, "t.sdc"), os.path.join(tmp, "t.sta.txt")
+        with open(j, "w") as f:
+            json.dump(doc, f)
+        with open(v, "w") as f:
+            f.write(verilog(doc))
+        with open(sdc, "w") as f:
+            f.write("create_clock -name inc_clk -period 4.000 [get_ports clk]\n")
+        with open(lib, "w") as f:
+            subprocess.run([sys.executable, os.path.join(HERE, "xc7-liberty.py"), j, "--top", "t"],
+                           stdout=f, check=True)
+        env = dict(os.environ, STA_LIB=lib, STA_NETLIST=v, STA_TOP="t", STA_SDC=sdc)
+        with open(out, "w") as f:
+            subprocess.run(["sta", "-no_splash", "-exit", os.path.join(HERE, "..", "synth", "sta.tcl")],
+                           stdout=f, stderr=subprocess.STDOUT, env=env, check=False)
+        eps = rep.endpoints(out)
+        if not eps:
+            with open(out) as f:
+                print(f.read()[-2000:])
+            return None
+        return 4.0 - eps[0][0]
+
+
 # 1. four LUTs between two flip-flops
 b = Build()
 x = b.ff("src", b.bit())
@@ -83,6 +145,7 @@ b.ff("dst", x)
 want = D["ff_clk_to_q"] + 4 * (D["net_hop"] + D["lut"]) + D["net_hop"] + D["ff_setup_d"]
 w, text = worst(b)
 check(close(w, want), "4-LUT chain: %.4f ns, expected %.4f" % (w, want))
+STA_CASES.append(("4-LUT chain", b, w))
 check("4 LUT levels" in text, "4-LUT chain: LUT levels reported\n" + text)
 check("(dst).D[0]" in text.split("worst path (")[1].split("\n")[0],
       "4-LUT chain: end point named")
@@ -116,6 +179,7 @@ want = (D["ff_clk_to_q"] + D["net_hop"] + D["lut"] + D["net_hop"] + D["carry_in"
         6 * D["carry_ci_co"] + D["carry_ci_o"] + D["net_hop"] + D["ff_setup_d"])
 w, text = worst(b)
 check(close(w, want), "32-bit adder: %.4f ns, expected %.4f" % (w, want))
+STA_CASES.append(("32-bit adder", b, w))
 # CI -> O[k] is one figure for every k of the last CARRY4: r28..r31 tie
 check(any("(r%d).D[0]" % i in text.split("worst path (")[1].split("\n")[0] for i in range(28, 32)),
       "32-bit adder: end point in the last CARRY4's bits")
@@ -129,12 +193,14 @@ b.ff("q", do)
 w, _ = worst(b)
 want = D["bram_clk_to_q"] + D["net_hop"] + D["ff_setup_d"]
 check(close(w, want), "BRAM -> FF: %.4f ns, expected %.4f" % (w, want))
+STA_CASES.append(("BRAM -> FF", b, w))
 b = Build()
 q = b.ff("q", b.bit())
 b.cell("ram", "RAMB18E1", {"CLKARDCLK": [2], "ADDRARDADDR": [q]}, {"DOADO": [b.bit()]})
 w, _ = worst(b)
 want = D["ff_clk_to_q"] + D["net_hop"] + D["bram_setup"]   # DO goes nowhere
 check(close(w, want), "FF -> BRAM address: %.4f ns, expected %.4f" % (w, want))
+STA_CASES.append(("FF -> BRAM address", b, w))
 
 # 4. LUT6 -> MUXF7 -> MUXF8: dedicated links
 b = Build()
@@ -150,6 +216,7 @@ want = (D["ff_clk_to_q"] + D["net_hop"] + D["lut"] + D["muxf7"] + D["muxf8"] + D
         D["ff_setup_d"])
 w, _ = worst(b)
 check(close(w, want), "LUT6 -> MUXF7 -> MUXF8: %.4f ns, expected %.4f" % (w, want))
+STA_CASES.append(("LUT6 -> MUXF7 -> MUXF8", b, w))
 
 # 5. end points in order; a loop is refused
 b = Build()
@@ -172,6 +239,15 @@ try:
     check(False, "combinational loop accepted")
 except SystemExit as e:
     check("loop" in str(e), "combinational loop: %s" % e)
+
+# 6. OpenSTA on the same netlists agrees with timing.py (reports to 1 ps)
+if shutil.which("sta") is None:
+    check(False, "OpenSTA: sta not found (apt-get install opensta)")
+else:
+    for what, b, w in STA_CASES:
+        s = sta_worst(b.doc())
+        check(s is not None and abs(s - w) < 0.0015,
+              "OpenSTA %s: %s ns, timing.py %.4f ns" % (what, s, w))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
