@@ -98,12 +98,19 @@ def main():
             with open(dat, "w") as f:
                 for it, a in evals:
                     f.write("%d %.2f\n" % (it, a))
-            curves.append((dat, label))
+            curves.append((dat, label, name))
         print()
         png = os.path.join(res, "accuracy-%s.png" % m)
-        # gnuplot's enhanced text: 2^{-10}
-        plot = ", ".join("'%s' using 1:2 with lines lw 2 title '%s'" % (
-            d, re.sub(r"2\^-(\d+)", r"2^{-\1}", l)) for d, l in curves)
+        # one colour per setting; without feedback dashed, with it solid;
+        # gnuplot's enhanced text: 2^{-10}, C\_nat
+        colours = {"inc": "black", "inc-c6": "#1b9e77", "inc-c8": "#d95f02",
+                   "inc-c10": "#7570b3", "inc-c10-ef-s2": "#e7298a",
+                   "inc-c10-ef-s3": "#66a61e", "cnat": "#a6761d", "t16": "#666666"}
+        plot = ", ".join("'%s' using 1:2 with lines lw 2 dt %d lc rgb '%s' title '%s'" % (
+            d, 1 if name == "inc" or "-ef" in name else 2,
+            colours.get(name, colours.get(name.replace("-ef", ""), "gray")),
+            re.sub(r"2\^-(\d+)", r"2^{-\1}", l).replace("_", "\\_"))
+            for d, l, name in curves)
         gp = ("set terminal pngcairo size 960,600 font 'Sans,11'\n"
               "set output '%s'\nset title '%s: test accuracy over the schedule (%s workers)'\n"
               "set xlabel 'iteration'\nset ylabel 'test accuracy (%%)'\nset key bottom right\n"
