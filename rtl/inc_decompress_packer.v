@@ -65,17 +65,19 @@ reg [FW:0]             rest;       // room - count, negative when a beat leaves
 reg                    flush_reg, flush_next;
 
 reg [2*DATA_WIDTH-1:0] chunk;
-reg [FW-1:0]           total;
+reg [FW-1:0]           total;      // fill + count
 reg [FW-1:0]           fill;       // bytes held, or the first chunk's offset
 reg                    emit;       // a full beat leaves with this chunk
 
 assign in_ready = !flush_reg;
 
 // room - count for both rooms (a first chunk's, the held one), in parallel
-// from registers; in_first chooses after them. With a power-of-two beat
-// the counts left after a beat leaves are bit fields (no adder).
+// from registers, and fill + count likewise for both fill levels (the
+// offset, the held bytes); in_first chooses after them. With a power-of-two
+// beat the counts left after a beat leaves are bit fields (no adder).
 localparam POW2 = (BYTES & (BYTES - 1)) == 0;
 wire [FW:0] rest_first, rest_held;
+wire [FW-1:0] total_first, total_held;
 
 `include "inc_lsum.vh"
 generate
@@ -86,9 +88,19 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         assign rest_first = rf8[FW:0];
         assign rest_held  = rh8[FW:0];
+        // the two sums as gates too: as adders, synthesis would share one
+        // adder behind the in_first select
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire [7:0] tf8 = inc_lsum({{(8-KW){1'b0}}, in_offset}, {{(8-KW){1'b0}}, in_count});
+        wire [7:0] th8 = inc_lsum({{(8-FW){1'b0}}, fill_reg}, {{(8-KW){1'b0}}, in_count});
+        /* verilator lint_on UNUSEDSIGNAL */
+        assign total_first = tf8[FW-1:0];
+        assign total_held  = th8[FW-1:0];
     end else begin : g_ops
         assign rest_first = {{(FW+1-KW){1'b0}}, in_room} - {{(FW+1-KW){1'b0}}, in_count};
         assign rest_held  = {1'b0, room_reg} - {{(FW+1-KW){1'b0}}, in_count};
+        assign total_first = {{(FW-KW){1'b0}}, in_offset} + {{(FW-KW){1'b0}}, in_count};
+        assign total_held  = fill_reg + {{(FW-KW){1'b0}}, in_count};
     end
 endgenerate
 
@@ -99,7 +111,7 @@ always @* begin
     // After a frame's last chunk the accumulator is zero, so a first chunk
     // only needs the offset as its fill level.
     fill       = in_first ? {{(FW-KW){1'b0}}, in_offset} : fill_reg;
-    total      = fill + {{(FW-KW){1'b0}}, in_count};
+    total      = in_first ? total_first : total_held;
     rest       = in_first ? rest_first : rest_held;
     emit       = rest[FW];
     chunk      = ({{DATA_WIDTH{1'b0}}, in_data} &

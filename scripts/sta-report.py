@@ -4,7 +4,7 @@
 (synth/sta.tcl), with register names, and the cross-check against
 scripts/timing.py on the same netlist.
 
-    sta-report.py NETLIST.json --top NAME --period NS STA.txt [LOW.txt HIGH.txt]
+    sta-report.py NETLIST.json --top NAME [--name LABEL] --period NS STA.txt [LOW.txt HIGH.txt]
 
 STA.txt is the full report at net_hop, LOW/HIGH the reports at net_hop_low
 and net_hop_high. Prints one line (worst delay = period - worst slack, the
@@ -71,6 +71,7 @@ def main():
     ap.add_argument("netlist")
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--top", required=True)
+    ap.add_argument("--name", help="the label of the report (default: the top)")
     ap.add_argument("--period", type=float, required=True)
     ap.add_argument("--delays", default=timing.DEFAULT_DELAYS)
     a = ap.parse_args()
@@ -84,7 +85,7 @@ def main():
         lo, hi = a.period - eps[1][0][0], a.period - eps[2][0][0]
         rng = " (%.0f..%.0f MHz at 0.65..0.30 ns per hop)" % (1000.0 / hi, 1000.0 / lo)
     print("%-22s OpenSTA worst slack %.3f ns at %.3f ns: worst path %.3f ns -> Fmax %.0f MHz%s, "
-          "%d LUT levels" % (a.top, eps[0][0][0], a.period, worst, 1000.0 / worst, rng,
+          "%d LUT levels" % (a.name or a.top, eps[0][0][0], a.period, worst, 1000.0 / worst, rng,
                              lut_levels(a.reports[0])))
     with open(a.netlist) as f:
         doc = json.load(f)

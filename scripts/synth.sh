@@ -78,7 +78,7 @@ sta_top() {
 		reports+=("$out/$top.sta$sfx.txt")
 	done
 	rc=0
-	scripts/sta-report.py "$out/$top.json" --top "$mod" --period "$period" "${reports[@]}" \
+	scripts/sta-report.py "$out/$top.json" --top "$mod" --name "$top" --period "$period" "${reports[@]}" \
 		>"$out/$top.timing.txt" || rc=$?
 	[ $rc -le 1 ] || { cat "$out/$top.timing.txt" >&2; return 1; }
 	[ $rc -eq 0 ] || echo "synth: $top: OpenSTA and scripts/timing.py disagree (see $out/$top.timing.txt)" >&2
