@@ -84,15 +84,15 @@ $(UL_TEST)/test-codec: userlib/tests/test_codec.c tests/common/inc_framegen.c $(
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ $(UL_LDLIBS)
 
-$(UL_TEST)/ar-check: userlib/tests/ar_check.c $(LIB)/libinceptionn-san.a
+$(UL_TEST)/ar-check: userlib/tests/ar_check.c tests/common/inc_ar_util.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
-	$(CC) $(UL_TEST_CFLAGS) -o $@ $^ -lm $(UL_LDLIBS)
+	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 
 $(UL_TEST)/iar-check: userlib/tests/iar_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 
-$(UL_TEST)/ef-check: userlib/tests/ef_check.c tests/common/inc_list.h $(LIB)/libinceptionn-san.a
+$(UL_TEST)/ef-check: userlib/tests/ef_check.c tests/common/inc_list.h tests/common/inc_ar_util.h $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
 	$(CC) $(UL_TEST_CFLAGS) -o $@ $(filter-out %.h,$^) -lm $(UL_LDLIBS)
 

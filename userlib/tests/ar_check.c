@@ -32,25 +32,18 @@
 #include <unistd.h>
 
 #include "inc_model.h"
+#include "inc_ar_util.h"
 #include "inc_test.h"
 #include "inceptionn/inceptionn.h"
 
 static int nr, rk;
 static int nic_on_path;   /* -p: a NIC compresses tagged frames on the way */
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
-
 /* Gradient-like value: mostly small, some in the 8/16-bit classes, a few
  * above 1, exact zeros, occasional sign flips; never NaN/Inf. */
 static float value(uint64_t *s)
 {
-	uint64_t r = rnd(s);
+	uint64_t r = inc_ar_rnd(s);
 	unsigned pick = (unsigned)(r % 1000);
 	float mag = (float)((r >> 20) & 0xffffff) / 16777216.0f;
 
@@ -126,34 +119,6 @@ static float expect(float *const *in, size_t i, size_t count, int mode, int algo
 		acc = in[(b + k) % nr][i] + acc;
 	}
 	return mode == INC_COMP_NONE ? acc : q(acc, eb);
-}
-
-static uint64_t hash(const float *x, size_t n)
-{
-	const uint8_t *p = (const uint8_t *)x;
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
-
-	for (i = 0; i < n * 4; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
-/* The hash pieces are integers (exact through the codec: 0 or >= 1), so
- * the check runs in the case's own mode and algorithm. */
-static void check_identical(struct inc_comm *c, const float *x, size_t n,
-			    const struct inc_allreduce_opts *o, const char *what)
-{
-	uint64_t h = hash(x, n);
-	float piece[4], sum[4];
-	int i, rc;
-
-	for (i = 0; i < 4; i++)
-		piece[i] = sum[i] = (float)((h >> (16 * i)) & 0xffff);
-	rc = inc_allreduce_f32(c, sum, 4, o);
-	CHECK(rc == 0, "hash all-reduce: %s", inc_strerror(rc));
-	for (i = 0; i < 4; i++)
-		CHECK(sum[i] == piece[i] * (float)nr, "%s: buffers differ across ranks", what);
 }
 
 static const char *mname[] = { "none", "nic", "software" };
@@ -314,7 +279,7 @@ int main(int argc, char **argv)
 				      what, mism);
 				CHECK(unfixed == 0, "%s: %zu values are not codec fixed points (owner step)",
 				      what, unfixed);
-				check_identical(c, buf, n, &o, what);
+				inc_ar_check_identical(c, nr, buf, n, &o, what);
 				if (!quiet && rk == 0 && it == 0)
 					fprintf(stderr, "ok %s\n", what);
 			}

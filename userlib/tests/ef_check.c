@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "inc_ar_util.h"
 #include "inc_list.h"
 #include "inc_test.h"
 #include "inceptionn/inceptionn.h"
@@ -41,19 +42,11 @@ static int nr, rk, quiet;
 static int nic_on_path;   /* -p */
 static int scale_exp;     /* -x: values travel scaled by 2^x */
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
-
 /* Gradient-like: most values below the error bound (what the codec would
  * drop without feedback), some in the 8- and 16-bit classes, a few above 1. */
 static float value(uint64_t *s)
 {
-	uint64_t r = rnd(s);
+	uint64_t r = inc_ar_rnd(s);
 	unsigned pick = (unsigned)(r % 1000);
 	float mag = (float)((r >> 20) & 0xffffff) / 16777216.0f;
 
@@ -80,17 +73,6 @@ static void gen(float *x, size_t n, int rank, unsigned call, unsigned cas)
 		x[i] = value(&s);
 }
 
-static uint64_t hash(const float *x, size_t n)
-{
-	const uint8_t *p = (const uint8_t *)x;
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
-
-	for (i = 0; i < n * 4; i++)
-		h = (h ^ p[i]) * 1099511628211ull;
-	return h;
-}
-
 /* Lossless sum over ranks of v (none mode). */
 static int sum_none(struct inc_comm *c, float *v, size_t n)
 {
@@ -101,20 +83,6 @@ static int sum_none(struct inc_comm *c, float *v, size_t n)
 	o.algo = INC_ALGO_RING;
 	o.error_feedback = INC_EF_OFF;
 	return rc ? rc : inc_allreduce_f32(c, v, n, &o);
-}
-
-static void check_identical(struct inc_comm *c, const float *x, size_t n, const char *what)
-{
-	uint64_t h = hash(x, n);
-	float piece[4], sum[4];
-	int i, rc;
-
-	for (i = 0; i < 4; i++)
-		piece[i] = sum[i] = (float)((h >> (16 * i)) & 0xffff);
-	rc = sum_none(c, sum, 4);
-	CHECK(rc == 0, "hash all-reduce: %s", inc_strerror(rc));
-	for (i = 0; i < 4; i++)
-		CHECK(sum[i] == piece[i] * (float)nr, "%s: results differ across ranks", what);
 }
 
 /*
@@ -185,7 +153,7 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 		enum inc_algo algo, int nonblocking, unsigned calls, unsigned eb, unsigned cas)
 {
 	const struct inc_compression_info *ci = inc_compression_info(mode);
-	struct inc_allreduce_opts o;
+	struct inc_allreduce_opts o, exact;
 	double worst, maxres = 0, bound, maxin = 0;
 	size_t i, bad, total_bad = 0;
 	unsigned call;
@@ -196,6 +164,10 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 		 nonblocking ? " buckets" : "", n, scale_exp ? " scaled" : "");
 	rc = inc_allreduce_opts_init(&o);
 	CHECK(rc == 0, "options: %s", inc_strerror(rc));
+	exact = o;
+	exact.compression = INC_COMP_NONE;
+	exact.algo = INC_ALGO_RING;
+	exact.error_feedback = INC_EF_OFF;
 	o.compression = mode;
 	o.algo = algo;
 	o.error_bound = eb;
@@ -226,7 +198,7 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 		CHECK(bad == 0, "%s call %u: %zu values break the invariant (worst %.3g x tolerance)",
 		      what, call, bad, worst);
 		total_bad += bad;
-		check_identical(c, b->x, n, what);
+		inc_ar_check_identical(c, nr, b->x, n, &exact, what);
 	}
 	/* INCEPTIONN: a residual is one quantisation's error of a value below
 	 * 1 (larger values travel exactly): |res| <= B(eb), call after call.
