@@ -326,9 +326,8 @@ def _bootstrap(group, endpoint, compression):
 def register(ddp, compression=None, error_bound=None, error_feedback=None, **options):
     """Register the inceptionn hook on a DistributedDataParallel model.
 
-    compression: a name of the library's table (compressions()): "none",
-      "nic", "software", "cnat", "cnat-det", "sketch", "inc+sketch"; None:
-      INC_COMPRESSION, else "none".
+    compression: a name of the library's compression table (the names
+      compressions() lists); None: INC_COMPRESSION, else "none".
     error_bound: exponent of the bound 2^-error_bound (1..126); None:
       INC_ERROR_BOUND, else 10.
     error_feedback: None follows the library (INC_ERROR_FEEDBACK, else auto:
