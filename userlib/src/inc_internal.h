@@ -439,6 +439,11 @@ int inc_pair_open(struct inc_pair *p, struct inc_comm *c, struct inc_link *s,
 /* Run the call to its end: 0, or the failure (communicator broken, links
  * reset). */
 int inc_pair_run(struct inc_pair *p, const struct inc_pair_ops *ops, void *st);
+/* The same with segments in buffer order on both sides: count values of
+ * send go out (res: their residual, or NULL), count values arrive into
+ * recv (may be send: a segment's answer comes after it has gone). */
+int inc_pair_run_linear(struct inc_pair *p, float *send, float *recv, float *res,
+			size_t count);
 
 /* ------------------------------------------------------------------------ */
 /* Algorithms (ring.c, wa.c)                                                 */

@@ -146,3 +146,64 @@ int inc_pair_run(struct inc_pair *p, const struct inc_pair_ops *ops, void *st)
 		(void)inc_sock_set_cork(p->sfd, 0);
 	return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Buffer order on both sides                                                */
+/* ------------------------------------------------------------------------ */
+struct linear {
+	float *send, *recv, *res;
+	size_t count, seg, s_seg, r_seg;
+};
+
+static size_t lin_len(const struct linear *l, size_t s)
+{
+	return l->count - s * l->seg < l->seg ? l->count - s * l->seg : l->seg;
+}
+
+static int lin_next_send(void *st, struct inc_seg_out *so)
+{
+	struct linear *l = st;
+
+	if (l->s_seg * l->seg >= l->count)
+		return -1;
+	so->v = l->send + l->s_seg * l->seg;
+	so->n = lin_len(l, l->s_seg);
+	so->owner = 0;
+	so->res = l->res ? l->res + l->s_seg * l->seg : NULL;
+	return 1;
+}
+
+static void lin_sent(void *st)
+{
+	((struct linear *)st)->s_seg++;
+}
+
+static int lin_next_recv(void *st, float **into, size_t *n)
+{
+	struct linear *l = st;
+
+	if (l->r_seg * l->seg >= l->count)
+		return -1;
+	*into = l->recv + l->r_seg * l->seg;
+	*n = lin_len(l, l->r_seg);
+	return 1;
+}
+
+static int lin_received(void *st)
+{
+	((struct linear *)st)->r_seg++;
+	return 0;
+}
+
+static const struct inc_pair_ops linear_ops = {
+	lin_next_send, lin_sent, lin_next_recv, lin_received
+};
+
+int inc_pair_run_linear(struct inc_pair *p, float *send, float *recv, float *res,
+			size_t count)
+{
+	struct linear l = { .send = send, .recv = recv, .res = res, .count = count,
+			    .seg = p->seg };
+
+	return inc_pair_run(p, &linear_ops, &l);
+}

@@ -28,62 +28,16 @@ static size_t wa_seg_len(size_t count, size_t seg, size_t s)
 /* Up: every segment through the mode's codec; down: the result of segment
  * s comes back raw only after rank 0 has all of our segment s, so it may
  * land in buf directly. */
-struct wa_worker {
-	float *buf, *res;
-	size_t count, seg, nsegs, s_seg, r_seg;
-};
-
-static int worker_next_send(void *st, struct inc_seg_out *so)
-{
-	struct wa_worker *w = st;
-
-	if (w->s_seg >= w->nsegs)
-		return -1;
-	so->v = w->buf + w->s_seg * w->seg;
-	so->n = wa_seg_len(w->count, w->seg, w->s_seg);
-	so->owner = 0;
-	so->res = w->res ? w->res + w->s_seg * w->seg : NULL;
-	return 1;
-}
-
-static void worker_sent(void *st)
-{
-	((struct wa_worker *)st)->s_seg++;
-}
-
-static int worker_next_recv(void *st, float **into, size_t *n)
-{
-	struct wa_worker *w = st;
-
-	if (w->r_seg >= w->nsegs)
-		return -1;
-	*into = w->buf + w->r_seg * w->seg;
-	*n = wa_seg_len(w->count, w->seg, w->r_seg);
-	return 1;
-}
-
-static int worker_received(void *st)
-{
-	((struct wa_worker *)st)->r_seg++;
-	return 0;
-}
-
-static const struct inc_pair_ops worker_ops = {
-	worker_next_send, worker_sent, worker_next_recv, worker_received
-};
-
 static int wa_worker(struct inc_comm *c, float *buf, size_t count,
-		     const struct inc_allreduce_opts *o, size_t seg, enum inc_hdr_algo algo,
+		     const struct inc_allreduce_opts *o, enum inc_hdr_algo algo,
 		     enum inc_red op)
 {
-	struct wa_worker w = { .buf = buf, .count = count, .seg = seg,
-			       .nsegs = (count + seg - 1) / seg,
-			       .res = op == INC_RED_SUM_F32 ? o->residual : NULL };
 	struct inc_pair p;
 	int rc = inc_pair_open(&p, c, &c->wa_up, &c->wa_up, o, inc_seg_codec(o->compression),
 			       inc_seg_codec(INC_COMP_NONE), algo, count, 0);
 
-	return rc ? rc : inc_pair_run(&p, &worker_ops, &w);
+	return rc ? rc : inc_pair_run_linear(&p, buf, buf,
+					     op == INC_RED_SUM_F32 ? o->residual : NULL, count);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -245,7 +199,7 @@ int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
 	size_t seg = inc_seg_values(o);
 
 	return c->rank == 0 ? wa_root(c, buf, count, o, seg, hdr_algo, op, update, arg)
-			    : wa_worker(c, buf, count, o, seg, hdr_algo, op);
+			    : wa_worker(c, buf, count, o, hdr_algo, op);
 }
 
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
