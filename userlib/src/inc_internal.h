@@ -372,6 +372,11 @@ struct inc_seg_out {
 	int owner;
 	float *res;
 };
+/* The codec's round trip of v[0..n) in place (the encoding left in tmp),
+ * with error feedback when res is not NULL: v += res first, and res
+ * becomes what was meant minus what v now holds. Its size or < 0. */
+long inc_round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t n,
+		       float *restrict res, unsigned eb, uint8_t *tmp, uint64_t key);
 /* Start sending a segment through codec sc; framed encodings (and round
  * trips) are staged in stage (inc_seg_stage_max bytes). Codec time into
  * codec_ns. */

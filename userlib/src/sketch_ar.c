@@ -52,21 +52,16 @@ static int reduce(struct inc_comm *c, void *buf, size_t count,
 
 static int quantize(struct inc_comm *c, float *v, size_t n, unsigned eb, float *res)
 {
-	size_t i, j, len;
+	const struct inc_seg_codec *sc = inc_seg_codec(INC_COMP_SOFTWARE);
+	size_t i, len;
 	int rc = inc_scratch_reserve(c, inc_seg_stage_max(QCHUNK));
 
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i += len) {
 		len = n - i < QCHUNK ? n - i : QCHUNK;
-		for (j = 0; res && j < len; j++) {
-			v[i + j] += res[i + j];
-			res[i + j] = v[i + j];
-		}
-		if (inc_seg_round_trip_inc(v + i, len, eb, c->scratch, 0) < 0)
+		if (inc_round_trip_ef(sc, v + i, len, res ? res + i : NULL, eb, c->scratch, 0) < 0)
 			return INC_E_PROTOCOL;
-		for (j = 0; res && j < len; j++)
-			res[i + j] -= v[i + j];
 	}
 	return 0;
 }

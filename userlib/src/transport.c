@@ -230,12 +230,14 @@ void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
 /* Error feedback: v += res, then v is replaced by its round trip (what
  * every receiver will hold; a framed encoding is left in tmp) and res
  * by what was meant minus that. */
-static long round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t n,
-			  float *restrict res, unsigned eb, uint8_t *tmp, uint64_t key)
+long inc_round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t n,
+		       float *restrict res, unsigned eb, uint8_t *tmp, uint64_t key)
 {
 	size_t i;
 	long len;
 
+	if (!res)
+		return sc->round_trip(v, n, eb, tmp, key);
 	for (i = 0; i < n; i++) {
 		v[i] += res[i];
 		res[i] = v[i];
@@ -261,7 +263,7 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 
 	c->st.values_sent += n;
 	if (sc->framed) {
-		len = ef ? round_trip_ef(sc, v, n, so->res, eb, stage + 4, key) :
+		len = ef ? inc_round_trip_ef(sc, v, n, so->res, eb, stage + 4, key) :
 		      owner ? sc->round_trip(v, n, eb, stage + 4, key)
 			    : sc->encode(v, n, eb, stage + 4, key);
 		if (len < 0)
@@ -278,8 +280,7 @@ int inc_out_start(struct inc_comm *c, struct inc_msg_out *m,
 		 * the NIC delivers exactly that whether it compresses the frame
 		 * or lets it pass (q is idempotent) */
 		if (ef || (owner && sc->round_trip)) {
-			len = ef ? round_trip_ef(sc, v, n, so->res, eb, stage, key)
-				 : sc->round_trip(v, n, eb, stage, key);
+			len = inc_round_trip_ef(sc, v, n, ef ? so->res : NULL, eb, stage, key);
 			if (len < 0)
 				return INC_E_PROTOCOL;
 		}
