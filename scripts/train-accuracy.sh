@@ -11,6 +11,8 @@
 #   16b-T                              truncation, without and with feedback
 #   INC+C 2^-10 EF, scaled             with --scale 2 and 3 (each layer's values
 #                                      scaled by a power of two: the second lever)
+#                                      and --scale-ratio 12 (the power of two
+#                                      chosen per layer for a ratio of 12)
 # Writes the "Equal accuracy" section of docs/results.md (final accuracy,
 # the first iteration at which each run reaches the uncompressed run's
 # final accuracy minus 0.3 points, the ratio of what was sent, the paper's
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/.."
 iters=${ITERS:-10000} models=${MODELS:-hdc lenet} workers=${WORKERS:-4}
 out=build/accuracy res=docs/results
 T=build/bin/inc-train R=build/bin/inc-run
-all="inc inc-c6 inc-c6-ef inc-c8 inc-c8-ef inc-c10 inc-c10-ef inc-c10-ef-s2 inc-c10-ef-s3 cnat t16 t16-ef"
+all="inc inc-c6 inc-c6-ef inc-c8 inc-c8-ef inc-c10 inc-c10-ef inc-c10-ef-s2 inc-c10-ef-s3 inc-c10-ef-r12 inc-c10-ef-r13 cnat t16 t16-ef"
 runs=${RUNS:-$all}
 mkdir -p "$out" "$res"
 start=$(date +%s)
@@ -34,6 +36,7 @@ args() {  # RUN: inc-train arguments
 	case $1 in
 	inc) echo "--compression none" ;;
 	inc-c*-ef-s*) e=${1#inc-c}; echo "--compression software --error-bound ${e%%-*} --error-feedback --scale ${1##*-s}" ;;
+	inc-c*-ef-r*) e=${1#inc-c}; echo "--compression software --error-bound ${e%%-*} --error-feedback --scale-ratio ${1##*-r}" ;;
 	inc-c*-ef) e=${1#inc-c}; echo "--compression software --error-bound ${e%-ef} --error-feedback" ;;
 	inc-c*) echo "--compression software --error-bound ${1#inc-c} --no-error-feedback" ;;
 	cnat) echo "--compression cnat" ;;

@@ -9,12 +9,14 @@
 #  - replicas bit-identical with error feedback in every lossy mode
 #    (software, nic, cnat and cnat-det with --error-feedback, inc+sketch,
 #    truncation) and every schedule (sync, wfbp, bucket, mgwfbp; WA), also
-#    with the values scaled per layer (--scale):
+#    with the values scaled per layer (--scale, --scale-ratio):
 #    inc-train compares the replicas' digests every 10 iterations and at
 #    the end, and every rank's final line must name the same weights;
 #  - nic mode through the emulated NICs (they compress or pass each frame)
 #    with feedback ends with exactly the weights of software mode on
 #    loopback: the host quantises before the tagged socket (needs root);
+#  - --scale-ratio: asked for ratio 14 the run sends at a higher ratio
+#    than asked for 4;
 #  - the choice is in the log, and nonsense combinations are refused.
 # Last line "N passed, N failed".
 set -u
@@ -78,6 +80,7 @@ cases=(
 	"software wa:--compression software --scheme wa"
 	"software sync, scaled:--compression software --scale 3"
 	"nic bucket, scaled:--compression nic --schedule bucket --bucket-kb 256 --scale 2"
+	"software wfbp, scaled to a ratio:--compression software --schedule wfbp --scale-ratio 12"
 )
 i=0
 for c in "${cases[@]}"; do
@@ -91,6 +94,18 @@ for c in "${cases[@]}"; do
 		&& ok "$name with error feedback: replicas bit-identical ($n ranks)" \
 		|| ko "$name with error feedback: replicas differ or feedback off"
 done
+
+# --- --scale-ratio R: the scale follows the ratio asked for
+for R in 4 14; do
+	timeout 300 nice "$run" -n 3 "$train" "${rep[@]}" --compression software --scale-ratio $R \
+		--log "$tmp/ratio$R.json" >"$tmp/ratio$R.out" 2>&1 || ko "--scale-ratio $R: a rank failed"
+done
+ratio_of() { sed -nE 's/.*"type":"summary".*"codec_ratio":([0-9.]+).*/\1/p' "$1"; }
+r4=$(ratio_of "$tmp/ratio4.json") r14=$(ratio_of "$tmp/ratio14.json")
+awk -v a="${r4:-0}" -v b="${r14:-0}" 'BEGIN { exit !(a > 0 && b > a + 2) }' \
+	&& grep -q '"scale_ratio":14' "$tmp/ratio14.json" \
+	&& ok "--scale-ratio: ratio $r4 sent when asked for 4, $r14 when asked for 14 (logged)" \
+	|| ko "--scale-ratio: ratio $r4 sent when asked for 4, $r14 when asked for 14"
 
 # --- nic through the emulated NICs == software on loopback, bit for bit
 if [ "$(id -u)" -eq 0 ]; then
@@ -118,6 +133,9 @@ fi
 "$train" --scale 3 --compression none >"$tmp/r4.out" 2>&1
 [ $? -eq 2 ] && grep -q "scale" "$tmp/r4.out" && ok "--scale without an INCEPTIONN mode refused" \
 	|| ko "--scale with none: $(cat "$tmp/r4.out")"
+"$train" --scale 3 --scale-ratio 12 --compression software >"$tmp/r5.out" 2>&1
+[ $? -eq 2 ] && grep -q "scale-ratio" "$tmp/r5.out" && ok "--scale with --scale-ratio refused" \
+	|| ko "--scale with --scale-ratio: $(cat "$tmp/r5.out")"
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"

@@ -117,6 +117,8 @@ static const struct opt opts[] = {
 	  "no error feedback (default: INC_ERROR_FEEDBACK, else the mode's)" },
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
 	  "each layer's gradients travel times 2^e, the largest in [2^-(K+1), 2^-K)" },
+	{ "scale-ratio", K_NUM, F(scale_ratio), 1, 15, NULL, "R",
+	  "each layer's gradients travel times 2^e, the largest e whose codec ratio is at least R" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -305,9 +307,11 @@ static int check(const struct tr_opts *o, const unsigned char *given)
 	if (given[find("bucket-kb")] && !s->bucket)
 		return tr_bad("--bucket-kb needs --schedule bucket (--schedule %s makes no "
 			      "buckets)", s->name);
-	if (o->scale >= 0 && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate)) {
+	if (o->scale >= 0 && o->scale_ratio > 0)
+		return tr_bad("--scale and --scale-ratio each choose the scale: give one");
+	if ((o->scale >= 0 || o->scale_ratio > 0) && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate)) {
 		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));
-		return tr_bad("--scale needs --scheme inc, a schedule that sums, an INCEPTIONN "
+		return tr_bad("--scale and --scale-ratio need --scheme inc, a schedule that sums, an INCEPTIONN "
 			      "compression (%s) and no --truncate (it moves values into the "
 			      "codec's finer classes; nothing else is changed by it)", list);
 	}

@@ -42,6 +42,8 @@ struct tr_opts {
 	int error_feedback;       /* -1 default (INC_ERROR_FEEDBACK, else the mode's), 0, 1 */
 	int scale;                /* -1, or K: each layer's gradients travel scaled by a power
 				     of two, the largest per worker in [2^-(K+1), 2^-K) */
+	double scale_ratio;       /* 0, or R: the scale per layer is the largest power of two
+				     at which the codec would send the layer at ratio >= R */
 	struct tr_sgd sgd;
 };
 

@@ -122,12 +122,12 @@ uint64_t tr_config_hash(const struct run *r)
 	const struct tr_opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d|%.17g",
 		 tr_model_name(o), o->iterations, o->batch, o->sgd.lr, o->seed, o->scheme,
 		 o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
-		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale);
+		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale, o->scale_ratio);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -183,24 +183,77 @@ void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 	}
 }
 
+/* --scale-ratio R: bits the codec spends on a value of biased exponent E
+ * (the class does not depend on the mantissa: docs/codec.md). */
+static unsigned scale_bits(unsigned E, unsigned eb)
+{
+	uint32_t f = (uint32_t)E << 23, payload;
+
+	return 2 + 8 * inc_tag_bytes(inc_compress_value(f, eb, &payload));
+}
+
+/* The largest e in [0, 64] at which the layer's values (a histogram of
+ * their biased exponents) would travel at ratio >= R; 0 if none does. A
+ * layer is never scaled down: that would send fewer of its values than
+ * without the scale (a layer of large gradients, sent densely as they
+ * are, would starve). */
+static int scale_for_ratio(const size_t *hist, size_t n, unsigned eb, double R)
+{
+	unsigned cost[255];
+	int e, best = 0;
+
+	for (e = 0; e < 255; e++)
+		cost[e] = scale_bits((unsigned)e, eb);
+	for (e = 1; e <= 64; e++) {
+		double bits = 0;
+		int E;
+
+		for (E = 0; E < 255; E++) {
+			int S = E == 0 ? 0 : E + e;
+
+			if (!hist[E])
+				continue;
+			S = S < 0 ? 0 : S > 254 ? 254 : S;
+			bits += (double)hist[E] * cost[S];
+		}
+		if (32.0 * (double)n < R * bits)
+			break;
+		best = e;
+	}
+	return best;
+}
+
 void tr_scale_update(struct run *r)
 {
 	const float *g = r->m.grads;
+	float inv = 1.0f / (float)r->c.workers;
 	int i, x;
 
 	for (i = 0; i < r->m.nlayers; i++) {
 		const struct tr_layer *l = &r->m.l[i];
+		size_t j, hist[256] = { 0 };
 		float mx = 0;
-		size_t j;
 
-		for (j = l->w_off; l->w_len && j < l->b_off + l->b_len; j++)
-			if (fabsf(g[j]) > mx)
-				mx = fabsf(g[j]);
-		mx /= (float)r->c.workers;
+		if (!l->w_len)
+			continue;
+		for (j = l->w_off; j < l->b_off + l->b_len; j++) {
+			float a = fabsf(g[j]) * inv;
+			uint32_t u;
+
+			if (a > mx)
+				mx = a;
+			memcpy(&u, &a, 4);
+			hist[u >> 23 & 0xff]++;
+		}
 		if (!(mx > 0) || !isfinite(mx))
 			continue;
-		/* mx * 2^e in [2^-(K+1), 2^-K) */
-		x = -ilogbf(mx) - 1 - r->o.scale;
+		if (r->o.scale_ratio > 0)
+			/* the per-worker values at 2^x cost <= 1/R of float32 */
+			x = scale_for_ratio(hist, l->b_off + l->b_len - l->w_off,
+					    r->o.error_bound, r->o.scale_ratio);
+		else
+			/* mx * 2^x in [2^-(K+1), 2^-K) */
+			x = -ilogbf(mx) - 1 - r->o.scale;
 		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
 	}
 }

@@ -151,6 +151,11 @@ void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
 /* --scale K: each layer's next exponent from the summed gradient (the same
  * on every rank): its largest value per worker in [2^-(K+1), 2^-K). */
 void tr_scale_update(struct run *r);
+/* --scale or --scale-ratio */
+static inline int tr_scaling(const struct run *r)
+{
+	return r->o.scale >= 0 || r->o.scale_ratio > 0;
+}
 void tr_truncate_values(float *v, size_t n, unsigned bits);
 /* Table III: how the codec encodes v[off, off + n) (with error feedback:
  * plus the residual), into the counters. */

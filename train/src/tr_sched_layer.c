@@ -169,7 +169,7 @@ void tr_grad_ready(void *arg, int layer)
 	n = p->grp_hi[g] - lo;
 	if (r->o.truncate)
 		tr_truncate_sent(r, lo, n);
-	if (r->o.scale >= 0)
+	if (tr_scaling(r))
 		tr_scale_grads(r, lo, lo + n, 1);
 	if (p->stats_now) {
 		uint64_t t = tr_now_ns();
@@ -209,7 +209,7 @@ int tr_layerwise_iteration(struct run *r, long it)
 		rc = p->issue_rc;
 	if (rc)
 		return tr_fail_comm(r, "all-reduce", rc);
-	if (r->o.scale >= 0) {
+	if (tr_scaling(r)) {
 		tr_scale_grads(r, 0, r->m.nparams, -1);
 		tr_scale_update(r);
 	}

@@ -41,7 +41,7 @@ int tr_sync_iteration(struct run *r, long it)
 		if (r->o.save_grads && r->c.worker == 0 && it == r->o.iterations - 1 &&
 		    tr_save_floats(r->o.save_grads, m->grads, m->nparams))
 			return 1;
-		if (r->o.scale >= 0)
+		if (tr_scaling(r))
 			tr_scale_grads(r, 0, m->nparams, 1);
 		if (r->o.stats_every && it % r->o.stats_every == 0) {
 			tr_codec_stats(r, m->grads, 0, m->nparams);   /* measurement */
@@ -55,7 +55,7 @@ int tr_sync_iteration(struct run *r, long it)
 		rc = r->c.comm ? inc_allreduce_f32(r->c.comm, m->grads, m->nparams, &r->c.ar) : 0;
 		if (rc)
 			return tr_fail_comm(r, "all-reduce", rc);
-		if (r->o.scale >= 0) {
+		if (tr_scaling(r)) {
 			tr_scale_grads(r, 0, m->nparams, -1);
 			tr_scale_update(r);
 		}
