@@ -173,7 +173,23 @@ void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 		size_t a = l->w_off, b = l->b_off + l->b_len, j;
 		float f;
 
-		if (!r->s.scale_e[i] || !l->w_len || a < lo || b > hi)
+		if (!l->w_len || a < lo || b > hi)
+			continue;
+		if (dir > 0 && r->o.scale_ratio > 0) {
+			uint64_t *h = r->s.scale_hist[i];
+
+			memset(r->s.scale_hist[i], 0, sizeof(r->s.scale_hist[i]));
+			for (j = a; j < b; j++) {
+				float v = fabsf(g[j]);
+				uint32_t u;
+				int E;
+
+				memcpy(&u, &v, 4);
+				E = (int)(u >> 23 & 0xff) - TR_SCALE_E0;
+				h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
+			}
+		}
+		if (!r->s.scale_e[i])
 			continue;
 		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
 		for (j = a; j < b; j++)
@@ -192,70 +208,67 @@ static unsigned scale_bits(unsigned E, unsigned eb)
 	return 2 + 8 * inc_tag_bytes(inc_compress_value(f, eb, &payload));
 }
 
-/* The largest e in [0, 64] at which the layer's values (a histogram of
- * their biased exponents) would travel at ratio >= R; 0 if none does. A
- * layer is never scaled down: that would send fewer of its values than
- * without the scale (a layer of large gradients, sent densely as they
- * are, would starve). */
-static int scale_for_ratio(const size_t *hist, size_t n, unsigned eb, double R)
+/* The largest e in [0, TR_SCALE_EMAX] at which values with the exponent
+ * histogram h would travel at ratio >= R; 0 if none does. A layer is never
+ * scaled down: that would send fewer of its values than without the scale
+ * (a layer of large gradients, sent densely as they are, would starve). */
+static int scale_for_ratio(const uint64_t *h, unsigned eb, double R)
 {
 	unsigned cost[255];
-	int e, best = 0;
+	double n = 0;
+	int e, i, best = 0;
 
-	for (e = 0; e < 255; e++)
-		cost[e] = scale_bits((unsigned)e, eb);
-	for (e = 1; e <= 64; e++) {
+	for (i = 0; i < 255; i++)
+		cost[i] = scale_bits((unsigned)i, eb);
+	for (i = 0; i < TR_SCALE_BINS; i++)
+		n += (double)h[i];
+	for (e = 1; e <= TR_SCALE_EMAX; e++) {
 		double bits = 0;
-		int E;
 
-		for (E = 0; E < 255; E++) {
-			int S = E == 0 ? 0 : E + e;
+		for (i = 0; i < TR_SCALE_BINS; i++) {
+			int E = TR_SCALE_E0 + i + e;
 
-			if (!hist[E])
-				continue;
-			S = S < 0 ? 0 : S > 254 ? 254 : S;
-			bits += (double)hist[E] * cost[S];
+			if (h[i])
+				bits += (double)h[i] * cost[E > 254 ? 254 : E];
 		}
-		if (32.0 * (double)n < R * bits)
+		if (32.0 * n < R * bits)
 			break;
 		best = e;
 	}
 	return best;
 }
 
-void tr_scale_update(struct run *r)
+int tr_scale_update(struct run *r)
 {
 	const float *g = r->m.grads;
-	float inv = 1.0f / (float)r->c.workers;
-	int i, x;
+	int i, x, rc;
 
+	if (r->o.scale_ratio > 0) {
+		rc = tr_sum_u64(r, &r->s.scale_hist[0][0], r->m.nlayers * TR_SCALE_BINS);
+		if (rc)
+			return rc;
+		for (i = 0; i < r->m.nlayers; i++)
+			if (r->m.l[i].w_len)
+				r->s.scale_e[i] = (signed char)scale_for_ratio(
+					r->s.scale_hist[i], r->o.error_bound, r->o.scale_ratio);
+		return 0;
+	}
 	for (i = 0; i < r->m.nlayers; i++) {
 		const struct tr_layer *l = &r->m.l[i];
-		size_t j, hist[256] = { 0 };
 		float mx = 0;
+		size_t j;
 
-		if (!l->w_len)
-			continue;
-		for (j = l->w_off; j < l->b_off + l->b_len; j++) {
-			float a = fabsf(g[j]) * inv;
-			uint32_t u;
-
-			if (a > mx)
-				mx = a;
-			memcpy(&u, &a, 4);
-			hist[u >> 23 & 0xff]++;
-		}
+		for (j = l->w_off; l->w_len && j < l->b_off + l->b_len; j++)
+			if (fabsf(g[j]) > mx)
+				mx = fabsf(g[j]);
+		mx /= (float)r->c.workers;
 		if (!(mx > 0) || !isfinite(mx))
 			continue;
-		if (r->o.scale_ratio > 0)
-			/* the per-worker values at 2^x cost <= 1/R of float32 */
-			x = scale_for_ratio(hist, l->b_off + l->b_len - l->w_off,
-					    r->o.error_bound, r->o.scale_ratio);
-		else
-			/* mx * 2^x in [2^-(K+1), 2^-K) */
-			x = -ilogbf(mx) - 1 - r->o.scale;
+		/* mx * 2^e in [2^-(K+1), 2^-K) */
+		x = -ilogbf(mx) - 1 - r->o.scale;
 		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
 	}
+	return 0;
 }
 
 void tr_truncate_values(float *v, size_t n, unsigned bits)

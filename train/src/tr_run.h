@@ -47,6 +47,10 @@ struct tr_data {
 	uint8_t *y;
 };
 
+#define TR_SCALE_E0   64
+#define TR_SCALE_BINS 128
+#define TR_SCALE_EMAX 40          /* --scale-ratio: e in [0, TR_SCALE_EMAX] */
+
 /* What the update carries from iteration to iteration. */
 struct tr_step {
 	float *mom;               /* momentum (inc: every rank; wa: aggregator) */
@@ -54,6 +58,10 @@ struct tr_step {
 	int ef;                   /* error feedback in effect */
 	float *res;               /* its residual, one per gradient value (slices per group) */
 	signed char scale_e[TR_MAX_LAYERS];   /* --scale: each layer's exponent */
+	/* --scale-ratio: per layer, how many of this rank's gradient values
+	 * (unscaled, without the residual) had each biased exponent
+	 * TR_SCALE_E0 + i (clamped into the range) */
+	uint64_t scale_hist[TR_MAX_LAYERS][TR_SCALE_BINS];
 };
 
 /* Measurement scratch. */
@@ -148,9 +156,13 @@ void tr_truncate_sent(struct run *r, size_t off, size_t n);
  * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel,
  * -1 after. */
 void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
-/* --scale K: each layer's next exponent from the summed gradient (the same
- * on every rank): its largest value per worker in [2^-(K+1), 2^-K). */
-void tr_scale_update(struct run *r);
+/* Each layer's next exponent, the same on every rank. --scale K: from the
+ * summed gradient, its largest value per worker in [2^-(K+1), 2^-K).
+ * --scale-ratio R: from the histograms of every rank's gradient (summed
+ * over the ranks here, exactly), the largest e in [0, TR_SCALE_EMAX] at
+ * which the codec would send them at a ratio >= R. Returns 0 or a library
+ * error (the histograms' sum). */
+int tr_scale_update(struct run *r);
 /* --scale or --scale-ratio */
 static inline int tr_scaling(const struct run *r)
 {

@@ -211,7 +211,9 @@ int tr_layerwise_iteration(struct run *r, long it)
 		return tr_fail_comm(r, "all-reduce", rc);
 	if (tr_scaling(r)) {
 		tr_scale_grads(r, 0, r->m.nparams, -1);
-		tr_scale_update(r);
+		rc = tr_scale_update(r);
+		if (rc)
+			return tr_fail_comm(r, "the scale's histograms", rc);
 	}
 	tr_sgd_step(r, &t);
 	r->n.train_ns += tr_timer_end(&t);

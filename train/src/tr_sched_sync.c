@@ -57,7 +57,9 @@ int tr_sync_iteration(struct run *r, long it)
 			return tr_fail_comm(r, "all-reduce", rc);
 		if (tr_scaling(r)) {
 			tr_scale_grads(r, 0, m->nparams, -1);
-			tr_scale_update(r);
+			rc = tr_scale_update(r);
+			if (rc)
+				return tr_fail_comm(r, "the scale's histograms", rc);
 		}
 		tr_sgd_step(r, &t);
 	} else {
