@@ -53,6 +53,15 @@ def load(path):
     return cfg, evals, summ
 
 
+def diverged(path):
+    """The iteration at which inc-train found the loss not finite, or None."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        m = re.search(r"loss is not finite at iteration (\d+)", f.read())
+    return m.group(1) if m else None
+
+
 def main():
     out, res, iters, workers, models = sys.argv[1:6]
     print("## Equal accuracy: error feedback over the whole schedule")
@@ -83,6 +92,11 @@ def main():
         curves = []
         for name, label, paper in RUNS:
             lg = logs.get(name)
+            div = diverged(os.path.join(out, "%s-%s.out" % (m, name)))
+            if lg and not lg[2] and div:
+                print("| %s | diverged (loss not finite at iteration %s) | | never | | %s |" % (
+                    label, div, paper))
+                continue
             if not lg or not lg[2]:
                 continue
             cfg, evals, s = lg

@@ -51,7 +51,8 @@ for m in $models; do
 	for r in $runs; do
 		n=$((n + 1))
 		log=$out/$m-$r.json
-		if [ -z "${REDO:-}" ] && grep -q '"type":"summary"' "$log" 2>/dev/null; then
+		if [ -z "${REDO:-}" ] && { grep -q '"type":"summary"' "$log" 2>/dev/null ||
+			grep -q 'training diverged' "$out/$m-$r.out" 2>/dev/null; }; then
 			echo "accuracy: [$n/$total] $m $r: done before, kept"
 			continue
 		fi
@@ -61,10 +62,13 @@ for m in $models; do
 		"$R" -n "$workers" "$T" --model "$m" --scheme inc --iterations "$iters" --seed 1 \
 			--eval-every $((iters / 40 > 0 ? iters / 40 : 1)) --log "$log" \
 			$(args "$r") >"$out/$m-$r.out" 2>&1 ||
+			# a run whose loss is no longer finite is a result (its table row
+			# says where); any other failure stops make accuracy
+			grep -q 'training diverged' "$out/$m-$r.out" ||
 			{ echo "accuracy: $m $r failed:" >&2; tail -n 5 "$out/$m-$r.out" >&2; exit 1; }
 		t1=$(date +%s)
 		left=$(( (t1 - start) * (total - n) / n ))
-		echo "accuracy: [$n/$total] $m $r: $(grep -o 'test-accuracy [0-9.]*' "$out/$m-$r.out" | head -n 1)," \
+		echo "accuracy: [$n/$total] $m $r: $(grep -o 'test-accuracy [0-9.]*\|diverged ([^)]*)' "$out/$m-$r.out" | head -n 1)," \
 		     "$((t1 - t0)) s; about $left s left"
 	done
 done
