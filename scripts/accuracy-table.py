@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""accuracy-table.py OUT RES ITERS WORKERS "MODELS" - the "Equal accuracy"
+"""accuracy-table.py OUT RES ITERS WORKERS "MODELS" [SEED] - the "Equal accuracy"
 section of docs/results.md from the logs of scripts/train-accuracy.sh
 (OUT/<model>-<run>.json, inc-train's JSON lines), printed to stdout, and
 one accuracy-vs-iteration plot per model (RES/accuracy-<model>.png, gnuplot).
@@ -64,10 +64,11 @@ def diverged(path):
 
 def main():
     out, res, iters, workers, models = sys.argv[1:6]
+    seed = sys.argv[6] if len(sys.argv) > 6 else "1"
     print("## Equal accuracy: error feedback over the whole schedule")
     print()
     print("Written by `make accuracy` (scripts/train-accuracy.sh): %s workers on "
-          "loopback (`inc-run -n %s inc-train --scheme inc --seed 1 ...`), Table I's "
+          "loopback (`inc-run -n %s inc-train --scheme inc --seed %s ...`), Table I's "
           "schedule: %s iterations, batch 25 per worker, lr 0.1 divided by 5 every "
           "2000 iterations, momentum 0.9; compression in software mode, whose values "
           "are the NICs' (with error feedback `nic` delivers the same bits: "
@@ -76,7 +77,7 @@ def main():
           "run's final accuracy minus 0.3 points; *ratio* is the size of the "
           "gradients over what the codec sent (the values actually sent: gradient "
           "plus residual with error feedback; truncation: the nominal 32/(32-T))."
-          % (workers, workers, iters, max(int(iters) // 40, 1)))
+          % (workers, workers, seed, iters, max(int(iters) // 40, 1)))
     print()
     for m in models.split():
         logs = {name: load(os.path.join(out, "%s-%s.json" % (m, name))) for name, _, _ in RUNS}
@@ -134,7 +135,9 @@ def main():
               "nohead dt 2 lc rgb 'gray'\nplot %s\n" % (
                   png, {"hdc": "HDC", "lenet": "LeNet"}.get(m, m), workers, max(target - 8, 0), target, target, plot))
         subprocess.run(["gnuplot"], input=gp.encode(), check=True)
-        print("![%s accuracy](results/accuracy-%s.png)" % (m, m))
+        # seed 1's section goes into docs/results.md, another seed's beside its plots
+        print("![%s accuracy](%s)" % (m, os.path.relpath(png, "docs") if seed == "1"
+                                      else os.path.basename(png)))
         print()
         print("The dashed line is INC's final accuracy minus 0.3 points.")
         print()
