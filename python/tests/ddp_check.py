@@ -44,8 +44,12 @@ def report(ok, what, every_rank=False):
     if not ok:
         failed += 1
     if every_rank or dist.get_rank() == 0:
-        print("%s %s%s" % ("ok  " if ok else "FAIL", "rank %d: " % dist.get_rank() if every_rank else "",
-                           what), flush=True)
+        # the ranks share one output file: each line leaves in one write()
+        # so that lines of different ranks never run into each other
+        line = "%s %s%s\n" % ("ok  " if ok else "FAIL", "rank %d: " % dist.get_rank() if every_rank else "",
+                              what)
+        sys.stdout.flush()
+        os.write(sys.stdout.fileno(), line.encode())
 
 
 # ---------------------------------------------------------------- models
