@@ -163,6 +163,23 @@ void tr_sgd_step(struct run *r, struct tr_timer *t)
 /* ------------------------------------------------------------------------ */
 /* Gradients on the way out                                                  */
 /* ------------------------------------------------------------------------ */
+/* --scale-ratio: the histogram of the biased exponents of g[a, b) (the
+ * sign bit falls outside the mask). */
+static void scale_hist(uint64_t *h, const float *g, size_t a, size_t b)
+{
+	size_t j;
+
+	memset(h, 0, TR_SCALE_BINS * sizeof(*h));
+	for (j = a; j < b; j++) {
+		uint32_t u;
+		int E;
+
+		memcpy(&u, &g[j], 4);
+		E = (int)(u >> 23 & 0xff) - TR_SCALE_E0;
+		h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
+	}
+}
+
 void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 {
 	float *g = r->m.grads, *e = r->c.ar.residual;
@@ -175,20 +192,8 @@ void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 
 		if (!l->w_len || a < lo || b > hi)
 			continue;
-		if (dir > 0 && r->o.scale_ratio > 0) {
-			uint64_t *h = r->s.scale_hist[i];
-
-			memset(r->s.scale_hist[i], 0, sizeof(r->s.scale_hist[i]));
-			for (j = a; j < b; j++) {
-				float v = fabsf(g[j]);
-				uint32_t u;
-				int E;
-
-				memcpy(&u, &v, 4);
-				E = (int)(u >> 23 & 0xff) - TR_SCALE_E0;
-				h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
-			}
-		}
+		if (dir > 0 && r->o.scale_ratio > 0)
+			scale_hist(r->s.scale_hist[i], g, a, b);
 		if (!r->s.scale_e[i])
 			continue;
 		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
@@ -209,17 +214,15 @@ static unsigned scale_bits(unsigned E, unsigned eb)
 }
 
 /* The largest e in [0, TR_SCALE_EMAX] at which values with the exponent
- * histogram h would travel at ratio >= R; 0 if none does. A layer is never
- * scaled down: that would send fewer of its values than without the scale
- * (a layer of large gradients, sent densely as they are, would starve). */
-static int scale_for_ratio(const uint64_t *h, unsigned eb, double R)
+ * histogram h would travel at ratio >= R, cost[E] bits for a value of
+ * biased exponent E; 0 if none does. A layer is never scaled down: that
+ * would send fewer of its values than without the scale (a layer of large
+ * gradients, sent densely as they are, would starve). */
+static int scale_for_ratio(const uint64_t *h, const unsigned *cost, double R)
 {
-	unsigned cost[255];
 	double n = 0;
 	int e, i, best = 0;
 
-	for (i = 0; i < 255; i++)
-		cost[i] = scale_bits((unsigned)i, eb);
 	for (i = 0; i < TR_SCALE_BINS; i++)
 		n += (double)h[i];
 	for (e = 1; e <= TR_SCALE_EMAX; e++) {
@@ -244,13 +247,17 @@ int tr_scale_update(struct run *r)
 	int i, x, rc;
 
 	if (r->o.scale_ratio > 0) {
+		unsigned cost[255];
+
 		rc = tr_sum_u64(r, &r->s.scale_hist[0][0], r->m.nlayers * TR_SCALE_BINS);
 		if (rc)
 			return rc;
+		for (i = 0; i < 255; i++)
+			cost[i] = scale_bits((unsigned)i, r->o.error_bound);
 		for (i = 0; i < r->m.nlayers; i++)
 			if (r->m.l[i].w_len)
 				r->s.scale_e[i] = (signed char)scale_for_ratio(
-					r->s.scale_hist[i], r->o.error_bound, r->o.scale_ratio);
+					r->s.scale_hist[i], cost, r->o.scale_ratio);
 		return 0;
 	}
 	for (i = 0; i < r->m.nlayers; i++) {
