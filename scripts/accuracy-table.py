@@ -86,7 +86,8 @@ def main():
             print("(%s: no complete uncompressed run)" % m)
             continue
         target = base[2]["accuracy"] - 0.3
-        print("### %s" % {"hdc": "HDC", "lenet": "LeNet"}.get(m, m))
+        title = {"hdc": "HDC", "lenet": "LeNet"}.get(m, m)
+        print("### %s" % title)
         print()
         print("| run | final accuracy | vs INC | reaches INC - 0.3 at | ratio | paper |")
         print("|---|---|---|---|---|---|")
@@ -122,7 +123,8 @@ def main():
         # gnuplot's enhanced text: 2^{-10}, C\_nat
         colours = {"inc": "black", "inc-c6": "#1b9e77", "inc-c8": "#d95f02",
                    "inc-c10": "#7570b3", "inc-c10-ef-s2": "#e7298a",
-                   "inc-c10-ef-s3": "#66a61e", "inc-c10-ef-r12": "#e6ab02", "inc-c10-ef-r13": "#1f78b4", "cnat": "#a6761d", "t16": "#666666"}
+                   "inc-c10-ef-s3": "#66a61e", "inc-c10-ef-r12": "#e6ab02",
+                   "inc-c10-ef-r13": "#1f78b4", "cnat": "#a6761d", "t16": "#666666"}
         plot = ", ".join("'%s' using 1:2 with lines lw 2 dt %d lc rgb '%s' title '%s'" % (
             d, 1 if name == "inc" or "-ef" in name else 2,
             colours.get(name, colours.get(name.replace("-ef", ""), "gray")),
@@ -133,7 +135,7 @@ def main():
               "set xlabel 'iteration'\nset ylabel 'test accuracy (%%)'\nset key bottom right\n"
               "set grid\nset yrange [%g:*]\nset arrow from graph 0, first %g to graph 1, first %g "
               "nohead dt 2 lc rgb 'gray'\nplot %s\n" % (
-                  png, {"hdc": "HDC", "lenet": "LeNet"}.get(m, m), workers, max(target - 8, 0), target, target, plot))
+                  png, title, workers, max(target - 8, 0), target, target, plot))
         subprocess.run(["gnuplot"], input=gp.encode(), check=True)
         # seed 1's section goes into docs/results.md, another seed's beside its plots
         print("![%s accuracy](%s)" % (m, os.path.relpath(png, "docs") if seed == "1"

@@ -129,20 +129,14 @@ class Lib:
         self.w(i + "}")
 
     def pin(self, name, direction, width, body):
-        """body(ind, pin_name, bit) writes the pin's timing groups; for a
-        bus it is called once per bit (bit-level arcs, CARRY4) or once with
-        bit None for the whole bus."""
+        """A pin (width 1) or bus; body(ind, pin_name, None) writes its
+        timing groups, once for the whole bus."""
         if width <= 1:
             self.w("    pin (%s) {" % name)
-            self.w("      direction : %s;" % direction)
-            if direction == "input":
-                self.w("      capacitance : 0;")
-            body(6, name, None)
-            self.w("    }")
-            return
-        self.widths.add(width)
-        self.w("    bus (%s) {" % name)
-        self.w("      bus_type : bus%d;" % width)
+        else:
+            self.widths.add(width)
+            self.w("    bus (%s) {" % name)
+            self.w("      bus_type : bus%d;" % width)
         self.w("      direction : %s;" % direction)
         if direction == "input":
             self.w("      capacitance : 0;")
