@@ -17,7 +17,10 @@
 # the bridge then sees up to 64 KiB super-frames instead of MTU frames).
 # -x: no bridge; the ports v0..v(N-1) in PREFIX-br stay unbridged for a
 # user-space switch (userlib/tests/nic_switch.c), and the nodes compute
-# their TCP checksums in software (TX checksum offload off). PREFIX: at most 32 characters (default inccl).
+# their TCP checksums in software (TX checksum offload off); with -o as
+# well the nodes keep TX checksum offload and TSO, and the switch fills in
+# checksums and cuts super-frames itself. PREFIX: at most 32 characters
+# (default inccl).
 set -eu
 cmd=${1:-}; [ $# -gt 0 ] && shift
 prefix=inccl n=4 rate=1gbit mtu=1500 delay= offload=off nobridge=
@@ -78,7 +81,7 @@ up)
 			ip -n "$br" link set "v$i" master br0 up
 		else
 			ip -n "$br" link set "v$i" up
-			ip netns exec "$ns" ethtool -K eth0 tx off >/dev/null 2>&1 || true
+			[ "$offload" = on ] || ip netns exec "$ns" ethtool -K eth0 tx off >/dev/null 2>&1 || true
 		fi
 		shape "$ns" eth0
 		shape "$br" "v$i"

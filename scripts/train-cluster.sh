@@ -8,7 +8,15 @@
 # switch: untagged frames are forwarded unchanged and paced at their size.
 #
 #   train-cluster.sh [-w WORKERS] [-r MBIT] [-m MTU] [-d DELAY] [-p PREFIX] [-P PORT]
-#                    [-t TIMEOUT_MS] [-W PCAP] [-c N] [-R] [-q] [-e PROGRAM] -- INC-TRAIN-ARGS...
+#                    [-t TIMEOUT_MS] [-W PCAP] [-c N] [-R] [-F] [-q] [-e PROGRAM] -- INC-TRAIN-ARGS...
+#
+# The nodes hand their ports TCP super-frames of up to 64 KiB (TSO/GSO) with
+# checksums left to fill in, as hosts do with NICs that offload them; the
+# switch's NICs cut them into MTU-sized segments, compress, pace and
+# decompress each segment, and pass a super-frame's segments up as one
+# packet again (nic-switch, "Super-frames"). The wire, the NICs' work and
+# the figures are per segment, the kernel's work per super-frame. -F: no
+# offloads (every frame MTU-sized from the nodes' stacks, as before).
 #
 # -e PROGRAM: run PROGRAM ARGS... on every rank instead of build/bin/inc-train
 # (e.g. -e /usr/bin/python3 -- examples/pytorch/train_fashion_mnist.py ...,
@@ -42,8 +50,8 @@
 set -u
 cd "$(dirname "$0")/.."
 workers=4 rate=1000 mtu=9000 delay= prefix=inctr$$ port=29600 timeout_ms=30000 quiet= rtl=
-pcap= xcheck=64 train=build/bin/inc-train
-while getopts "w:r:m:d:p:P:t:W:c:Rqe:" o; do
+pcap= xcheck=64 train=build/bin/inc-train offload=-o
+while getopts "w:r:m:d:p:P:t:W:c:RqFe:" o; do
 	case $o in
 	w) workers=$OPTARG ;;
 	r) rate=$OPTARG ;;
@@ -56,6 +64,7 @@ while getopts "w:r:m:d:p:P:t:W:c:Rqe:" o; do
 	c) xcheck=$OPTARG ;;
 	q) quiet=1 ;;
 	R) rtl=1 ;;
+	F) offload= ;;
 	e) train=$OPTARG ;;
 	*) echo "train-cluster: bad option (see the header of $0)" >&2; exit 2 ;;
 	esac
@@ -108,7 +117,7 @@ if [ -n "$delay" ]; then
 		else if (u == "s") print v * 1e6; else print "bad" }')
 	[ "$lat_us" = bad ] && { echo "train-cluster: -d '$delay': want a time like 100us or 1ms" >&2; exit 2; }
 fi
-"$cl" up -p "$prefix" -n "$n" -x -r 40gbit -m "$mtu" >/dev/null ||
+"$cl" up -p "$prefix" -n "$n" -x $offload -r 40gbit -m "$mtu" >/dev/null ||
 	{ echo "train-cluster: could not create the namespaces" >&2; exit 1; }
 ports=()
 for ((i = 0; i < n; i++)); do ports+=("v$i"); done

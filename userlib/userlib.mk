@@ -127,7 +127,7 @@ $(UL_TEST)/nic-switch: userlib/tests/nic_switch.c sim/common/inc_pcap.c sim/comm
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-rendezvous test-userlib-fault \
-	test-userlib-capture test-userlib-nicemu test-userlib-install test-userlib-layers install bench-userlib
+	test-userlib-capture test-userlib-nicemu test-userlib-nicemu-gso test-userlib-install test-userlib-layers install bench-userlib
 
 test-userlib-codec: $(UL_TEST)/test-codec
 	$(UL_TEST)/test-codec
@@ -166,6 +166,11 @@ test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-che
 	NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh $(UL_TEST)/ar-check \
 		$(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
+# The same with the nodes' offloads on: super-frames cut and coalesced.
+test-userlib-nicemu-gso: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
+	NICEMU_OFFLOAD=1 NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh \
+		$(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
+
 test-userlib-install: $(UL_LIBS)
 	scripts/userlib-install.sh
 
@@ -173,7 +178,7 @@ test-userlib-install: $(UL_LIBS)
 test-userlib-layers: $(UL_OBJS)
 	scripts/userlib-layers.sh $(OBJ)/userlib
 
-TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu userlib-nicemu-gso \
 	       userlib-rendezvous userlib-fault \
 	       userlib-install userlib-layers
 

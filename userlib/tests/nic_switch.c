@@ -109,11 +109,19 @@
 #define MAXMACS  256
 #define QMAX     1024     /* frames queued per output port */
 #define FMAX     9100     /* largest frame kept in a queue: jumbo frames (no offloads) */
+/* Super-frames (TSO/GSO on the nodes' ports): a TCP/IPv4 packet of up to
+ * 64 KiB, cut into at most GSO_SEGS segments on the wire. */
+#define GSO_SEGS 64
+#define GMAX     (18 + 65535)                      /* Ethernet (+ VLAN tag) and the IPv4 packet */
+#define GWIRE    (65536 + GSO_SEGS * 160)          /* the wire bytes of one super-frame's segments */
 
 struct qframe {
 	uint64_t due_ns;
-	uint16_t len;
+	uint32_t len;
 	uint16_t l4;          /* the receiving NIC verified the TCP checksum at this offset; 0: not */
+	uint16_t gso_size;    /* big: a super-frame of segments of this size; 0: the frame in data */
+	uint16_t hdr_len;     /* ... its headers' bytes */
+	uint8_t *big;         /* the super-frame (malloc'd), or NULL */
 	uint8_t data[FMAX];
 };
 
@@ -190,14 +198,26 @@ static int dev_tx_csum(int fd, const char *name)
 	return ioctl(fd, SIOCETHTOOL, &ifr) == 0 && ev.data;
 }
 
-static void port_send(int j, const uint8_t *f, size_t len, unsigned l4)
+static void port_send(int j, const uint8_t *f, size_t len, unsigned l4, unsigned gso,
+		      unsigned hdr_len)
 {
 	struct virtio_net_hdr vh;
 	struct iovec iov[2];
 	struct msghdr mh;
 
 	memset(&vh, 0, sizeof(vh));
-	if (l4 && l4 + 18 <= len && tx_csum[j]) {
+	if (gso) {
+		/* A super-frame of segments the receiving NIC verified: the
+		 * kernel takes it as one packet, as from a NIC's receive
+		 * coalescing (its TCP checksum field holds the pseudo-header
+		 * sum, to be filled in if the port's device must cut it). */
+		vh.gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+		vh.gso_size = (uint16_t)gso;
+		vh.hdr_len = (uint16_t)hdr_len;
+		vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		vh.csum_start = (uint16_t)l4;
+		vh.csum_offset = 16;
+	} else if (l4 && l4 + 18 <= len && tx_csum[j]) {
 		vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 		vh.csum_start = (uint16_t)l4;
 		vh.csum_offset = 16;
@@ -543,6 +563,156 @@ static void mac_learn(const uint8_t *mac, int port)
 	}
 }
 
+/* ---- Super-frames: the NICs' segmentation and receive coalescing ------- */
+
+/*
+ * With TSO/GSO and TX checksum offload on the nodes' ports (train-cluster.sh
+ * without -F), a node hands its port TCP packets of up to 64 KiB with the
+ * checksum left to fill in, as a host hands them to a NIC with TCP
+ * segmentation offload. The sending NIC cuts such a super-frame into
+ * MSS-sized segments with complete checksums and compresses each one (the
+ * NICs see exactly the frames they see without offloads); the receiving
+ * NIC decompresses each segment, verifies its checksum, and passes the
+ * segments of one super-frame up as one packet again (receive coalescing).
+ * So the frames on the wire, their pacing and the NICs' work are per
+ * segment, and the kernel's work per super-frame. A frame with only its
+ * checksum left to fill in gets it here (the NIC's checksum offload).
+ */
+static unsigned long gso_in, gso_out, gso_bad, gso_other;
+
+static void st_be16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void st_be32(uint8_t *p, uint32_t v)
+{
+	st_be16(p, v >> 16);
+	st_be16(p + 2, v & 0xffffu);
+}
+
+/*
+ * The Internet checksum's sum of len bytes added to sum, as the model's
+ * inc_csum_add (big-endian 16-bit words, an odd last byte padded with
+ * zero) gives it once folded, 8 bytes per step: the two 32-bit halves of
+ * each 64-bit word are added (2^16 is 1 in ones' complement arithmetic,
+ * so they sum the same 16-bit words), in host byte order, swapped once at
+ * the end. -c compares it with the model on every frame it checks.
+ */
+static uint32_t csum_add_fast(uint32_t sum, const uint8_t *p, size_t len)
+{
+	uint64_t acc = 0;
+	size_t i = 0;
+	uint16_t w;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		acc += (x & 0xffffffffu) + (x >> 32);
+	}
+	for (; i + 1 < len; i += 2) {
+		memcpy(&w, p + i, 2);
+		acc += w;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, p + i, 1);   /* the byte first in memory: its high byte */
+		acc += w;
+	}
+	while (acc >> 16)
+		acc = (acc & 0xffffu) + (acc >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	acc = (acc & 0xffu) << 8 | acc >> 8;
+#endif
+	acc += sum;
+	return (uint32_t)((acc & 0xffffffffu) + (acc >> 32));
+}
+
+/* The folded checksum of len bytes, and with -c the model's beside it. */
+static uint16_t csum_of(uint32_t sum, const uint8_t *p, size_t len)
+{
+	uint16_t c = inc_csum_fold(csum_add_fast(sum, p, len));
+
+	if (xevery && xframe % xevery == 0 && c != inc_csum_fold(inc_csum_add(sum, p, len))) {
+		fprintf(stderr, "nic-switch: frame %lu: checksum 0x%04x, the model's 0x%04x\n", xframe,
+			c, inc_csum_fold(inc_csum_add(sum, p, len)));
+		exit(3);
+	}
+	return c;
+}
+
+/* Offsets of a TCP/IPv4 frame (Ethernet, an optional VLAN tag). */
+struct tcp4 {
+	unsigned l3, ihl, l4, thl, hlen;
+	size_t pay;           /* TCP payload bytes */
+};
+
+static int tcp4_parse(const uint8_t *f, size_t n, struct tcp4 *t)
+{
+	unsigned et, tot;
+
+	if (n < 14)
+		return -1;
+	t->l3 = 14;
+	et = (unsigned)f[12] << 8 | f[13];
+	if (et == 0x8100 && n >= 18) {
+		t->l3 = 18;
+		et = (unsigned)f[16] << 8 | f[17];
+	}
+	if (et != 0x0800 || n < t->l3 + 20u || f[t->l3] >> 4 != 4 || f[t->l3 + 9] != 6)
+		return -1;
+	t->ihl = (f[t->l3] & 15u) * 4u;
+	tot = (unsigned)f[t->l3 + 2] << 8 | f[t->l3 + 3];
+	t->l4 = t->l3 + t->ihl;
+	if (t->ihl < 20 || tot < t->ihl + 20u || t->l3 + tot > n)
+		return -1;
+	t->thl = (f[t->l4 + 12] >> 4) * 4u;
+	if (t->thl < 20 || t->ihl + t->thl > tot)
+		return -1;
+	t->hlen = t->l4 + t->thl;
+	t->pay = t->l3 + tot - t->hlen;
+	return 0;
+}
+
+/* The sum of the TCP pseudo-header: addresses, protocol, TCP length. */
+static uint32_t pseudo_sum(const uint8_t *ip, size_t tcp_len)
+{
+	return inc_csum_add(0, ip + 12, 8) + 6u + (uint32_t)tcp_len;
+}
+
+/* A frame whose checksum at start + off is left to fill in (the NIC's
+ * checksum offload): the field holds the pseudo-header sum, the rest is
+ * summed over the bytes from start to the end of the IP packet. */
+static void csum_fill(uint8_t *f, size_t n, unsigned start, unsigned off)
+{
+	struct tcp4 t;
+	size_t end = n;
+
+	if (tcp4_parse(f, n, &t) == 0)
+		end = t.hlen + t.pay;
+	if (start + off + 2u > end)
+		return;
+	st_be16(f + start + off, csum_of(0, f + start, end - start));
+}
+
+/* What the sending side hands the receiving side: one frame, or the
+ * segments of one super-frame, as they left the sender's link. */
+struct ring_slot {
+	uint64_t arr;              /* one frame: when it finished crossing the sender's link */
+	unsigned long frame_no;    /* (of the first segment) */
+	int src, dst;
+	long w;                    /* wire bytes in data (of every segment) */
+	unsigned nseg;             /* 0: one frame; else the segments of a super-frame */
+	unsigned mss;
+	struct tcp4 t;             /* the super-frame's offsets */
+	uint8_t flags;             /* ... and TCP flags */
+	long seg_w[GSO_SEGS];
+	uint64_t seg_arr[GSO_SEGS];
+	uint8_t data[GWIRE];
+};
+
 /* ---- The receiving side of the NICs and the delivery -------------------- */
 
 static int nports;
@@ -579,8 +749,111 @@ static void tx_side(int src, int dst, const uint8_t *wire, long w, uint64_t arr)
 		else if (ns_per_byte > 0)
 			dropped++;      /* the queue is full */
 		else
-			port_send(j, out, (size_t)o, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0);
+			port_send(j, out, (size_t)o, ri.outcome == INC_OUT_DECOMPRESSED ? ri.l4_off : 0,
+				  0, 0);
 	}
+}
+
+/* Queue a super-frame (big) of r's segments in port j's slot. Each
+ * segment occupies the receiver's link as soon as it has crossed the
+ * sender's and the link is free; the super-frame is delivered when the
+ * last one has crossed. */
+static void enqueue_group(int j, uint8_t *big, size_t len, const struct ring_slot *r)
+{
+	struct port_q *pq = &q[j];
+	struct qframe *x = &pq->f[(pq->head + pq->count++) % QMAX];
+	unsigned k;
+
+	for (k = 0; k < r->nseg; k++) {
+		uint64_t start = r->seg_arr[k] > pq->tx_free_ns ? r->seg_arr[k] : pq->tx_free_ns;
+
+		pq->tx_free_ns = start + (uint64_t)((double)r->seg_w[k] * ns_per_byte);
+		link_bytes[j][1] += (uint64_t)r->seg_w[k];
+	}
+	x->due_ns = pq->tx_free_ns + lat_ns;
+	x->len = (uint32_t)len;
+	x->l4 = (uint16_t)r->t.l4;
+	x->gso_size = (uint16_t)r->mss;
+	x->hdr_len = (uint16_t)r->t.hlen;
+	x->big = big;
+}
+
+/*
+ * A super-frame's segments as they left the wire: every receiver's NIC
+ * decompresses them into one buffer, from the last segment to the first,
+ * each at its payload's place (a segment's headers land on the bytes just
+ * before the next one's payload, already written), and the coalesced
+ * packet goes to the link's queue (paced) or the node. A segment a NIC
+ * does not restore to its length (dropped, malformed) drops the
+ * super-frame at that port, counted as such (TCP sends it again).
+ */
+static void tx_side_group(const struct ring_slot *r)
+{
+	size_t len = r->t.hlen + r->t.pay, woff[GSO_SEGS], o = 0;
+	struct inc_frame_info ri;
+	unsigned k;
+	int j;
+
+	for (k = 0; k < r->nseg; k++) {
+		woff[k] = o;
+		o += (size_t)r->seg_w[k];
+	}
+	for (j = 0; j < nports; j++) {
+		uint8_t *big, *ip, *th;
+		int ok = 1;
+
+		if (j == r->src || (r->dst >= 0 && j != r->dst))
+			continue;
+		big = ns_per_byte > 0 && !queue_slot(j) ? NULL : malloc(len);
+		if (!big) {
+			dropped += r->nseg;     /* the queue is full */
+			continue;
+		}
+		for (k = r->nseg; ok && k-- > 0;) {
+			size_t off = (size_t)k * r->mss;
+			size_t sl = r->t.pay - off < r->mss ? r->t.pay - off : r->mss;
+			long n;
+
+			xframe = r->frame_no + k;
+			n = nic_frame(j, 1, r->data + woff[k], (size_t)r->seg_w[k], big + off,
+				      r->t.hlen + sl, &ri);
+			if (n != (long)(r->t.hlen + sl) || (ri.outcome != INC_OUT_DECOMPRESSED &&
+							      ri.outcome != INC_OUT_BYPASS)) {
+				bad_csum += ri.reason == INC_R_BAD_PAYLOAD_CSUM;
+				mal += ri.outcome == INC_OUT_MALFORMED;
+				ok = 0;
+			}
+		}
+		if (!ok) {
+			gso_bad++;
+			free(big);
+			continue;
+		}
+		/* The first segment's headers, with the super-frame's length
+		 * and flags and the pseudo-header sum as its TCP checksum. */
+		ip = big + r->t.l3;
+		th = big + r->t.l4;
+		st_be16(ip + 2, (unsigned)(r->t.ihl + r->t.thl + r->t.pay));
+		ip[10] = ip[11] = 0;
+		st_be16(ip + 10, inc_csum_fold(inc_csum_add(0, ip, r->t.ihl)));
+		th[13] = r->flags;
+		st_be16(th + 16, (uint16_t)~inc_csum_fold(pseudo_sum(ip, r->t.thl + r->t.pay)));
+		if (ns_per_byte > 0) {
+			enqueue_group(j, big, len, r);
+		} else {
+			port_send(j, big, len, r->t.l4, r->mss, r->t.hlen);
+			free(big);
+			gso_out++;
+		}
+	}
+}
+
+static void tx_slot(const struct ring_slot *r)
+{
+	if (r->nseg)
+		tx_side_group(r);
+	else
+		tx_side(r->src, r->dst, r->data, r->w, r->arr);
 }
 
 /* Send what has crossed both links by t; returns when the next is due
@@ -594,7 +867,16 @@ static uint64_t deliver_due(uint64_t t)
 		struct port_q *pq = &q[j];
 
 		while (pq->count && pq->f[pq->head].due_ns <= t) {
-			port_send(j, pq->f[pq->head].data, pq->f[pq->head].len, pq->f[pq->head].l4);
+			struct qframe *x = &pq->f[pq->head];
+
+			if (x->big) {
+				port_send(j, x->big, x->len, x->l4, x->gso_size, x->hdr_len);
+				free(x->big);
+				x->big = NULL;
+				gso_out++;
+			} else {
+				port_send(j, x->data, x->len, x->l4, 0, 0);
+			}
 			pq->head = (pq->head + 1) % QMAX;
 			pq->count--;
 		}
@@ -615,14 +897,6 @@ static uint64_t deliver_due(uint64_t t)
  */
 #define RING 256u
 
-struct ring_slot {
-	uint64_t arr;
-	unsigned long frame_no;
-	int src, dst;
-	long w;
-	uint8_t data[FMAX];
-};
-
 static struct ring_slot *ring;
 static _Atomic unsigned ring_head, ring_tail;   /* consumer, producer */
 static _Atomic int tx_sleeping, tx_stop;
@@ -639,7 +913,7 @@ static void *tx_thread(void *arg)
 			struct ring_slot *r = &ring[h % RING];
 
 			xframe = r->frame_no;
-			tx_side(r->src, r->dst, r->data, r->w, r->arr);
+			tx_slot(r);
 			atomic_store_explicit(&ring_head, ++h, memory_order_release);
 			deliver_due(now_ns());
 		}
@@ -666,25 +940,39 @@ static void *tx_thread(void *arg)
 	return NULL;
 }
 
-/* The main thread's hand-over: waits while the ring is full. */
-static void tx_push(int src, int dst, const uint8_t *wire, long w, uint64_t arr,
-		    unsigned long frame_no)
-{
-	unsigned t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
-	struct ring_slot *r;
-	uint64_t one = 1;
+static int threads = 2;
 
-	if ((size_t)w > sizeof(r->data))
-		return;         /* cannot happen: the NICs drop frames over 9018 bytes */
+/* The main thread's hand-over: the ring's next slot, to be filled in
+ * place (waits while the ring is full); one slot of its own with one
+ * thread. */
+static struct ring_slot *slot_get(void)
+{
+	static struct ring_slot *one;
+	unsigned t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
+
+	if (threads == 1) {
+		if (!one && !(one = malloc(sizeof(*one)))) {
+			fprintf(stderr, "nic-switch: out of memory\n");
+			exit(1);
+		}
+		return one;
+	}
 	while (t - atomic_load_explicit(&ring_head, memory_order_acquire) >= RING)
 		sched_yield();
-	r = &ring[t % RING];
-	r->arr = arr;
-	r->frame_no = frame_no;
-	r->src = src;
-	r->dst = dst;
-	r->w = w;
-	memcpy(r->data, wire, (size_t)w);
+	return &ring[t % RING];
+}
+
+/* The slot from slot_get, filled: to the second thread (or, with one
+ * thread, through the receivers' side now). */
+static void slot_put(struct ring_slot *r)
+{
+	unsigned t = atomic_load_explicit(&ring_tail, memory_order_relaxed);
+	uint64_t one = 1;
+
+	if (threads == 1) {
+		tx_slot(r);
+		return;
+	}
 	atomic_store_explicit(&ring_tail, t + 1, memory_order_release);
 	/* Wake the second thread for a batch, not for every frame: when 8
 	 * frames wait here, and after each socket's backlog (tx_kick). */
@@ -703,6 +991,168 @@ static void tx_kick(void)
 		(void)!write(tx_efd, &one, sizeof(one));
 }
 
+/* ---- The sending side: each node's NIC and link -------------------------- */
+
+static unsigned long frames, comp, byp;
+static unsigned long long bytes_in, bytes_wire;
+static const char *wpath;
+static struct inc_pcap wcap;
+static uint64_t first_ns, rt_off_ns;
+static int wfail;
+
+/* One frame through the NIC of port i (compress) and its link: its wire
+ * bytes into out (at most cap), *arr when it finished crossing the link
+ * (0: unpaced). Returns the wire bytes, 0 when the NIC dropped it. */
+static long sender_nic(int i, const uint8_t *f, size_t n, uint8_t *out, size_t cap,
+		       uint64_t *arr)
+{
+	struct inc_frame_info ti;
+	long w;
+
+	frames++;
+	xframe = frames;
+	if (!first_ns)
+		first_ns = now_ns();
+	bytes_in += (unsigned long long)n;
+	align_check(f, n);
+#ifdef INC_NIC_RTL
+	frame_no = frames;
+	trace_window();
+#endif
+	*arr = 0;
+	w = nic_frame(i, 0, f, n, out, cap, &ti);
+	if (w <= 0)
+		return 0;   /* dropped (oversize) */
+	bytes_wire += (unsigned long long)w;
+	if (ti.outcome == INC_OUT_COMPRESSED)
+		comp++;
+	else
+		byp++;
+	if (ns_per_byte > 0) {
+		/* The frame occupies the sender's link first. */
+		uint64_t t0 = now_ns();
+
+		if (q[i].rx_free_ns > t0)
+			t0 = q[i].rx_free_ns;
+		*arr = t0 + (uint64_t)((double)w * ns_per_byte);
+		q[i].rx_free_ns = *arr;
+		link_bytes[i][0] += (uint64_t)w;
+	}
+	if (wpath) {
+		uint64_t ts = (*arr ? *arr : now_ns()) + rt_off_ns;
+
+		if (inc_pcap_write(&wcap, out, (size_t)w, (uint32_t)(ts / 1000000000u),
+				   (uint32_t)(ts % 1000000000u / 1000u))) {
+			fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
+			wpath = NULL;
+			wfail = 1;
+		}
+	}
+	return w;
+}
+
+/* A frame from port i: the sender's NIC and link, then the receivers'. */
+static void sender_frame(int i, const uint8_t *f, size_t n)
+{
+	struct ring_slot *r;
+
+	mac_learn(f + 6, i);
+	r = slot_get();
+	r->w = sender_nic(i, f, n, r->data, sizeof(r->data), &r->arr);
+	if (r->w <= 0)
+		return;
+	r->frame_no = frames;
+	r->src = i;
+	r->dst = mac_port(r->data);
+	r->nseg = 0;
+	slot_put(r);
+}
+
+/* Segment k of the super-frame whose headers are hdr, built in place at
+ * sf (its payload is there already): lengths, IP id, sequence number,
+ * flags (FIN and PSH on the last segment only, CWR on the first) and both
+ * checksums. */
+static void segment_build(uint8_t *sf, const uint8_t *hdr, const struct tcp4 *t, unsigned mss,
+			  unsigned k, unsigned nseg, size_t sl)
+{
+	uint8_t *ip = sf + t->l3, *th = sf + t->l4;
+
+	memcpy(sf, hdr, t->hlen);
+	st_be16(ip + 2, (unsigned)(t->ihl + t->thl + sl));
+	st_be16(ip + 4, ((unsigned)hdr[t->l3 + 4] << 8 | hdr[t->l3 + 5]) + k);
+	ip[10] = ip[11] = 0;
+	st_be16(ip + 10, inc_csum_fold(inc_csum_add(0, ip, t->ihl)));
+	st_be32(th + 4, be32(hdr + t->l4 + 4) + k * mss);
+	if (k + 1 < nseg)
+		th[13] &= (uint8_t)~0x09u;
+	if (k > 0)
+		th[13] &= (uint8_t)~0x80u;
+	th[16] = th[17] = 0;
+	st_be16(th + 16, csum_of(pseudo_sum(ip, t->thl + sl), th, t->thl + sl));
+}
+
+/*
+ * A super-frame from port i, TCP segments of mss payload bytes: cut in
+ * place (segment k's headers are written over the bytes just before its
+ * payload, which belong to segment k - 1, already sent), each segment
+ * through the sender's NIC and link, then all of them to the receivers'
+ * side as one group. Segments the group cannot hold, or frames over the
+ * NICs' limit, go as single frames.
+ */
+static void sender_gso(int i, uint8_t *f, size_t n, unsigned mss)
+{
+	uint8_t hdr[18 + 60 + 60];
+	struct ring_slot *r;
+	struct tcp4 t;
+	unsigned nseg, k;
+	size_t o = 0;
+
+	if (tcp4_parse(f, n, &t) || !mss || !t.pay) {
+		gso_other++;    /* not TCP/IPv4: dropped */
+		return;
+	}
+	gso_in++;
+	nseg = (unsigned)((t.pay + mss - 1) / mss);
+	memcpy(hdr, f, t.hlen);
+	if (nseg > GSO_SEGS || t.hlen + mss > FMAX ||
+	    (cfg.max_frame && t.hlen + mss > cfg.max_frame)) {
+		for (k = 0; k < nseg; k++) {
+			size_t off = (size_t)k * mss, sl = t.pay - off < mss ? t.pay - off : mss;
+
+			xframe = frames + 1;
+			segment_build(f + off, hdr, &t, mss, k, nseg, sl);
+			sender_frame(i, f + off, t.hlen + sl);
+		}
+		return;
+	}
+	mac_learn(f + 6, i);
+	r = slot_get();
+	r->frame_no = frames + 1;
+	r->src = i;
+	r->dst = mac_port(f);
+	r->nseg = nseg;
+	r->mss = mss;
+	r->t = t;
+	r->flags = f[t.l4 + 13];
+	for (k = 0; k < nseg; k++) {
+		size_t off = (size_t)k * mss, sl = t.pay - off < mss ? t.pay - off : mss;
+		long w;
+
+		xframe = frames + 1;
+		segment_build(f + off, hdr, &t, mss, k, nseg, sl);
+		w = sender_nic(i, f + off, t.hlen + sl, r->data + o, sizeof(r->data) - o,
+			       &r->seg_arr[k]);
+		if (w <= 0) {
+			gso_bad++;      /* cannot happen: the segments are within the limit */
+			return;
+		}
+		r->seg_w[k] = w;
+		o += (size_t)w;
+	}
+	r->w = (long)o;
+	slot_put(r);
+}
+
 #define USAGE "usage: nic-switch [-e EB] [-r MBIT [-l USEC]] [-c N] [-w FILE] [-s] [-b model|rtl [-x|-X EB] [-t A-B] [-T REASON] [-d DIR]] PORT...\n"
 
 #ifdef INC_NIC_RTL
@@ -711,15 +1161,11 @@ int rtl_nic_main(int argc, char **argv)
 int main(int argc, char **argv)
 #endif
 {
-	static uint8_t in[65536], wire[INC_FRAME_OUT_MAX];
+	static uint8_t in[GMAX + 64];
 	struct pollfd p[MAXPORTS];
-	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0, threads = 2;
-	unsigned long frames = 0, comp = 0, byp = 0;
+	int ifidx[MAXPORTS], np = 0, opt, i, j, rc = 0;
 	pthread_t txt;
-	unsigned long long bytes_in = 0, bytes_wire = 0;
-	const char *backend = "model", *wpath = NULL;
-	struct inc_pcap wcap;
-	uint64_t first_ns = 0, rt_off_ns;
+	const char *backend = "model";
 	struct timespec rt;
 #ifdef INC_NIC_RTL
 	int xeb = 0;
@@ -806,6 +1252,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		(void)setsockopt(p[np].fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+		/* Received frames come with their virtio-net header: a
+		 * super-frame's segment size, a checksum left to fill in. */
+		if (setsockopt(p[np].fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) < 0) {
+			fprintf(stderr, "nic-switch: %s: PACKET_VNET_HDR: %s\n", argv[i], strerror(errno));
+			return 1;
+		}
 		/* The sending socket: protocol 0 (it receives nothing), with
 		 * the virtio-net header. */
 		txfd[np] = socket(AF_PACKET, SOCK_RAW, 0);
@@ -897,64 +1349,32 @@ int main(int argc, char **argv)
 		for (i = 0; i < np; i++) {
 			for (;;) {
 				struct sockaddr_ll from;
-				socklen_t fl = sizeof(from);
-				struct inc_frame_info ti;
-				ssize_t n = recvfrom(p[i].fd, in, sizeof(in), 0,
-						     (struct sockaddr *)&from, &fl);
-				long w;
-				uint64_t arr = 0;
-				int dst;
+				struct virtio_net_hdr vh;
+				struct iovec iov[2] = { { &vh, sizeof(vh) }, { in, sizeof(in) } };
+				struct msghdr mh;
+				ssize_t n;
 
+				memset(&mh, 0, sizeof(mh));
+				mh.msg_name = &from;
+				mh.msg_namelen = sizeof(from);
+				mh.msg_iov = iov;
+				mh.msg_iovlen = 2;
+				n = recvmsg(p[i].fd, &mh, MSG_DONTWAIT);
 				if (n <= 0)
 					break;
-				if (from.sll_pkttype == PACKET_OUTGOING || n < 14)
+				n -= (ssize_t)sizeof(vh);
+				if (from.sll_pkttype == PACKET_OUTGOING || n < 14 || (mh.msg_flags & MSG_TRUNC))
 					continue;
-				frames++;
-				xframe = frames;
-				if (!first_ns)
-					first_ns = now_ns();
-				bytes_in += (unsigned long long)n;
-				mac_learn(in + 6, i);
-				align_check(in, (size_t)n);
-#ifdef INC_NIC_RTL
-				frame_no = frames;
-				trace_window();
-#endif
-				/* Sender's NIC, the wire, each receiver's NIC. */
-				w = nic_frame(i, 0, in, (size_t)n, wire, sizeof(wire), &ti);
-				if (w <= 0)
-					continue;   /* dropped (oversize) */
-				bytes_wire += (unsigned long long)w;
-				if (ti.outcome == INC_OUT_COMPRESSED)
-					comp++;
-				else
-					byp++;
-				dst = mac_port(wire);
-				if (ns_per_byte > 0) {
-					/* The frame occupies the sender's link first. */
-					uint64_t t0 = now_ns();
-
-					if (q[i].rx_free_ns > t0)
-						t0 = q[i].rx_free_ns;
-					arr = t0 + (uint64_t)((double)w * ns_per_byte);
-					q[i].rx_free_ns = arr;
-					link_bytes[i][0] += (uint64_t)w;
+				if (vh.gso_type != VIRTIO_NET_HDR_GSO_NONE) {
+					if ((vh.gso_type & ~VIRTIO_NET_HDR_GSO_ECN) == VIRTIO_NET_HDR_GSO_TCPV4)
+						sender_gso(i, in, (size_t)n, vh.gso_size);
+					else
+						gso_other++;
+					continue;
 				}
-				if (wpath) {
-					uint64_t ts = (arr ? arr : now_ns()) + rt_off_ns;
-
-					if (inc_pcap_write(&wcap, wire, (size_t)w,
-							   (uint32_t)(ts / 1000000000u),
-							   (uint32_t)(ts % 1000000000u / 1000u))) {
-						fprintf(stderr, "nic-switch: -w %s: write failed\n", wpath);
-						wpath = NULL;
-						rc = 1;
-					}
-				}
-				if (threads == 2)
-					tx_push(i, dst, wire, w, arr, frames);
-				else
-					tx_side(i, dst, wire, w, arr);
+				if (vh.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)
+					csum_fill(in, (size_t)n, vh.csum_start, vh.csum_offset);
+				sender_frame(i, in, (size_t)n);
 			}
 			if (threads == 2)
 				tx_kick();
@@ -984,12 +1404,16 @@ int main(int argc, char **argv)
 					lmax = link_bytes[j][i];
 		printf("frames %lu compressed %lu bypassed %lu malformed %lu bytes_in %llu bytes_wire %llu "
 		       "dropped %lu bad_payload_csum %lu misaligned %lu cpu_ms %.0f codec_ms %.0f "
-		       "xcheck_ms %.0f link_ms %.0f elapsed_ms %.0f\n",
+		       "xcheck_ms %.0f link_ms %.0f elapsed_ms %.0f segmented %lu coalesced %lu "
+		       "gso_dropped %lu gso_other %lu\n",
 		       frames, comp, byp, mal, bytes_in, bytes_wire, dropped, bad_csum, misaligned, cpu_ms,
 		       (double)codec_ns_all * 1e-6, (double)xcheck_ns_all * 1e-6,
 		       (double)lmax * ns_per_byte * 1e-6,
-		       first_ns ? (double)(now_ns() - first_ns) * 1e-6 : 0.0);
+		       first_ns ? (double)(now_ns() - first_ns) * 1e-6 : 0.0, gso_in, gso_out, gso_bad,
+		       gso_other);
 	}
+	if (wfail)
+		rc = 1;
 	if (xevery)
 		printf("nic-switch: %lu frames cross-checked with the model, all equal\n",
 		       (unsigned long)xchecked_all);
