@@ -25,9 +25,9 @@
  *
  * The walk then is pos <= next[pos] while the slot of pos and the one
  * after it are written (or the slot is the frame's last), so a group's
- * bytes are all in the ring when it is read. The table read is a 16-way
- * select within each 16-byte block and one between the blocks. A frame's
- * walk:
+ * bytes are all in the ring when it is read. The table read is an 8-way
+ * select within each 8-byte block, an 8-way one within each slot and a
+ * 4-way one between the slots. A frame's walk:
  *
  *   IDLE -> (frame parameters and first pair there) START -> GROUPS ... -> TAIL
  *
@@ -219,26 +219,38 @@ wire [3:0] slot1_oh = {slot_oh[2:0], slot_oh[3]};
 wire       ok    = full_reg[slot] && (last_reg[slot] || full_reg[slot1]);
 // A slot written or being written (a frame may start as its first pair arrives).
 wire [3:0] avail = full_reg | (w_take ? wr_oh : 4'd0);
-// The table entries of the group at pos: a 16-way select by pos[3:0] in
-// each 16-byte block of the ring, then one by pos[7:4] (each a LUT level
-// and the slice's wide muxes).
-(* keep *) wire [127:0] nx_col;
-(* keep *) wire [15:0]  cr_col, ov_col;
+// The table entries of the group at pos: three selects, each one LUT
+// level (with the slice's MUXF7 for the 8-way ones) and kept apart so that
+// synthesis cannot merge them into deeper trees: 8-way by pos[2:0] in each
+// 8-byte block of the ring, 8-way by pos[5:3] in each slot, 4-way by the
+// slot pos[7:6].
+(* keep *) wire [255:0] nx_b8;     // per 8-byte block
+(* keep *) wire [31:0]  cr_b8, ov_b8;
+(* keep *) wire [31:0]  nx_s;      // per slot
+(* keep *) wire [3:0]   cr_s, ov_s;
 genvar gb;
 generate
-    for (gb = 0; gb < 16; gb = gb + 1) begin : g_sel
-        wire [127:0] nb = next_reg[128*gb +: 128];
-        wire [15:0]  cb = cross_reg[16*gb +: 16];
-        wire [15:0]  ob = over_reg[16*gb +: 16];
-        assign nx_col[8*gb +: 8] = nb[{pos_reg[3:0], 3'b000} +: 8];
-        assign cr_col[gb]        = cb[pos_reg[3:0]];
-        assign ov_col[gb]        = ob[pos_reg[3:0]];
+    for (gb = 0; gb < 32; gb = gb + 1) begin : g_sel8
+        wire [63:0] nb = next_reg[64*gb +: 64];
+        wire [7:0]  cb = cross_reg[8*gb +: 8];
+        wire [7:0]  ob = over_reg[8*gb +: 8];
+        assign nx_b8[8*gb +: 8] = nb[{pos_reg[2:0], 3'b000} +: 8];
+        assign cr_b8[gb]        = cb[pos_reg[2:0]];
+        assign ov_b8[gb]        = ob[pos_reg[2:0]];
+    end
+    for (gb = 0; gb < 4; gb = gb + 1) begin : g_selslot
+        wire [63:0] nb = nx_b8[64*gb +: 64];
+        wire [7:0]  cb = cr_b8[8*gb +: 8];
+        wire [7:0]  ob = ov_b8[8*gb +: 8];
+        assign nx_s[8*gb +: 8] = nb[{pos_reg[5:3], 3'b000} +: 8];
+        assign cr_s[gb]        = cb[pos_reg[5:3]];
+        assign ov_s[gb]        = ob[pos_reg[5:3]];
     end
 endgenerate
-wire [7:0] nx    = nx_col[{pos_reg[7:4], 3'b000} +: 8];
-wire       ov    = ov_col[pos_reg[7:4]];
-wire       cr    = cr_col[pos_reg[7:4]];
-wire [3:0] nv    = (left_reg >= 14'd8) ? 4'd8 : left_reg[3:0];
+wire [7:0] nx    = nx_s[{slot, 3'b000} +: 8];
+wire       ov    = ov_s[slot];
+wire       cr    = cr_s[slot];
+wire [3:0] nv    = (|left_reg[13:3]) ? 4'd8 : left_reg[3:0];
 
 // The table entries of the group at pos (nx, ov, cr) come late. A group
 // steps the walk to nx whether or not it overruns; an overrun (ov,
