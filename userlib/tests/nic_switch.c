@@ -30,8 +30,17 @@
  *   the switch's CPU time, user + system; K: time in the NICs' frame codec,
  *   Y of it in the cross-check; L: with -r, the wire time of the busiest
  *   link direction, the bytes it carried at MBIT; E: wall time from the
- *   first frame to the end). The switch keeps up with its links when U is
+ *   first frame to the end; then "segmented S coalesced C gso_dropped G
+ *   gso_other O": super-frames cut into segments by the senders' NICs,
+ *   super-frames passed up whole by the receivers' NICs, super-frames lost
+ *   to a segment a NIC did not restore, and offloaded packets that are not
+ *   TCP/IPv4, dropped). Frames, bytes and the NICs' counts are of the
+ *   segments on the wire. The switch keeps up with its links when U is
  *   below L.
+ *
+ * Ports whose node has TSO/GSO and TX checksum offload on (the receiving
+ * sockets read the virtio-net header) work as NICs with these offloads:
+ * see "Super-frames" below.
  *
  * The model backend's NICs run the model's frame logic with the user
  * library's SIMD kernels (inc_frame_compress_fast / _decompress_fast,
