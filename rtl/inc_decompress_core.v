@@ -410,8 +410,11 @@ always @* begin
                 x_before_p = TW0 + i < 2 * dv || x1_gt_reg[TW0 + i < 2 * dv ? 0 : TW0 + i - 2 * dv];
             end
         end
-        x_tcph_words[16*i +: 16] = (!x1_gt_reg[TW0 + i] && x_before_p) ?
-            {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]} : 16'd0;
+        // an AND, not a select with 0: synthesis then keeps the mask on
+        // the flip-flops' D input (a select with 0 becomes their
+        // synchronous reset, whose setup time is longer)
+        x_tcph_words[16*i +: 16] = {16{!x1_gt_reg[TW0 + i] && x_before_p}} &
+            {x1_hdr_reg[16*(TW0 + i) +: 8], x1_hdr_reg[16*(TW0 + i) + 8 +: 8]};
     end
 end
 
