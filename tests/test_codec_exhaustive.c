@@ -16,6 +16,7 @@
  *   sign-mag   non-zero outputs keep the sign, |f'| <= |f|
  *   truncation tags 1/2: f' = sign(f) * floor(|f| * 2^k) / 2^k exactly
  *   idempotent compress(f') gives the same tag and payload
+ *   quantize   inc_quantize_value(f) == f' bit for bit
  *
  * The error checks use double arithmetic, which is exact here: both values
  * are floats below 1 in magnitude and f' is a truncation of f.
@@ -37,11 +38,11 @@
 
 enum prop {
 	P_RAW, P_CLASS, P_ERR16, P_ERR8, P_ZERO, P_SIGNMAG, P_TRUNC, P_IDEM,
-	P_COUNT
+	P_QUANT, P_COUNT
 };
 static const char *const prop_names[P_COUNT] = {
 	"raw", "class", "tag2-error", "tag1-error", "tag0", "sign-mag",
-	"truncation", "idempotent",
+	"truncation", "idempotent", "quantize",
 };
 
 struct tally {
@@ -111,6 +112,9 @@ static inline void check_value(uint32_t f, unsigned eb, struct tally *t)
 		(e >= ebase + half && e < 127u && tag == INC_TAG_8) ||
 		(tag == INC_TAG_8 && payload > 0xffu) ||
 		(tag == INC_TAG_16 && payload > 0xffffu), P_CLASS);
+
+	t->checked[P_QUANT]++;
+	FAIL_IF(inc_quantize_value(f, eb) != out, P_QUANT);
 
 	t->checked[P_IDEM]++;
 	tag2 = inc_compress_value(out, eb, &payload2);

@@ -809,6 +809,49 @@ static long k_stream_size(const uint8_t *in, size_t in_len, size_t n_values)
 	return r < 0 ? r : (long)pos + r;
 }
 
+/* inc_quantize_value on 8 values at a time (the same steps as vectors);
+ * the tail through the portable loop. */
+__attribute__((target("avx2")))
+void inc_avx2_quantize(float *v, float *res, size_t n, unsigned eb)
+{
+	unsigned ebase, thr;
+	__m256i c_ebase, c_thr1, c_127, c_126, c_8, c_16, c_24, c_ones, c_ff;
+	size_t i = 0;
+
+	eb = eb < INC_EB_MIN ? INC_EB_MIN : eb > INC_EB_MAX ? INC_EB_MAX : eb;
+	ebase = 127u - eb;
+	thr = ebase + (eb + 1u) / 2u;
+	c_ebase = _mm256_set1_epi32((int)ebase);
+	c_thr1 = _mm256_set1_epi32((int)thr - 1);
+	c_127 = _mm256_set1_epi32(127);
+	c_126 = _mm256_set1_epi32(126);
+	c_8 = _mm256_set1_epi32(8);
+	c_16 = _mm256_set1_epi32(16);
+	c_24 = _mm256_set1_epi32(24);
+	c_ones = _mm256_set1_epi32(-1);
+	c_ff = _mm256_set1_epi32(0xff);
+	for (; i + 8 <= n; i += 8) {
+		__m256 x = _mm256_loadu_ps(v + i);
+		__m256i f, e, j0, keep, q;
+
+		if (res)
+			x = _mm256_add_ps(x, _mm256_loadu_ps(res + i));
+		f = _mm256_castps_si256(x);
+		e = _mm256_and_si256(_mm256_srli_epi32(f, 23), c_ff);
+		/* j0 = (e >= thr ? 8 : 16) + 127 - e; counts outside 0..31
+		 * shift everything out, as do 24..31 by the mask after */
+		j0 = _mm256_add_epi32(_mm256_blendv_epi8(c_16, c_8, _mm256_cmpgt_epi32(e, c_thr1)),
+				      _mm256_sub_epi32(c_127, e));
+		keep = _mm256_and_si256(_mm256_sllv_epi32(c_ones, j0), _mm256_cmpgt_epi32(c_24, j0));
+		q = _mm256_andnot_si256(_mm256_cmpgt_epi32(c_ebase, e), _mm256_and_si256(f, keep));
+		q = _mm256_blendv_epi8(q, f, _mm256_cmpgt_epi32(e, c_126));
+		if (res)
+			_mm256_storeu_ps(res + i, _mm256_sub_ps(x, _mm256_castsi256_ps(q)));
+		_mm256_storeu_si256((__m256i *)(void *)(v + i), q);
+	}
+	inc_quantize_portable(v + i, res ? res + i : NULL, n - i, eb);
+}
+
 const struct inc_frame_kernels inc_frame_kernels_avx2 = {
 	.stream_compress = k_stream_compress,
 	.stream_size = k_stream_size,

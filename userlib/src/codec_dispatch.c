@@ -39,20 +39,37 @@ static long portable_decompress_parts(const struct inc_part *p, unsigned k)
 	return 0;
 }
 
+void inc_quantize_portable(float *v, float *res, size_t n, unsigned eb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float x = res ? v[i] + res[i] : v[i];
+		uint32_t b;
+
+		memcpy(&b, &x, 4);
+		b = inc_quantize_value(b, eb);
+		memcpy(&v[i], &b, 4);
+		if (res)
+			res[i] = x - v[i];
+	}
+}
+
 struct codec_ops {
 	const char *name;
 	long (*compress)(const float *, size_t, unsigned, void *, size_t);
 	long (*decompress)(const void *, size_t, size_t, float *, size_t);
 	long (*decompress_parts)(const struct inc_part *, unsigned);
+	void (*quantize)(float *, float *, size_t, unsigned);
 };
 
 static const struct codec_ops ops_portable = {
 	"portable", portable_compress, portable_decompress,
-	portable_decompress_parts,
+	portable_decompress_parts, inc_quantize_portable,
 };
 static const struct codec_ops ops_avx2 = {
 	"avx2", inc_avx2_compress, inc_avx2_decompress,
-	inc_avx2_decompress_parts,
+	inc_avx2_decompress_parts, inc_avx2_quantize,
 };
 
 static _Atomic(const struct codec_ops *) ops_cur;
@@ -117,6 +134,11 @@ long inc_codec_decompress(const void *in, size_t in_len, size_t n_values,
 			  float *out, size_t out_cap)
 {
 	return ops()->decompress(in, in_len, n_values, out, out_cap);
+}
+
+void inc_codec_quantize(float *v, float *res, size_t n, unsigned eb)
+{
+	ops()->quantize(v, res, n, eb);
 }
 
 /* ------------------------------------------------------------------------ */

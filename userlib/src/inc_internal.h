@@ -27,6 +27,14 @@ long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
 		       void *out, size_t out_cap);
 long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
 			 float *out, size_t out_cap);
+/* The codec's round trip of v[0..n) in place, value by value
+ * (inc_quantize_value), with error feedback when res is not NULL: each
+ * value is v + res (one float addition), and res becomes that minus what
+ * v then holds. The same results as inc_round_trip_ef through the stream. */
+void inc_avx2_quantize(float *v, float *res, size_t n, unsigned eb);
+void inc_quantize_portable(float *v, float *res, size_t n, unsigned eb);
+/* ... through the implementation in use (codec_dispatch.c). */
+void inc_codec_quantize(float *v, float *res, size_t n, unsigned eb);
 
 /* One part of a multi-stream container, its bounds already checked against
  * the container: stream bytes in[0..len), n values into out[0..4n). */
@@ -247,6 +255,9 @@ struct inc_seg_codec {
 	 * the encoding in tmp (INC_SEG_STAGE_MAX bytes); its size or < 0.
 	 * NULL: values arrive exact. */
 	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
+	/* The round trip is value by value and leaves no encoding to send
+	 * (nic: the NIC encodes): inc_round_trip_ef uses inc_codec_quantize. */
+	int direct;
 };
 
 extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,

@@ -238,6 +238,10 @@ long inc_round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t
 
 	if (!res)
 		return sc->round_trip(v, n, eb, tmp, key);
+	if (sc->direct) {
+		inc_codec_quantize(v, res, n, eb);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		v[i] += res[i];
 		res[i] = v[i];

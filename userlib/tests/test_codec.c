@@ -7,7 +7,10 @@
  * count 0..70 and longer tails, every error bound, capacities around the
  * exact size, truncated and corrupted streams. Also checks the properties
  * the all-reduce relies on: the round trip is idempotent and its error
- * stays below inc_codec_abs_bound(eb).
+ * stays below inc_codec_abs_bound(eb). The value-by-value round trip
+ * (inc_codec_quantize, the nic mode's host side) gives the decoded values,
+ * and with error feedback the same values and residuals as adding the
+ * residual, round-tripping through the model's stream and subtracting.
  *
  * The multi-stream container (inc_codec_compress_parts/decompress_parts)
  * is checked the same way, for every K: each part byte for byte against
@@ -26,6 +29,7 @@
 #include "inc_model.h"
 #include "inc_test.h"
 #include "inceptionn/inceptionn.h"
+#include "../src/inc_internal.h"
 
 #define MAXN   (70000u)
 #define GUARD  64u
@@ -33,6 +37,7 @@
 static uint8_t in_b[MAXN * 4 + GUARD];
 static uint8_t m_out[MAXN * 5 + GUARD], l_out[MAXN * 5 + GUARD];
 static uint8_t m_dec[MAXN * 4 + GUARD], l_dec[MAXN * 4 + GUARD];
+static float q_v[MAXN + GUARD], q_res[MAXN + GUARD], q_x[MAXN + GUARD];
 
 static const unsigned ebs[] = { 0, 1, 2, 3, 5, 7, 10, 15, 16, 23, 24, 30, 64, 125, 126, 127, 200 };
 
@@ -91,6 +96,47 @@ static void fill(size_t n, unsigned kind, uint64_t *rng)
 	}
 }
 
+/* inc_codec_quantize on in_b: the model's decoded values (m_dec, of a
+ * successful compress), nothing written past n; with a residual, the
+ * model's stream round trip of in + res, and res' = (in + res) - that. */
+static void quantize_check(size_t n, unsigned eb, const char *what)
+{
+	size_t i;
+	long c;
+
+	memcpy(q_v, in_b, n * 4);
+	memset(q_v + n, 0x5a, GUARD * 4);
+	inc_codec_quantize(q_v, NULL, n, eb);
+	CHECK(!memcmp(q_v, m_dec, n * 4), "%s %s n=%zu eb=%u: quantize differs from the stream",
+	      inc_codec_name(), what, n, eb);
+	CHECK(((uint8_t *)q_v)[4 * n] == 0x5a && ((uint8_t *)q_v)[4 * (n + GUARD) - 1] == 0x5a,
+	      "%s %s n=%zu: quantize wrote past n", inc_codec_name(), what, n);
+	for (i = 0; i < n; i++) {
+		float v;
+
+		memcpy(&v, in_b + 4 * i, 4);
+		q_res[i] = (float)((int)(i * 2654435761u % 2001u) - 1000) * 0x1p-14f;
+		q_x[i] = v + q_res[i];
+	}
+	c = inc_stream_compress((const uint8_t *)q_x, n, eb, m_out, inc_stream_max_size(n), NULL);
+	CHECK(c >= 0 && inc_stream_decompress(m_out, (size_t)c, n, m_dec, n * 4) == c,
+	      "%s n=%zu: model round trip of in + res", what, n);
+	memcpy(q_v, in_b, n * 4);
+	inc_codec_quantize(q_v, q_res, n, eb);
+	CHECK(!memcmp(q_v, m_dec, n * 4), "%s %s n=%zu eb=%u: quantize with feedback: values differ",
+	      inc_codec_name(), what, n, eb);
+	for (i = 0; i < n; i++) {
+		float q;
+
+		memcpy(&q, m_dec + 4 * i, 4);
+		q = q_x[i] - q;
+		if (memcmp(&q, &q_res[i], 4))
+			break;
+	}
+	CHECK(i == n, "%s %s n=%zu eb=%u: quantize with feedback: residual %zu differs",
+	      inc_codec_name(), what, n, eb, i);
+}
+
 /* Compress n values with both, compare; then decompress with both. */
 static void compare(size_t n, unsigned eb, const char *what)
 {
@@ -120,6 +166,7 @@ static void compare(size_t n, unsigned eb, const char *what)
 	      inc_codec_name(), what, n, eb, db, da, a);
 	CHECK(!memcmp(m_dec, l_dec, n * 4 + GUARD), "%s %s n=%zu eb=%u: decoded values differ",
 	      inc_codec_name(), what, n, eb);
+	quantize_check(n, eb, what);
 }
 
 /* Capacities around the exact size, and truncated/corrupted input. */
