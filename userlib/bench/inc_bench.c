@@ -12,7 +12,11 @@
  *   inc_codec_decompress_parts) with K = 2..4 parts (portable: K = 4 only),
  *   each row with its own memcpy figure (one copy timed before each
  *   repetition), which the row's ratios divide by. The CPU's model name
- *   (/proc/cpuinfo) is printed beside both tables.
+ *   (/proc/cpuinfo) is printed beside both tables. Then the round trip q(x)
+ *   in place, as nic mode's host side needs it: through the stream
+ *   (compress + decompress, K = 4) and value by value (inc_codec_quantize),
+ *   without and with a residual (error feedback), GB/s of values next to
+ *   memcpy.
  *
  * inc-bench frame [-m MTU] [-n FRAMES] [-r REPS] [-e EB]
  *   The frame path of the emulated NICs: inc_frame_compress /
@@ -286,6 +290,62 @@ static int bench_codec(int argc, char **argv)
 			gd = (double)bytes / bd / 1e9;
 			printf("%-8s %-13s %11.2f %13.2f %7.2fx %15.2f %7.2fx\n", inc_codec_name(),
 			       sto ? "stochastic" : "deterministic", gm, gc, gc / gm, gd, gd / gm);
+		}
+	}
+	/* q(x) in place: through the stream, and value by value. */
+	printf("round trip q(x) in place (nic mode's host side; memcpy timed in each row):\n");
+	printf("%-8s %-3s %11s %13s %8s %13s %8s %13s %8s\n", "impl", "eb", "memcpy GB/s",
+	       "stream GB/s", "/memcpy", "q GB/s", "/memcpy", "q+res GB/s", "/memcpy");
+	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX2; impl++) {
+		float *res = (float *)(void *)stream;   /* cap >= bytes */
+
+		if (inc_codec_select((enum inc_codec_impl)impl))
+			continue;
+		for (i = 0; i < sizeof(ebs) / sizeof(ebs[0]); i++) {
+			double bs = 1e9, bq = 1e9, be = 1e9, gs, gq, ge;
+			double gm = inc_bench_memcpy_gbs(dst, in, bytes, reps);
+			uint8_t *enc = malloc(cap);
+
+			if (!enc) {
+				fprintf(stderr, "inc-bench: cannot allocate %zu bytes\n", cap);
+				return 1;
+			}
+			for (k = 0; k < reps; k++) {
+				long len;
+
+				memcpy(dst, in, bytes);
+				t = inc_bench_now();
+				len = inc_codec_compress_parts((const float *)(void *)dst, n, ebs[i],
+							       INC_CODEC_PARTS_MAX, enc, cap);
+				if (len < 0 || inc_codec_decompress_parts(enc, (size_t)len, n,
+									  (float *)(void *)dst, bytes) != len) {
+					fprintf(stderr, "inc-bench: stream round trip failed\n");
+					return 1;
+				}
+				t = inc_bench_now() - t;
+				if (t < bs)
+					bs = t;
+				memcpy(dst, in, bytes);
+				t = inc_bench_now();
+				inc_codec_quantize((float *)(void *)dst, NULL, n, ebs[i]);
+				t = inc_bench_now() - t;
+				if (t < bq)
+					bq = t;
+				memcpy(dst, in, bytes);
+				memset(res, 0, bytes);
+				t = inc_bench_now();
+				inc_codec_quantize((float *)(void *)dst, res, n, ebs[i]);
+				t = inc_bench_now() - t;
+				inc_bench_sink = dst[bytes / 3];
+				if (t < be)
+					be = t;
+			}
+			free(enc);
+			gs = (double)bytes / bs / 1e9;
+			gq = (double)bytes / bq / 1e9;
+			ge = (double)bytes / be / 1e9;
+			printf("%-8s %-3u %11.2f %13.2f %7.2fx %13.2f %7.2fx %13.2f %7.2fx\n",
+			       inc_codec_name(), ebs[i], gm, gs, gs / gm, gq, gq / gm, ge, ge / gm);
 		}
 	}
 	inc_codec_select(INC_CODEC_AUTO);

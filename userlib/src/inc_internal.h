@@ -33,8 +33,6 @@ long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
  * v then holds. The same results as inc_round_trip_ef through the stream. */
 void inc_avx2_quantize(float *v, float *res, size_t n, unsigned eb);
 void inc_quantize_portable(float *v, float *res, size_t n, unsigned eb);
-/* ... through the implementation in use (codec_dispatch.c). */
-void inc_codec_quantize(float *v, float *res, size_t n, unsigned eb);
 
 /* One part of a multi-stream container, its bounds already checked against
  * the container: stream bytes in[0..len), n values into out[0..4n). */

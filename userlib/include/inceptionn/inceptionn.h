@@ -531,6 +531,13 @@ long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
 long inc_codec_decompress_parts(const void *in, size_t in_len, size_t n_values,
 				float *out, size_t out_cap);
 
+/* q(x) in place: v[0..n) replaced by the codec's round trip, value by value
+ * (inc_quantize_value of the model: what compressing and decompressing, or
+ * a NIC, delivers), without a stream. With res not NULL, error feedback in
+ * the same pass: each value becomes q(v + res) and res becomes
+ * (v + res) - q(v + res), float arithmetic. eb is clamped to 1..126. */
+void inc_codec_quantize(float *v, float *res, size_t n, unsigned eb);
+
 /* Largest absolute error |x - q(x)| of one value at error bound eb, for
  * any input (values with |x| >= 1 are exact). Used for tolerances. */
 double inc_codec_abs_bound(unsigned eb);
