@@ -849,7 +849,7 @@ void inc_avx2_quantize(float *v, float *res, size_t n, unsigned eb)
 			_mm256_storeu_ps(res + i, _mm256_sub_ps(x, _mm256_castsi256_ps(q)));
 		_mm256_storeu_si256((__m256i *)(void *)(v + i), q);
 	}
-	inc_quantize_portable(v + i, res ? res + i : NULL, n - i, eb);
+	inc_quantize_scalar(v + i, res ? res + i : NULL, n - i, eb);
 }
 
 const struct inc_frame_kernels inc_frame_kernels_avx2 = {

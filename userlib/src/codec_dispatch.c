@@ -39,22 +39,6 @@ static long portable_decompress_parts(const struct inc_part *p, unsigned k)
 	return 0;
 }
 
-void inc_quantize_portable(float *v, float *res, size_t n, unsigned eb)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		float x = res ? v[i] + res[i] : v[i];
-		uint32_t b;
-
-		memcpy(&b, &x, 4);
-		b = inc_quantize_value(b, eb);
-		memcpy(&v[i], &b, 4);
-		if (res)
-			res[i] = x - v[i];
-	}
-}
-
 struct codec_ops {
 	const char *name;
 	long (*compress)(const float *, size_t, unsigned, void *, size_t);
@@ -65,7 +49,7 @@ struct codec_ops {
 
 static const struct codec_ops ops_portable = {
 	"portable", portable_compress, portable_decompress,
-	portable_decompress_parts, inc_quantize_portable,
+	portable_decompress_parts, inc_quantize_scalar,
 };
 static const struct codec_ops ops_avx2 = {
 	"avx2", inc_avx2_compress, inc_avx2_decompress,

@@ -32,7 +32,23 @@ long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
  * value is v + res (one float addition), and res becomes that minus what
  * v then holds. The same results as inc_round_trip_ef through the stream. */
 void inc_avx2_quantize(float *v, float *res, size_t n, unsigned eb);
-void inc_quantize_portable(float *v, float *res, size_t n, unsigned eb);
+/* The same one value at a time (the portable path, and the AVX2 path's
+ * tail). */
+static inline void inc_quantize_scalar(float *v, float *res, size_t n, unsigned eb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float x = res ? v[i] + res[i] : v[i];
+		uint32_t b;
+
+		memcpy(&b, &x, 4);
+		b = inc_quantize_value(b, eb);
+		memcpy(&v[i], &b, 4);
+		if (res)
+			res[i] = x - v[i];
+	}
+}
 
 /* One part of a multi-stream container, its bounds already checked against
  * the container: stream bytes in[0..len), n values into out[0..4n). */
