@@ -9,16 +9,27 @@ float tr_sgd_rate(const struct tr_sgd *o, long iter)
 	return (float)(o->lr * pow(o->gamma, (double)(iter / o->step)));
 }
 
-void tr_sgd_update(const struct tr_sgd *o, float rate, float *w, float *v,
-		   const float *grad, float scale, size_t n)
+/* One value's update. */
+static inline void sgd_one(float *restrict w, float *restrict v, const float *restrict grad,
+			   size_t j, float scale, float wd, float mu, float rate)
+{
+	float g = grad[j] * scale + wd * w[j];
+
+	v[j] = mu * v[j] + rate * g;
+	w[j] -= v[j];
+}
+
+void tr_sgd_update(const struct tr_sgd *o, float rate, float *restrict w, float *restrict v,
+		   const float *restrict grad, float scale, size_t n)
 {
 	float mu = (float)o->momentum, wd = (float)o->decay;
-	size_t i;
+	size_t i = 0, j;
 
-	for (i = 0; i < n; i++) {
-		float g = grad[i] * scale + wd * w[i];
-
-		v[i] = mu * v[i] + rate * g;
-		w[i] -= v[i];
-	}
+	/* Blocks of 8 with a fixed inner count, which the compiler vectorises
+	 * at -O2 (each value's operations stay the same: the same results) */
+	for (; i + 8 <= n; i += 8)
+		for (j = i; j < i + 8; j++)
+			sgd_one(w, v, grad, j, scale, wd, mu, rate);
+	for (; i < n; i++)
+		sgd_one(w, v, grad, i, scale, wd, mu, rate);
 }

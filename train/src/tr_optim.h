@@ -23,7 +23,7 @@ float tr_sgd_rate(const struct tr_sgd *o, long iter);
 
 /* For i in [0, n): g = grad[i] * scale + decay * w[i];
  *                  v[i] = momentum * v[i] + rate * g;  w[i] -= v[i]. */
-void tr_sgd_update(const struct tr_sgd *o, float rate, float *w, float *v,
-		   const float *grad, float scale, size_t n);
+void tr_sgd_update(const struct tr_sgd *o, float rate, float *restrict w, float *restrict v,
+		   const float *restrict grad, float scale, size_t n);
 
 #endif
