@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "inc_model.h"
+#include "inceptionn/inc_frame_fast.h"
 #include "tr_optim.h"
 #include "tr_run.h"
 #include "tr_util.h"
@@ -311,9 +312,10 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
 	const struct inc_compression_info *ci =
 		inc_compression_info((enum inc_compression)r->o.compression);
 	const float *g = v + off;
-	size_t i, nnz = 0, nnzq = 0;
+	size_t i, nnz = 0, nnzq;
 	uint64_t *acc = r->n.acc;
-	uint32_t u, pl;
+	struct inc_stream_sums sums;
+	unsigned t;
 	long len;
 
 	/* with error feedback the codec sees gradient + residual */
@@ -322,20 +324,25 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
 			r->scratch.sent[off + i] = v[off + i] + r->s.res[off + i];
 		g = r->scratch.sent + off;
 	}
-	for (i = 0; i < n; i++) {
-		unsigned tag;
-
-		memcpy(&u, &g[i], 4);
-		tag = inc_compress_value(u, r->o.error_bound, &pl);
-		acc[TR_ACC_TAG0 + tag]++;
-		nnzq += tag != 0;
-		nnz += g[i] != 0.0f;
-	}
+	/* the INCEPTIONN stream of these values, with its tag counts, in one
+	 * pass of the SIMD kernels (the model's bytes and counts) */
+	len = inc_frame_kernels_fast()->stream_compress((const uint8_t *)g, n, r->o.error_bound,
+							 r->scratch.cstream, inc_codec_max_size(n),
+							 &sums);
+	if (len < 0)
+		return;
+	for (t = 0; t < 4; t++)
+		acc[TR_ACC_TAG0 + t] += sums.counts.n[t];
+	nnzq = n - sums.counts.n[0];
 	if (ci->summable) {
 		/* this worker's gradient as a sketch message of its own (index +
 		 * cells for its non-zeros; quantized first when the mode is lossy) */
 		struct inc_sketch_geom gm;
-		size_t k = ci->lossy ? nnzq : nnz;
+		size_t k;
+
+		for (i = 0; !ci->lossy && i < n; i++)
+			nnz += g[i] != 0.0f;
+		k = ci->lossy ? nnzq : nnz;
 
 		if (!inc_sketch_geom_index(&gm, n, (enum inc_sketch_index)r->c.ar.sketch_index, k, 0) &&
 		    !inc_sketch_geom_cells(&gm, k, r->c.ar.sketch_gamma > 0 ? r->c.ar.sketch_gamma
@@ -350,7 +357,6 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
 		acc[TR_ACC_CRAW] += (uint64_t)n * 4;
 		return;
 	}
-	len = inc_codec_compress(g, n, r->o.error_bound, r->scratch.cstream, inc_codec_max_size(n));
 	if (len > 0) {
 		acc[TR_ACC_CBYTES] += (uint64_t)len;
 		acc[TR_ACC_CRAW] += (uint64_t)n * 4;

@@ -212,7 +212,11 @@ void inc_reduce(struct inc_comm *c, enum inc_red op, float *restrict dst,
 
 	switch (op) {
 	case INC_RED_SUM_F32:
-		for (i = 0; i < n; i++)
+		/* blocks of 8 with a fixed inner count: vectorised at -O2 */
+		for (i = 0; i + 8 <= n; i += 8)
+			for (size_t j = i; j < i + 8; j++)
+				dst[j] += src[j];
+		for (; i < n; i++)
 			dst[i] += src[i];
 		break;
 	case INC_RED_OR_U32:
