@@ -20,7 +20,7 @@ demo_pkgs=(
 pkgs=(
 	build-essential clang llvm libclang-rt-14-dev pkg-config
 	libpcap-dev libssl-dev tcpdump tshark iproute2 ethtool iputils-ping
-	verilator iverilog yosys
+	verilator iverilog yosys opensta
 	qemu-system-x86 busybox-static cpio kmod
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev

@@ -129,7 +129,7 @@ SYNTH_INPUTS := $(wildcard rtl/*.v rtl/*.vh) synth/xc7.ys synth/sta.tcl synth/xc
                 constraints/inc_offload_250.xdc constraints/inc_offload_common.xdc \
                 scripts/synth.sh scripts/xc7-liberty.py scripts/sta-report.py scripts/timing.py
 define inc_synth_top
-$(SYNTH_DIR)/$(call synth_name,$(1)).result: $(SYNTH_INPUTS)
+$(SYNTH_DIR)/$(call synth_name,$(1)).result: $(SYNTH_INPUTS) | deps
 	-@SYNTH_OUT=$(SYNTH_DIR) scripts/synth.sh $(1)
 endef
 $(foreach t,$(TOPS),$(eval $(call inc_synth_top,$(t))))
