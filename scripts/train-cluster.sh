@@ -169,9 +169,10 @@ if [ -n "$log" ] && [ -f "$log" ] && [ -n "$stats" ]; then
 	set -- $stats
 	# frames F compressed C bypassed B malformed M bytes_in I bytes_wire W dropped D bad_payload_csum X misaligned A
 	# cpu_ms U codec_ms K xcheck_ms Y link_ms L elapsed_ms E (the RTL switch stops at A)
-	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"misaligned":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s,"switch_cpu_ms":%s,"switch_codec_ms":%s,"switch_xcheck_ms":%s,"link_busy_ms":%s,"switch_elapsed_ms":%s}\n' \
+	# segmented S coalesced C gso_dropped G gso_other O kernel_dropped KD
+	printf '{"type":"wire","frames":%s,"compressed":%s,"bypassed":%s,"malformed":%s,"bytes_in":%s,"bytes_wire":%s,"dropped":%s,"bad_payload_csum":%s,"misaligned":%s,"rate_mbit":%s,"bytes_wire_per_iter":%s,"switch_cpu_ms":%s,"switch_codec_ms":%s,"switch_xcheck_ms":%s,"link_busy_ms":%s,"switch_elapsed_ms":%s,"kernel_dropped":%s}\n' \
 		"$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16:-0}" "${18:-0}" "$rate" \
 		"$(( ${12} / ${iters:-1} ))" "${20:-null}" "${22:-null}" "${24:-null}" "${26:-null}" \
-		"${28:-null}" >>"$log"
+		"${28:-null}" "${38:-null}" >>"$log"
 fi
 exit $rc
