@@ -65,7 +65,14 @@ struct inc_part {
  * INC_EMALFORMED for a part whose stream ends before its length. */
 long inc_avx2_decompress_parts(const struct inc_part *p, unsigned k);
 
-/* codec_dispatch.c: is the AVX2 implementation selected? */
+/* codec_avx512.c: the same decoders with AVX-512 F/BW/VL/VBMI2 and BMI2
+ * (compression stays with inc_avx2_compress). */
+long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
+			   float *out, size_t out_cap);
+long inc_avx512_decompress_parts(const struct inc_part *p, unsigned k);
+
+/* codec_dispatch.c: is a SIMD implementation (AVX2, or AVX-512, which
+ * shares the AVX2 kernels) selected? */
 int inc_codec_is_avx2(void);
 /* codec_cnat.c: the two implementations behind inc_cnat_encode/decode. */
 void inc_cnat_encode_portable(const float *in, size_t n, uint8_t *out, int stoch,

@@ -633,6 +633,16 @@ int main(void)
 		CHECK(inc_codec_select(INC_CODEC_AVX2) == INC_E_NOSUPPORT, "no avx2");
 		printf("note: CPU without AVX2, only the portable path was tested\n");
 	}
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+	    __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2")) {
+		CHECK(inc_codec_select(INC_CODEC_AVX512) == 0, "select avx512");
+		CHECK(!strcmp(inc_codec_name(), "avx512"), "name %s", inc_codec_name());
+		run_impl(&rng);
+	} else {
+		CHECK(inc_codec_select(INC_CODEC_AVX512) == INC_E_NOSUPPORT, "no avx512");
+		printf("note: CPU without AVX-512 VBMI2, the AVX-512 decoder was not tested\n");
+	}
 	CHECK(inc_codec_select(INC_CODEC_AUTO) == 0, "auto");
 	properties();
 	CHECK(!strcmp(inc_strerror(INC_E_TIMEOUT), "a peer stalled: no progress within the timeout"),

@@ -436,16 +436,19 @@ int inc_test(struct inc_request *req, int *done);
 /* SIMD codec (same stream format as inc_stream_compress/decompress)         */
 /* ------------------------------------------------------------------------ */
 enum inc_codec_impl {
-	INC_CODEC_AUTO = 0,      /* AVX2 when the CPU has it, else portable */
+	INC_CODEC_AUTO = 0,      /* the best the CPU has (see inc_codec_select) */
 	INC_CODEC_PORTABLE,
 	INC_CODEC_AVX2,
+	INC_CODEC_AVX512,        /* AVX2 codec, AVX-512 (VBMI2) decoder */
 };
 
 /* Choose the implementation for this process (INC_E_NOSUPPORT if the CPU
- * lacks it). The environment variable INC_CODEC=portable|avx2 does the same
- * on first use. */
+ * lacks it). AUTO: avx512 on AMD CPUs with AVX-512 F/BW/VL/VBMI2 (where it
+ * was measured), else avx2 when the CPU has AVX2, else portable. The
+ * environment variable INC_CODEC=portable|avx2|avx512 does the same on
+ * first use. */
 int inc_codec_select(enum inc_codec_impl impl);
-/* "avx2" or "portable": the implementation in use. */
+/* "avx512", "avx2" or "portable": the implementation in use. */
 const char *inc_codec_name(void);
 
 /* Byte-identical to inc_stream_compress (counts not supported): returns
