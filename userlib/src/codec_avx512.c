@@ -293,6 +293,7 @@ static inline void window_decode(const struct window *wd, uint8_t *out, int nt)
 /*
  * Decode full groups of in[0..in_len) into out, at most `groups`, while
  * the vector paths have room; nt: out is 64-byte aligned, stream it.
+ * windows: the window walk first, else pairs one at a time only.
  * Software-pipelined: the next window is scanned before this one's pairs
  * are decoded, so that the scan (the chain) is not queued behind the
  * decoding in the out-of-order core (in the other order the two took the
@@ -300,14 +301,14 @@ static inline void window_decode(const struct window *wd, uint8_t *out, int nt)
  */
 __attribute__((target(AVX512_TARGET), always_inline))
 static inline struct walked walk(const uint8_t *in, size_t in_len, size_t groups,
-				 uint8_t *out, int nt)
+				 uint8_t *out, int nt, int windows)
 {
 	struct win_consts c;
 	struct window wd[2];
 	size_t pos = 0, g = 0;
 	unsigned cw = 0;
 
-	if (in_len < WIN_ROOM || groups < 16)
+	if (!windows || in_len < WIN_ROOM || groups < 16)
 		goto pairs;
 	win_consts_init(&c);
 	window_scan(in, &c, &wd[0]);
@@ -344,16 +345,16 @@ pairs:
 
 __attribute__((target(AVX512_TARGET), noinline))
 static struct walked walk_normal(const uint8_t *in, size_t in_len, size_t groups,
-				 uint8_t *out)
+				 uint8_t *out, int windows)
 {
-	return walk(in, in_len, groups, out, 0);
+	return walk(in, in_len, groups, out, 0, windows);
 }
 
 __attribute__((target(AVX512_TARGET), noinline))
 static struct walked walk_nt(const uint8_t *in, size_t in_len, size_t groups,
-			     uint8_t *out)
+			     uint8_t *out, int windows)
 {
-	struct walked d = walk(in, in_len, groups, out, 1);
+	struct walked d = walk(in, in_len, groups, out, 1, windows);
 
 	_mm_sfence();
 	return d;
@@ -370,6 +371,10 @@ __attribute__((target(AVX512_TARGET)))
 static long decode(const uint8_t *in, size_t in_len, size_t n_values, uint8_t *out,
 		   size_t out_cap, int nt)
 {
+	/* The window walk when the stream averages 10 bytes a group or less
+	 * (3 pairs a window or more, each window about the time of 4-5
+	 * groups one at a time), else pairs one at a time. */
+	int dense = in_len / 10u <= n_values / INC_GROUP_VALUES;
 	size_t pos = 0, i = 0;
 	struct walked d;
 	long r;
@@ -385,10 +390,10 @@ static long decode(const uint8_t *in, size_t in_len, size_t n_values, uint8_t *o
 	}
 	if (nt && !((uintptr_t)(out + 4 * i) & 63u))
 		d = walk_nt(in + pos, in_len - pos, (n_values - i) / INC_GROUP_VALUES,
-			    out + 4 * i);
+			    out + 4 * i, dense);
 	else
 		d = walk_normal(in + pos, in_len - pos, (n_values - i) / INC_GROUP_VALUES,
-				out + 4 * i);
+				out + 4 * i, dense);
 	pos += d.bytes;
 	i += INC_GROUP_VALUES * d.groups;
 	if (i == n_values)
@@ -412,29 +417,141 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
 }
 
 /*
- * Multi-stream decode: the parts one after the other, each through the
- * windowed walk, whose chain no longer needs the parts' chains to overlap
- * (nor, one part at a time, a stagger between their store streams).
- * Large outputs go out with non-temporal stores.
+ * Multi-stream decode of sparse streams (more than 6 bytes a group on
+ * average: fewer than 5 pairs a window), where the window walk wastes
+ * much of its fixed 8 pairs: as in codec_avx2.c, the chains of the k
+ * parts (load the tag word, look up the group size, add) overlap, two
+ * groups of each part per iteration, with one bounds check per block of
+ * iterations. With non-temporal stores each part first decodes single
+ * groups until its output is 64-byte aligned and it is STAGGER groups per
+ * part index ahead (so that the parts' store streams do not sit at the
+ * same offset in their pages, see codec_avx2.c).
+ */
+#define STAGGER 37u
+
+__attribute__((target(AVX512_TARGET), always_inline))
+static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
+			      unsigned K, int nt, size_t groups)
+{
+	const uint8_t *cur[INC_CODEC_PARTS_MAX], *end[INC_CODEC_PARTS_MAX];
+	uint8_t *out[INC_CODEC_PARTS_MAX];
+	size_t g[INC_CODEC_PARTS_MAX], m, room;
+	unsigned j;
+
+	for (j = 0; j < K; j++) {
+		cur[j] = p[j].in;
+		end[j] = p[j].in + p[j].len;
+		out[j] = p[j].out;
+		g[j] = 0;
+		while ((g[j] < STAGGER * j || (nt && ((uintptr_t)out[j] & 63u))) &&
+		       g[j] < groups && (size_t)(end[j] - cur[j]) >= INC_GROUP_MAX_BYTES) {
+			unsigned tw = tag_word(cur[j]);
+
+			_mm256_storeu_si256((__m256i *)(void *)out[j], group_values(cur[j], tw));
+			cur[j] += group_len[tw];
+			out[j] += 32;
+			g[j]++;
+		}
+	}
+	for (;;) {
+		m = SIZE_MAX;
+		for (j = 0; j < K; j++) {
+			room = (size_t)(end[j] - cur[j]) / (2 * INC_GROUP_MAX_BYTES);
+			if (room > (groups - g[j]) / 2)
+				room = (groups - g[j]) / 2;
+			if (room < m)
+				m = room;
+		}
+		if (m == 0)
+			break;
+		for (j = 0; j < K; j++)
+			g[j] += 2 * m;
+		for (; m; m--) {
+#pragma GCC unroll 4
+			for (j = 0; j < K; j++) {
+				const uint8_t *a = cur[j], *b;
+				unsigned twa = tag_word(a), twb;
+				__m512i v;
+
+				b = a + group_len[twa];
+				twb = tag_word(b);
+				cur[j] = b + group_len[twb];
+				v = pair_values(a, twa, b, twb);
+				if (nt)
+					_mm512_stream_si512((void *)out[j], v);
+				else
+					_mm512_storeu_si512((void *)out[j], v);
+				out[j] += 64;
+			}
+		}
+	}
+	if (nt)
+		_mm_sfence();
+	for (j = 0; j < K; j++) {
+		pos[j] = (size_t)(cur[j] - p[j].in);
+		gd[j] = g[j];
+	}
+}
+
+/* k in 2..4. */
+__attribute__((target(AVX512_TARGET), noinline))
+static void walk_parts_k(const struct inc_part *p, size_t *pos, size_t *gd, unsigned k,
+			 int nt, size_t groups)
+{
+	if (nt) {
+		if (k == 2)
+			walk_parts(p, pos, gd, 2, 1, groups);
+		else if (k == 3)
+			walk_parts(p, pos, gd, 3, 1, groups);
+		else
+			walk_parts(p, pos, gd, 4, 1, groups);
+	} else {
+		if (k == 2)
+			walk_parts(p, pos, gd, 2, 0, groups);
+		else if (k == 3)
+			walk_parts(p, pos, gd, 3, 0, groups);
+		else
+			walk_parts(p, pos, gd, 4, 0, groups);
+	}
+}
+
+/*
+ * Multi-stream decode: dense parts one after the other, each through the
+ * window walk, whose chain does not need the parts' chains to overlap (nor,
+ * one part at a time, a stagger between their store streams); sparse ones
+ * interleaved (walk_parts). Large outputs go out with non-temporal stores.
  */
 long inc_avx512_decompress_parts(const struct inc_part *p, unsigned k)
 {
-	size_t bytes = 0;
+	size_t pos[INC_CODEC_PARTS_MAX] = { 0 }, gd[INC_CODEC_PARTS_MAX] = { 0 };
+	size_t bytes = 0, len = 0, groups = SIZE_MAX;
 	unsigned j;
 	int nt;
 	long r;
 
 	if (k > INC_CODEC_PARTS_MAX)
 		return INC_EINVAL;
-	for (j = 0; j < k; j++)
+	pthread_once(&tbl_once, tbl_init);
+	for (j = 0; j < k; j++) {
 		bytes += 4 * p[j].n;
+		len += p[j].len;
+		if (p[j].n / INC_GROUP_VALUES < groups)
+			groups = p[j].n / INC_GROUP_VALUES;
+	}
 	/* Parts start at multiples of 8 values (32 bytes) from the first. */
 	nt = bytes >= NT_MIN_BYTES && k > 0 && ((uintptr_t)p[0].out & 31u) == 0;
+	if (k >= 2 && groups > 0 && len / 6u > bytes / 32u)
+		walk_parts_k(p, pos, gd, k, nt, groups);
+	/* The rest of each part (all of it when dense): the single-stream
+	 * path, whose result for the rest plus the bytes walked is the
+	 * model's for the whole part. */
 	for (j = 0; j < k; j++) {
-		r = decode(p[j].in, p[j].len, p[j].n, p[j].out, 4 * p[j].n, nt);
+		r = decode(p[j].in + pos[j], p[j].len - pos[j],
+			   p[j].n - INC_GROUP_VALUES * gd[j], p[j].out + 32 * gd[j],
+			   4 * (p[j].n - INC_GROUP_VALUES * gd[j]), nt);
 		if (r < 0)
 			return r;
-		if ((size_t)r != p[j].len)
+		if ((size_t)r != p[j].len - pos[j])
 			return INC_EMALFORMED;
 	}
 	return 0;
