@@ -506,33 +506,47 @@ static void run_parts(uint64_t *rng)
 	CHECK(inc_codec_decompress_parts(l_out, 12, 1, NULL, 4) == INC_EINVAL, "NULL out");
 }
 
-/* Outputs of 8 MiB and more take the AVX2 path's non-temporal stores (32-
+/* Outputs of 8 MiB and more take the SIMD paths' non-temporal stores (32-
  * or 16-byte aligned output) or normal ones (otherwise): same values as
- * the model's single stream, for each alignment and K. */
+ * the model's single stream, for each alignment and K; gradient-like data
+ * (the AVX-512 decoder's window walk) and random bits (its interleaved
+ * walk of sparse parts); and the single stream of the same values. */
 static void parts_large(uint64_t *rng)
 {
 	size_t n = (9u << 20) / 4 + 13, sz = n * 4, cap = inc_codec_parts_max_size(n, 4);
 	uint8_t *src = malloc(sz), *ref = malloc(sz), *st = malloc(cap);
 	uint8_t *dst = aligned_alloc(64, (sz + 64 + 63) / 64 * 64);
-	static const size_t offs[] = { 0, 16, 4 };
-	unsigned k, o;
+	static const size_t offs[] = { 0, 16, 4, 32 };
+	static const enum inc_fg_mix kinds[] = { INC_FG_GRADIENT, INC_FG_RANDOM_BITS };
+	unsigned k, o, kd;
 	long m, r, d;
 
-	inc_fg_payload(src, sz, INC_FG_GRADIENT, rng);
-	m = inc_stream_compress(src, n, 10, st, cap, NULL);
-	CHECK(m > 0 && inc_stream_decompress(st, (size_t)m, n, ref, sz) == m, "large model");
-	for (k = 2; k <= INC_CODEC_PARTS_MAX; k++) {
-		r = inc_codec_compress_parts((const float *)(void *)src, n, 10, k, st, cap);
-		for (o = 0; o < 3; o++) {
+	for (kd = 0; kd < 2; kd++) {
+		inc_fg_payload(src, sz, kinds[kd], rng);
+		m = inc_stream_compress(src, n, 10, st, cap, NULL);
+		CHECK(m > 0 && inc_stream_decompress(st, (size_t)m, n, ref, sz) == m, "large model");
+		for (o = 0; o < 4; o++) {
 			memset(dst, 0x5a, sz + 64);
-			d = inc_codec_decompress_parts(st, (size_t)r, n,
-						       (float *)(void *)(dst + offs[o]), sz);
-			CHECK(r > 0 && d == r, "%s large K=%u off %zu: %ld vs %ld", inc_codec_name(),
-			      k, offs[o], d, r);
-			CHECK(!memcmp(dst + offs[o], ref, sz), "%s large K=%u off %zu: values differ",
-			      inc_codec_name(), k, offs[o]);
-			CHECK(dst[offs[o] + sz] == 0x5a && (offs[o] == 0 || dst[offs[o] - 1] == 0x5a),
-			      "%s large K=%u off %zu: wrote outside", inc_codec_name(), k, offs[o]);
+			d = inc_codec_decompress(st, (size_t)m, n, (float *)(void *)(dst + offs[o]), sz);
+			CHECK(d == m && !memcmp(dst + offs[o], ref, sz) && dst[offs[o] + sz] == 0x5a,
+			      "%s large single kind %u off %zu: %ld vs %ld", inc_codec_name(), kd,
+			      offs[o], d, m);
+		}
+		for (k = 2; k <= INC_CODEC_PARTS_MAX; k++) {
+			r = inc_codec_compress_parts((const float *)(void *)src, n, 10, k, st, cap);
+			for (o = 0; o < 4; o++) {
+				memset(dst, 0x5a, sz + 64);
+				d = inc_codec_decompress_parts(st, (size_t)r, n,
+							       (float *)(void *)(dst + offs[o]), sz);
+				CHECK(r > 0 && d == r, "%s large kind %u K=%u off %zu: %ld vs %ld",
+				      inc_codec_name(), kd, k, offs[o], d, r);
+				CHECK(!memcmp(dst + offs[o], ref, sz),
+				      "%s large kind %u K=%u off %zu: values differ",
+				      inc_codec_name(), kd, k, offs[o]);
+				CHECK(dst[offs[o] + sz] == 0x5a && (offs[o] == 0 || dst[offs[o] - 1] == 0x5a),
+				      "%s large kind %u K=%u off %zu: wrote outside", inc_codec_name(),
+				      kd, k, offs[o]);
+			}
 		}
 	}
 	free(src);
