@@ -210,6 +210,14 @@ static void win_consts_init(struct win_consts *c)
 	c->shifts = _mm512_set1_epi64(0x1c1814100c080400ll);
 }
 
+/* How the walk stores: normal stores; non-temporal ones to a 64-byte
+ * aligned output; or non-temporal ones to an output 4s bytes past a line
+ * boundary (0 < s < 16, as malloc's large blocks, 16 bytes past a page),
+ * each aligned line made of the previous pair's last s values and this
+ * pair's first 16 - s, with a masked normal store for the first and the
+ * last line. */
+enum { ST_NORMAL, ST_NT, ST_NT_SHIFT };
+
 /* Store v to dst, normal or non-temporal (dst 64-byte aligned). */
 __attribute__((target(AVX512_TARGET), always_inline))
 static inline void store64(uint8_t *dst, __m512i v, int nt)
@@ -218,6 +226,27 @@ static inline void store64(uint8_t *dst, __m512i v, int nt)
 		_mm512_stream_si512((void *)dst, v);
 	else
 		_mm512_storeu_si512((void *)dst, v);
+}
+
+/* ST_NT_SHIFT's state: the next line, the previous pair's values, and the
+ * vpermt2d index that makes a line of them and the next pair's. */
+struct sink {
+	uint8_t *line;
+	__m512i prev, idx;
+};
+
+/* The pair v of 16 values for out + 32 g (dst), stored as st says. */
+__attribute__((target(AVX512_TARGET), always_inline))
+static inline void pair_out(uint8_t *dst, __m512i v, int st, struct sink *sk)
+{
+	if (st == ST_NT_SHIFT) {
+		_mm512_stream_si512((void *)sk->line,
+				    _mm512_permutex2var_epi32(sk->prev, sk->idx, v));
+		sk->line += 64;
+		sk->prev = v;
+	} else {
+		store64(dst, v, st == ST_NT);
+	}
 }
 
 /* One window's pairs: their offsets from cur (P[k] at pq[k], Q[k] at
@@ -269,30 +298,29 @@ static inline void window_scan(const uint8_t *cur, const struct win_consts *c,
 		c->nibmask));
 }
 
-/* All 8 pairs of the window from group g on, the ones past cnt too
- * (their offsets are the window's end, inside WIN_ROOM; the caller
- * leaves room for 16 groups and overwrites them later). */
+/* The window's cnt pairs, from group g on (out). */
 __attribute__((target(AVX512_TARGET), always_inline))
-static inline void window_decode(const struct window *wd, uint8_t *out, int nt)
+static inline void window_decode(const struct window *wd, uint8_t *out, int st,
+				 struct sink *sk)
 {
 	unsigned k;
 
-#pragma GCC unroll 8
-	for (k = 0; k < 8; k++) {
+	for (k = 0; k < wd->cnt; k++) {
 		uint64_t m = wd->msk[k];
 		__m256i qa = expand_bytes((uint32_t)m, _mm256_loadu_si256(
 			(const __m256i *)(const void *)(wd->cur + wd->pq[k] + 2)));
 		__m256i qb = expand_bytes((uint32_t)(m >> 32), _mm256_loadu_si256(
 			(const __m256i *)(const void *)(wd->cur + wd->pq[8 + k] + 2)));
 
-		store64(out + 64 * k, lanes_values(_mm512_inserti64x4(
-			_mm512_castsi256_si512(qa), qb, 1), m), nt);
+		pair_out(out + 64 * k, lanes_values(_mm512_inserti64x4(
+			_mm512_castsi256_si512(qa), qb, 1), m), st, sk);
 	}
 }
 
 /*
  * Decode full groups of in[0..in_len) into out, at most `groups`, while
- * the vector paths have room; nt: out is 64-byte aligned, stream it.
+ * the vector paths have room, storing as st says (ST_NT_SHIFT: the window
+ * walk's; the pairs after it store normally).
  * windows: the window walk first, else pairs one at a time only.
  * Software-pipelined: the next window is scanned before this one's pairs
  * are decoded, so that the scan (the chain) is not queued behind the
@@ -301,32 +329,61 @@ static inline void window_decode(const struct window *wd, uint8_t *out, int nt)
  */
 __attribute__((target(AVX512_TARGET), always_inline))
 static inline struct walked walk(const uint8_t *in, size_t in_len, size_t groups,
-				 uint8_t *out, int nt, int windows)
+				 uint8_t *out, int st, int windows)
 {
 	struct win_consts c;
 	struct window wd[2];
+	struct sink sk;
 	size_t pos = 0, g = 0;
-	unsigned cw = 0;
+	unsigned cw = 0, shift = ((unsigned)(uintptr_t)out & 63u) / 4u;
 
-	if (!windows || in_len < WIN_ROOM || groups < 16)
+	if (!windows || in_len < WIN_ROOM + 2 * INC_GROUP_MAX_BYTES || groups < 18) {
+		st = st == ST_NT ? ST_NT : ST_NORMAL;
 		goto pairs;
+	}
+	if (st == ST_NT_SHIFT) {
+		/* The first pair, through the chain; its line's first s
+		 * values are not ours. */
+		const uint8_t *b = in + group_len[tag_word(in)];
+		__m512i v = pair_values(in, tag_word(in), b, tag_word(b));
+		uint32_t ix[16];
+		unsigned i;
+
+		for (i = 0; i < 16; i++)
+			ix[i] = i < shift ? 16u - shift + i : 16u + i - shift;
+		sk.idx = _mm512_loadu_si512(ix);
+		sk.line = out - 4 * shift;
+		_mm512_mask_storeu_epi32(sk.line, (__mmask16)(0xffffu << shift),
+					 _mm512_permutex2var_epi32(_mm512_setzero_si512(), sk.idx, v));
+		sk.line += 64;
+		sk.prev = v;
+		pos = (size_t)(b - in) + group_len[tag_word(b)];
+		g = 2;
+	}
 	win_consts_init(&c);
-	window_scan(in, &c, &wd[0]);
+	window_scan(in + pos, &c, &wd[0]);
 	for (;;) {
 		struct window *now = &wd[cw];
 		size_t npos = pos + now->end, ng = g + 2 * now->cnt;
 
 		if (in_len - npos < WIN_ROOM || groups - ng < 16) {
-			window_decode(now, out + 32 * g, nt);
+			window_decode(now, out + 32 * g, st, &sk);
 			pos = npos;
 			g = ng;
 			break;
 		}
 		window_scan(in + npos, &c, &wd[cw ^ 1]);
-		window_decode(now, out + 32 * g, nt);
+		window_decode(now, out + 32 * g, st, &sk);
 		pos = npos;
 		g = ng;
 		cw ^= 1;
+	}
+	if (st == ST_NT_SHIFT) {
+		/* The last pair's last s values, in a line of their own. */
+		_mm512_mask_storeu_epi32(sk.line, (__mmask16)((1u << shift) - 1u),
+					 _mm512_permutex2var_epi32(sk.prev, sk.idx,
+								   _mm512_setzero_si512()));
+		st = ST_NORMAL;
 	}
 pairs:
 	/* Pairs one at a time while 68 bytes are left. */
@@ -337,7 +394,7 @@ pairs:
 		b = a + group_len[twa];
 		twb = tag_word(b);
 		pos = (size_t)(b - in) + group_len[twb];
-		store64(out + 32 * g, pair_values(a, twa, b, twb), nt);
+		store64(out + 32 * g, pair_values(a, twa, b, twb), st == ST_NT);
 		g += 2;
 	}
 	return (struct walked){ g, pos };
@@ -347,14 +404,24 @@ __attribute__((target(AVX512_TARGET), noinline))
 static struct walked walk_normal(const uint8_t *in, size_t in_len, size_t groups,
 				 uint8_t *out, int windows)
 {
-	return walk(in, in_len, groups, out, 0, windows);
+	return walk(in, in_len, groups, out, ST_NORMAL, windows);
 }
 
 __attribute__((target(AVX512_TARGET), noinline))
 static struct walked walk_nt(const uint8_t *in, size_t in_len, size_t groups,
 			     uint8_t *out, int windows)
 {
-	struct walked d = walk(in, in_len, groups, out, 1, windows);
+	struct walked d = walk(in, in_len, groups, out, ST_NT, windows);
+
+	_mm_sfence();
+	return d;
+}
+
+__attribute__((target(AVX512_TARGET), noinline))
+static struct walked walk_nt_shift(const uint8_t *in, size_t in_len, size_t groups,
+				   uint8_t *out, int windows)
+{
+	struct walked d = walk(in, in_len, groups, out, ST_NT_SHIFT, windows);
 
 	_mm_sfence();
 	return d;
@@ -365,8 +432,9 @@ static struct walked walk_nt(const uint8_t *in, size_t in_len, size_t groups,
 #define NT_MIN_BYTES (8u << 20)
 #endif
 
-/* n values of in[0..in_len) into out (capacity checked), nt as in walk
- * (out only 32-byte aligned: single groups first). */
+/* n values of in[0..in_len) into out (capacity checked); nt: with
+ * non-temporal stores where the output's alignment allows (a multiple of
+ * 4 bytes). */
 __attribute__((target(AVX512_TARGET)))
 static long decode(const uint8_t *in, size_t in_len, size_t n_values, uint8_t *out,
 		   size_t out_cap, int nt)
@@ -375,27 +443,19 @@ static long decode(const uint8_t *in, size_t in_len, size_t n_values, uint8_t *o
 	 * (3 pairs a window or more, each window about the time of 4-5
 	 * groups one at a time), else pairs one at a time. */
 	int dense = in_len / 10u <= n_values / INC_GROUP_VALUES;
-	size_t pos = 0, i = 0;
+	size_t pos, i;
 	struct walked d;
 	long r;
 
 	pthread_once(&tbl_once, tbl_init);
-	if (nt && ((uintptr_t)out & 63u) && n_values >= INC_GROUP_VALUES &&
-	    in_len >= INC_GROUP_MAX_BYTES) {
-		unsigned tw = tag_word(in);
-
-		_mm256_storeu_si256((__m256i *)(void *)out, group_values(in, tw));
-		pos = group_len[tw];
-		i = INC_GROUP_VALUES;
-	}
-	if (nt && !((uintptr_t)(out + 4 * i) & 63u))
-		d = walk_nt(in + pos, in_len - pos, (n_values - i) / INC_GROUP_VALUES,
-			    out + 4 * i, dense);
+	if (nt && !((uintptr_t)out & 63u))
+		d = walk_nt(in, in_len, n_values / INC_GROUP_VALUES, out, dense);
+	else if (nt && !((uintptr_t)out & 3u))
+		d = walk_nt_shift(in, in_len, n_values / INC_GROUP_VALUES, out, dense);
 	else
-		d = walk_normal(in + pos, in_len - pos, (n_values - i) / INC_GROUP_VALUES,
-				out + 4 * i, dense);
-	pos += d.bytes;
-	i += INC_GROUP_VALUES * d.groups;
+		d = walk_normal(in, in_len, n_values / INC_GROUP_VALUES, out, dense);
+	pos = d.bytes;
+	i = INC_GROUP_VALUES * d.groups;
 	if (i == n_values)
 		return (long)pos;
 	/* The rest (short input, a partial last group): the AVX2 decoder,
@@ -413,7 +473,8 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
 		return INC_EINVAL;
 	if (n_values > out_cap / 4)
 		return INC_ENOSPC;
-	return decode(in, in_len, n_values, (uint8_t *)out, out_cap, 0);
+	return decode(in, in_len, n_values, (uint8_t *)out, out_cap,
+		      4 * n_values >= NT_MIN_BYTES);
 }
 
 /*
