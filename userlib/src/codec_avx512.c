@@ -473,8 +473,7 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
 		return INC_EINVAL;
 	if (n_values > out_cap / 4)
 		return INC_ENOSPC;
-	return decode(in, in_len, n_values, (uint8_t *)out, out_cap,
-		      4 * n_values >= NT_MIN_BYTES);
+	return decode(in, in_len, n_values, (uint8_t *)out, out_cap, 0);
 }
 
 /*
