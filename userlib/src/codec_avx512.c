@@ -154,11 +154,11 @@ static inline unsigned tag_word(const uint8_t *g)
  * groups' Q[k] = next[P[k]], and the pairs' vpexpandb masks (each pair's
  * two tag words gathered from the window with vpermb, cut into nibbles
  * with vpmultishiftqb, a 16-entry nibble table) go to the stack, and the
- * 8 pairs are decoded from there, off the chain; those past the window's
- * count write into the next groups' place, which a later window or the
- * tail rewrites. Gradient data (ratio about 9) fills the 8 pairs of most
- * windows; data that compresses little (a pair or two per window) wastes
- * some of the decoding but stays correct.
+ * window's pairs are decoded from there, off the chain. Gradient data
+ * (ratio about 9) fills the 8 pairs of most windows; data that compresses
+ * little (a pair or two a window) would pay the window's ten steps for
+ * each pair, so decode() and the multi-stream decoder send it through
+ * pairs one at a time instead.
  */
 struct walked {
 	size_t groups, bytes;
@@ -440,8 +440,8 @@ static long decode(const uint8_t *in, size_t in_len, size_t n_values, uint8_t *o
 		   size_t out_cap, int nt)
 {
 	/* The window walk when the stream averages 10 bytes a group or less
-	 * (3 pairs a window or more, each window about the time of 4-5
-	 * groups one at a time), else pairs one at a time. */
+	 * (3 pairs a window or more; a window's chain takes about the time of
+	 * 4-5 groups one at a time), else pairs one at a time. */
 	int dense = in_len / 10u <= n_values / INC_GROUP_VALUES;
 	size_t pos, i;
 	struct walked d;
@@ -478,8 +478,8 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
 
 /*
  * Multi-stream decode of sparse streams (more than 6 bytes a group on
- * average: fewer than 5 pairs a window), where the window walk wastes
- * much of its fixed 8 pairs: as in codec_avx2.c, the chains of the k
+ * average: fewer than 5 pairs a window), where the window walk pays its
+ * chain for few pairs: as in codec_avx2.c, the chains of the k
  * parts (load the tag word, look up the group size, add) overlap, two
  * groups of each part per iteration, with one bounds check per block of
  * iterations. With non-temporal stores each part first decodes single
