@@ -137,7 +137,12 @@ out=$(cd / && PYTHONPATH=$tmp/alone INC_LIBRARY=$prefix/lib/libinceptionn.so "$p
 # own (--schedule wfbp), DDP each parameter tensor (--bucket-mb 1e-6). How
 # the gradient is cut into calls moves the points where the ring quantises
 # a sum, and with compression that alone moves the accuracy after 200
-# iterations by about a point (docs/pytorch.md).
+# iterations by about a point (docs/pytorch.md). Which BLAS kernels the CPU
+# gets moves it too: on an AMD EPYC (Zen 5) inc-train itself ends software
+# mode at 77.94 / 78.66 / 77.54 % with --schedule sync / wfbp / bucket, a
+# spread of 1.1 points. So the compressed run may differ by 2 points (without
+# error feedback the gap to uncompressed training is 4-7 points), the
+# uncompressed one by 1.
 section "the example under inc-run"
 out=$(timeout 120 build/bin/inc-run -n 2 "$py" examples/pytorch/train_fashion_mnist.py --model lenet \
 	--iterations 5 --eval-samples 500 --compression software --quiet 2>&1)
@@ -154,10 +159,13 @@ for comp in none software; do
 	b=$(torchrun_ 300 --nproc_per_node 4 examples/pytorch/train_fashion_mnist.py "${args[@]}" \
 		--bucket-mb 1e-6 --compression "$comp" 2>&1 |
 		sed -nE 's/^train_fashion_mnist: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
-	if [ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }'; then
-		ok "$comp: inc-train $a%, PyTorch $b% after ${args[3]} iterations"
+	tol=1
+	[ "$comp" = none ] || tol=2
+	if [ -n "$a" ] && [ -n "$b" ] &&
+	   awk -v a="$a" -v b="$b" -v t="$tol" 'BEGIN { d = a - b; exit !(d <= t && d >= -t) }'; then
+		ok "$comp: inc-train $a%, PyTorch $b% after ${args[3]} iterations (within $tol point(s))"
 	else
-		ko "$comp: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within 1 point)"
+		ko "$comp: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within $tol point(s))"
 	fi
 done
 
