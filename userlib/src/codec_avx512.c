@@ -483,11 +483,10 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
  * parts (load the tag word, look up the group size, add) overlap, two
  * groups of each part per iteration, with one bounds check per block of
  * iterations. With non-temporal stores each part first decodes single
- * groups until its output is 64-byte aligned and it is STAGGER groups per
+ * groups until its output is 64-byte aligned and it is INC_PARTS_STAGGER groups per
  * part index ahead (so that the parts' store streams do not sit at the
  * same offset in their pages, see codec_avx2.c).
  */
-#define STAGGER 37u
 
 __attribute__((target(AVX512_TARGET), always_inline))
 static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
@@ -503,7 +502,7 @@ static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
 		end[j] = p[j].in + p[j].len;
 		out[j] = p[j].out;
 		g[j] = 0;
-		while ((g[j] < STAGGER * j || (nt && ((uintptr_t)out[j] & 63u))) &&
+		while ((g[j] < INC_PARTS_STAGGER * j || (nt && ((uintptr_t)out[j] & 63u))) &&
 		       g[j] < groups && (size_t)(end[j] - cur[j]) >= INC_GROUP_MAX_BYTES) {
 			unsigned tw = tag_word(cur[j]);
 

@@ -59,6 +59,11 @@ struct inc_part {
 	uint8_t *out;
 };
 
+/* Interleaved part decoders start part j this many groups (32 bytes of
+ * output each) ahead of part 0, so that parts a power of two apart do not
+ * store at the same offset in their pages (codec_avx2.c, walk_parts). */
+#define INC_PARTS_STAGGER 37u
+
 /* Decode parts p[0..k) (k <= INC_CODEC_PARTS_MAX), their group chains
  * interleaved. Returns 0 when every part decodes to exactly its length,
  * else the first failing part's inc_stream_decompress error, or
