@@ -35,8 +35,8 @@
  *   super-frames passed up whole by the receivers' NICs, super-frames lost
  *   to a segment a NIC did not restore, offloaded packets that are not
  *   TCP/IPv4, dropped, and "kernel_dropped K": frames the kernel dropped
- *   on the switch's receiving sockets before the switch read them). Frames, bytes and the NICs' counts are of the
- *   segments on the wire. The switch keeps up with its links when U is
+ *   on the switch's receiving sockets before the switch read them).
+ *   Frames, bytes and the NICs' counts are of the segments on the wire. The switch keeps up with its links when U is
  *   below L.
  *
  * Ports whose node has TSO/GSO and TX checksum offload on (the receiving
