@@ -36,8 +36,8 @@
  *   to a segment a NIC did not restore, offloaded packets that are not
  *   TCP/IPv4, dropped, and "kernel_dropped K": frames the kernel dropped
  *   on the switch's receiving sockets before the switch read them).
- *   Frames, bytes and the NICs' counts are of the segments on the wire. The switch keeps up with its links when U is
- *   below L.
+ *   Frames, bytes and the NICs' counts are of the segments on the wire.
+ *   The switch keeps up with its links when U is below L.
  *
  * Ports whose node has TSO/GSO and TX checksum offload on (the receiving
  * sockets read the virtio-net header) work as NICs with these offloads:
