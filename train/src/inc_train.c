@@ -169,7 +169,9 @@ static void teardown(struct run *r)
 {
 	if (r->log)
 		fclose(r->log);
-	inc_comm_destroy(r->c.comm);
+	inc_comm_destroy(r->c.comm);   /* finishes or fails what is queued */
+	if (r->s.scale_req)
+		inc_wait(r->s.scale_req);  /* frees it */
 	tr_model_free(&r->m);
 	tr_dataset_free(&r->d.train);
 	tr_dataset_free(&r->d.test);
@@ -178,6 +180,7 @@ static void teardown(struct run *r)
 	free(r->d.y);
 	free(r->s.mom);
 	free(r->s.res);
+	free(r->s.scale_wire);
 	free(r->scratch.sent);
 	free(r->scratch.cstream);
 	free(r->gossip.peer);

@@ -64,29 +64,52 @@ int tr_fail_comm(const struct run *r, const char *what, int rc)
 	return 1;
 }
 
-/* Sum n unsigned 64-bit counters over all ranks exactly: each travels as
- * four 16-bit limbs in float32 (sums below 2^24 for up to 256 ranks). */
-int tr_sum_u64(const struct run *r, uint64_t *v, int n)
+/* Counters cross the ranks exactly: each as four 16-bit limbs in float32
+ * (sums below 2^24 for up to 256 ranks), uncompressed, by the ring. */
+static void u64_pack(float *f, const uint64_t *v, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++)
+			f[4 * i + k] = (float)((v[i] >> (16 * k)) & 0xffffu);
+}
+
+static void u64_unpack(uint64_t *v, const float *f, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		for (v[i] = 0, k = 0; k < 4; k++)
+			v[i] += (uint64_t)f[4 * i + k] << (16 * k);
+}
+
+static struct inc_allreduce_opts exact_opts(const struct run *r)
 {
 	struct inc_allreduce_opts o = r->c.ar;
+
+	o.compression = INC_COMP_NONE;
+	o.algo = INC_ALGO_RING;
+	o.residual = NULL;
+	return o;
+}
+
+/* Sum n unsigned 64-bit counters over all ranks exactly. */
+int tr_sum_u64(const struct run *r, uint64_t *v, int n)
+{
+	struct inc_allreduce_opts o = exact_opts(r);
 	float *f;
-	int i, k, rc;
+	int rc;
 
 	if (r->c.size == 1)
 		return 0;
 	f = malloc((size_t)n * 4 * sizeof(float));
 	if (!f)
 		return INC_E_NOMEM;
-	for (i = 0; i < n; i++)
-		for (k = 0; k < 4; k++)
-			f[4 * i + k] = (float)((v[i] >> (16 * k)) & 0xffffu);
-	o.compression = INC_COMP_NONE;
-	o.algo = INC_ALGO_RING;
-	o.residual = NULL;
+	u64_pack(f, v, n);
 	rc = inc_allreduce_f32(r->c.comm, f, (size_t)n * 4, &o);
-	for (i = 0; rc == 0 && i < n; i++)
-		for (v[i] = 0, k = 0; k < 4; k++)
-			v[i] += (uint64_t)f[4 * i + k] << (16 * k);
+	if (rc == 0)
+		u64_unpack(v, f, n);
 	free(f);
 	return rc;
 }
@@ -165,30 +188,52 @@ void tr_sgd_step(struct run *r, struct tr_timer *t)
 /* Gradients on the way out                                                  */
 /* ------------------------------------------------------------------------ */
 /* --scale-ratio: the histogram of the biased exponents of g[a, b) (the
- * sign bit falls outside the mask). */
+ * sign bit falls outside the mask). Four partial histograms, so runs of
+ * equal exponents do not wait on one counter. */
 static void scale_hist(uint64_t *h, const float *g, size_t a, size_t b)
 {
+	uint32_t part[4][TR_SCALE_BINS];
 	size_t j;
+	int i, k;
 
-	memset(h, 0, TR_SCALE_BINS * sizeof(*h));
+	memset(part, 0, sizeof(part));
 	for (j = a; j < b; j++) {
 		uint32_t u;
 		int E;
 
 		memcpy(&u, &g[j], 4);
 		E = (int)(u >> 23 & 0xff) - TR_SCALE_E0;
-		h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
+		part[j & 3][E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
 	}
+	for (i = 0; i < TR_SCALE_BINS; i++)
+		for (h[i] = 0, k = 0; k < 4; k++)
+			h[i] += part[k][i];
 }
 
-void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
+/* v[0, n) *= f, eight at a time (a fixed count the compiler vectorises). */
+static void scale_by(float *v, size_t n, float f)
+{
+	size_t j = 0;
+	int k;
+
+	for (; j + 8 <= n; j += 8)
+		for (k = 0; k < 8; k++)
+			v[j + k] *= f;
+	for (; j < n; j++)
+		v[j] *= f;
+}
+
+int tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 {
 	float *g = r->m.grads, *e = r->c.ar.residual;
-	int i;
+	int i, rc = dir > 0 ? tr_scale_settle(r) : 0;
+
+	if (rc)
+		return rc;
 
 	for (i = 0; i < r->m.nlayers; i++) {
 		const struct tr_layer *l = &r->m.l[i];
-		size_t a = l->w_off, b = l->b_off + l->b_len, j;
+		size_t a = l->w_off, b = l->b_off + l->b_len;
 		float f;
 
 		if (!l->w_len || a < lo || b > hi)
@@ -198,11 +243,11 @@ void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
 		if (!r->s.scale_e[i])
 			continue;
 		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
-		for (j = a; j < b; j++)
-			g[j] *= f;
-		for (j = a; e && j < b; j++)
-			e[j] *= f;
+		scale_by(g + a, b - a, f);
+		if (e)
+			scale_by(e + a, b - a, f);
 	}
+	return 0;
 }
 
 /* --scale-ratio R: bits the codec spends on a value of biased exponent E
@@ -242,24 +287,59 @@ static int scale_for_ratio(const uint64_t *h, const unsigned *cost, double R)
 	return best;
 }
 
+/* --scale-ratio: the summed histograms (r->s.scale_hist) to exponents. */
+static void scale_from_hist(struct run *r)
+{
+	unsigned cost[255];
+	int i;
+
+	for (i = 0; i < 255; i++)
+		cost[i] = scale_bits((unsigned)i, r->o.error_bound);
+	for (i = 0; i < r->m.nlayers; i++)
+		if (r->m.l[i].w_len)
+			r->s.scale_e[i] = (signed char)scale_for_ratio(
+				r->s.scale_hist[i], cost, r->o.scale_ratio);
+}
+
+int tr_scale_settle(struct run *r)
+{
+	int rc;
+
+	if (!r->s.scale_req)
+		return 0;
+	rc = inc_wait(r->s.scale_req);
+	r->s.scale_req = NULL;
+	if (rc)
+		return rc;
+	u64_unpack(&r->s.scale_hist[0][0], r->s.scale_wire, r->m.nlayers * TR_SCALE_BINS);
+	scale_from_hist(r);
+	return 0;
+}
+
 int tr_scale_update(struct run *r)
 {
 	const float *g = r->m.grads;
 	int i, x, rc;
 
 	if (r->o.scale_ratio > 0) {
-		unsigned cost[255];
+		int n = r->m.nlayers * TR_SCALE_BINS;
+		struct inc_allreduce_opts o = exact_opts(r);
 
-		rc = tr_sum_u64(r, &r->s.scale_hist[0][0], r->m.nlayers * TR_SCALE_BINS);
-		if (rc)
+		rc = tr_scale_settle(r);
+		if (rc || r->c.size == 1) {
+			if (!rc)
+				scale_from_hist(r);
 			return rc;
-		for (i = 0; i < 255; i++)
-			cost[i] = scale_bits((unsigned)i, r->o.error_bound);
-		for (i = 0; i < r->m.nlayers; i++)
-			if (r->m.l[i].w_len)
-				r->s.scale_e[i] = (signed char)scale_for_ratio(
-					r->s.scale_hist[i], cost, r->o.scale_ratio);
-		return 0;
+		}
+		if (!r->s.scale_wire) {
+			r->s.scale_wire = malloc((size_t)n * 4 * sizeof(float));
+			if (!r->s.scale_wire)
+				return INC_E_NOMEM;
+		}
+		/* the sum travels while the next iteration computes */
+		u64_pack(r->s.scale_wire, &r->s.scale_hist[0][0], n);
+		return inc_iallreduce_f32(r->c.comm, r->s.scale_wire, (size_t)n * 4, &o,
+					  &r->s.scale_req);
 	}
 	for (i = 0; i < r->m.nlayers; i++) {
 		const struct tr_layer *l = &r->m.l[i];

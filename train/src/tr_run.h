@@ -62,6 +62,10 @@ struct tr_step {
 	 * (unscaled, without the residual) had each biased exponent
 	 * TR_SCALE_E0 + i (clamped into the range) */
 	uint64_t scale_hist[TR_MAX_LAYERS][TR_SCALE_BINS];
+	/* --scale-ratio: their sum over the ranks in flight (issued after an
+	 * iteration's all-reduce, settled before the next one's scaling) */
+	float *scale_wire;
+	struct inc_request *scale_req;
 };
 
 /* Measurement scratch. */
@@ -153,16 +157,21 @@ void tr_sgd_step(struct run *r, struct tr_timer *t);
 /* Truncation of the outgoing gradients [off, off + n), with error feedback. */
 void tr_truncate_sent(struct run *r, size_t off, size_t n);
 /* --scale: the gradients (and the library's residual) of the layers in
- * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel,
- * -1 after. */
-void tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
+ * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel
+ * (the exponents settled first: tr_scale_settle), -1 after. 0 or a
+ * library error. */
+int tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
 /* Each layer's next exponent, the same on every rank. --scale K: from the
  * summed gradient, its largest value per worker in [2^-(K+1), 2^-K).
  * --scale-ratio R: from the histograms of every rank's gradient (summed
- * over the ranks here, exactly), the largest e in [0, TR_SCALE_EMAX] at
- * which the codec would send them at a ratio >= R. Returns 0 or a library
- * error (the histograms' sum). */
+ * over the ranks exactly), the largest e in [0, TR_SCALE_EMAX] at which
+ * the codec would send them at a ratio >= R; the sum is issued here and
+ * travels while the next iteration computes. Returns 0 or a library error
+ * (issuing the histograms' sum). */
 int tr_scale_update(struct run *r);
+/* --scale-ratio: wait for the histograms' sum in flight, if any, and set
+ * the exponents from it. 0 or the library's error. Idempotent. */
+int tr_scale_settle(struct run *r);
 /* --scale or --scale-ratio */
 static inline int tr_scaling(const struct run *r)
 {

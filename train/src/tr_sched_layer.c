@@ -169,8 +169,12 @@ void tr_grad_ready(void *arg, int layer)
 	n = p->grp_hi[g] - lo;
 	if (r->o.truncate)
 		tr_truncate_sent(r, lo, n);
-	if (tr_scaling(r))
-		tr_scale_grads(r, lo, lo + n, 1);
+	if (tr_scaling(r)) {
+		int rc = tr_scale_grads(r, lo, lo + n, 1);
+
+		if (rc && !p->issue_rc)
+			p->issue_rc = rc;
+	}
 	if (p->stats_now) {
 		uint64_t t = tr_now_ns();
 
@@ -210,7 +214,7 @@ int tr_layerwise_iteration(struct run *r, long it)
 	if (rc)
 		return tr_fail_comm(r, "all-reduce", rc);
 	if (tr_scaling(r)) {
-		tr_scale_grads(r, 0, r->m.nparams, -1);
+		tr_scale_grads(r, 0, r->m.nparams, -1);   /* no error: dir -1 */
 		rc = tr_scale_update(r);
 		if (rc)
 			return tr_fail_comm(r, "the scale's histograms", rc);

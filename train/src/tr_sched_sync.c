@@ -41,8 +41,9 @@ int tr_sync_iteration(struct run *r, long it)
 		if (r->o.save_grads && r->c.worker == 0 && it == r->o.iterations - 1 &&
 		    tr_save_floats(r->o.save_grads, m->grads, m->nparams))
 			return 1;
-		if (tr_scaling(r))
-			tr_scale_grads(r, 0, m->nparams, 1);
+		rc = tr_scaling(r) ? tr_scale_grads(r, 0, m->nparams, 1) : 0;
+		if (rc)
+			return tr_fail_comm(r, "the scale's histograms", rc);
 		if (r->o.stats_every && it % r->o.stats_every == 0) {
 			tr_codec_stats(r, m->grads, 0, m->nparams);   /* measurement */
 			tr_timer_skip(&t);
@@ -56,7 +57,7 @@ int tr_sync_iteration(struct run *r, long it)
 		if (rc)
 			return tr_fail_comm(r, "all-reduce", rc);
 		if (tr_scaling(r)) {
-			tr_scale_grads(r, 0, m->nparams, -1);
+			tr_scale_grads(r, 0, m->nparams, -1);   /* no error: dir -1 */
 			rc = tr_scale_update(r);
 			if (rc)
 				return tr_fail_comm(r, "the scale's histograms", rc);
