@@ -15,7 +15,8 @@
 # with the model; the switch's exit status then also says whether the NICs'
 # CSR counters equal its own counts), NICEMU_RANKS the cluster size [3],
 # NICEMU_SIZES the sizes of the main run, NICEMU_SEG the segmented run's
-# size [100000]. NICEMU_OFFLOAD=1 (suite userlib-nicemu-gso): the nodes keep
+# size [100000], NICEMU_EF_SIZE and NICEMU_EF_CALLS the error-feedback
+# run's size and calls per case [65541, 4]. NICEMU_OFFLOAD=1 (suite userlib-nicemu-gso): the nodes keep
 # TSO and checksum offload, so the switch's NICs cut super-frames into
 # segments and coalesce them again (nic-switch, "Super-frames").
 set -u
@@ -77,7 +78,8 @@ run untagged 29502 -m none,software -a ring,wa -s 1000,65541
 # Error feedback through the NICs: the host quantises before the tagged
 # socket, so the invariant holds whether a NIC compresses a frame or lets
 # it pass (short frames, frames that would not shrink).
-ar=$efc run ef 29504 -m nic,software -a ring,wa -s 65541 -c 4
+ar=$efc run ef 29504 -m nic,software -a ring,wa -s "${NICEMU_EF_SIZE:-65541}" \
+	-c "${NICEMU_EF_CALLS:-4}"
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.
