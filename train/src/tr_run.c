@@ -188,26 +188,36 @@ void tr_sgd_step(struct run *r, struct tr_timer *t)
 /* Gradients on the way out                                                  */
 /* ------------------------------------------------------------------------ */
 /* --scale-ratio: the histogram of the biased exponents of g[a, b) (the
- * sign bit falls outside the mask). Four partial histograms, so runs of
- * equal exponents do not wait on one counter. */
+ * sign bit falls outside the mask). Four partial histograms over all 256
+ * exponents, so runs of equal exponents do not wait on one counter and no
+ * value needs a clamp; the range is folded in at the end. */
 static void scale_hist(uint64_t *h, const float *g, size_t a, size_t b)
 {
-	uint32_t part[4][TR_SCALE_BINS];
+	uint32_t part[4][256];
 	size_t j;
 	int i, k;
 
 	memset(part, 0, sizeof(part));
-	for (j = a; j < b; j++) {
+	for (j = a; j + 4 <= b; j += 4)
+		for (k = 0; k < 4; k++) {
+			uint32_t u;
+
+			memcpy(&u, &g[j + k], 4);
+			part[k][u >> 23 & 0xff]++;
+		}
+	for (; j < b; j++) {
 		uint32_t u;
-		int E;
 
 		memcpy(&u, &g[j], 4);
-		E = (int)(u >> 23 & 0xff) - TR_SCALE_E0;
-		part[j & 3][E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E]++;
+		part[0][u >> 23 & 0xff]++;
 	}
-	for (i = 0; i < TR_SCALE_BINS; i++)
-		for (h[i] = 0, k = 0; k < 4; k++)
-			h[i] += part[k][i];
+	memset(h, 0, TR_SCALE_BINS * sizeof(*h));
+	for (i = 0; i < 256; i++) {
+		int E = i - TR_SCALE_E0;
+		uint64_t c = (uint64_t)part[0][i] + part[1][i] + part[2][i] + part[3][i];
+
+		h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E] += c;
+	}
 }
 
 /* v[0, n) *= f, eight at a time (a fixed count the compiler vectorises). */
