@@ -22,7 +22,7 @@ RUNS = [  # name, label, paper's figure beside it
     ("inc-c10-ef-s2", "INC+C 2^-10 EF, scaled (K=2)", ""),
     ("inc-c10-ef-s3", "INC+C 2^-10 EF, scaled (K=3)", ""),
     ("inc-c10-ef-r12", "INC+C 2^-10 EF, scaled (ratio 12)", ""),
-    ("inc-c10-ef-r13", "INC+C 2^-10 EF, scaled (ratio 13)", ""),
+    ("inc-c10-ef-r10", "INC+C 2^-10 EF, scaled (ratio 10)", ""),
     ("cnat", "C_nat", "(natural compression paper: unbiased, 4x)"),
     ("t16", "16b-T", "Fig. 14: 2x, loses accuracy on larger nets"),
     ("t16-ef", "16b-T EF", ""),
@@ -124,7 +124,7 @@ def main():
         colours = {"inc": "black", "inc-c6": "#1b9e77", "inc-c8": "#d95f02",
                    "inc-c10": "#7570b3", "inc-c10-ef-s2": "#e7298a",
                    "inc-c10-ef-s3": "#66a61e", "inc-c10-ef-r12": "#e6ab02",
-                   "inc-c10-ef-r13": "#1f78b4", "cnat": "#a6761d", "t16": "#666666"}
+                   "inc-c10-ef-r10": "#1f78b4", "cnat": "#a6761d", "t16": "#666666"}
         plot = ", ".join("'%s' using 1:2 with lines lw 2 dt %d lc rgb '%s' title '%s'" % (
             d, 1 if name == "inc" or "-ef" in name else 2,
             colours.get(name, colours.get(name.replace("-ef", ""), "gray")),
@@ -145,4 +145,5 @@ def main():
         print()
 
 
-main()
+if __name__ == "__main__":
+    main()
