@@ -49,7 +49,10 @@ for r in inc inc-c10 inc-c10-ef inc-c10-ef-r12 inc-c10-ef-r10; do
 done
 if [ -n "$need" ]; then
 	echo "time-to-accuracy: the whole schedule first:$need"
-	SECTION=0 MODELS=hdc RUNS="${need# }" scripts/train-accuracy.sh || exit 1
+	# the whole schedule at seed 1 with 4 workers, whatever this script's
+	# ITERS / REPEAT or a SEED / WORKERS in the environment say
+	env -u ITERS -u REPEAT -u SEED -u WORKERS SECTION=0 MODELS=hdc RUNS="${need# }" \
+		scripts/train-accuracy.sh || exit 1
 fi
 
 # 2. Time per iteration on the emulated cluster: the schemes in turn,
