@@ -336,10 +336,11 @@ int tr_scale_update(struct run *r)
 		struct inc_allreduce_opts o = exact_opts(r);
 
 		rc = tr_scale_settle(r);
-		if (rc || r->c.size == 1) {
-			if (!rc)
-				scale_from_hist(r);
+		if (rc)
 			return rc;
+		if (r->c.size == 1) {   /* the histograms are the sum */
+			scale_from_hist(r);
+			return 0;
 		}
 		if (!r->s.scale_wire) {
 			r->s.scale_wire = malloc((size_t)n * 4 * sizeof(float));

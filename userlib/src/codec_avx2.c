@@ -544,11 +544,10 @@ static inline void store_group(uint8_t *dst, __m256i v, enum store_kind st)
  * the same offset in their pages and cache sets all the way: on the AMD
  * EPYC hosts that cost decode with K = 2 and 4 a factor of four against K
  * = 3, whose parts are not a power of two apart. Part j therefore starts
- * INC_PARTS_STAGGER * j groups ahead of part 0 (37 groups = 1184 bytes: the streams
- * at 0, 1184, 2368 and 3552 bytes into their 4 KiB pages) and the lockstep
- * walk keeps that distance.
+ * INC_PARTS_STAGGER * j groups ahead of part 0 (37 groups = 1184 bytes:
+ * the streams at 0, 1184, 2368 and 3552 bytes into their 4 KiB pages) and
+ * the lockstep walk keeps that distance.
  */
-
 __attribute__((target("avx2"), always_inline))
 static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
 			      unsigned K, enum store_kind st, size_t groups,

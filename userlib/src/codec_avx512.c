@@ -483,11 +483,10 @@ long inc_avx512_decompress(const void *in, size_t in_len, size_t n_values,
  * parts (load the tag word, look up the group size, add) overlap, two
  * groups of each part per iteration, with one bounds check per block of
  * iterations. With non-temporal stores each part first decodes single
- * groups until its output is 64-byte aligned and it is INC_PARTS_STAGGER groups per
- * part index ahead (so that the parts' store streams do not sit at the
- * same offset in their pages, see codec_avx2.c).
+ * groups until its output is 64-byte aligned and it is INC_PARTS_STAGGER
+ * groups per part index ahead (so that the parts' store streams do not sit
+ * at the same offset in their pages, see codec_avx2.c).
  */
-
 __attribute__((target(AVX512_TARGET), always_inline))
 static inline void walk_parts(const struct inc_part *p, size_t *pos, size_t *gd,
 			      unsigned K, int nt, size_t groups)
