@@ -16,9 +16,10 @@
 # CSR counters equal its own counts), NICEMU_RANKS the cluster size [3],
 # NICEMU_SIZES the sizes of the main run, NICEMU_SEG the segmented run's
 # size [100000], NICEMU_EF_SIZE and NICEMU_EF_CALLS the error-feedback
-# run's size and calls per case [65541, 4]. NICEMU_OFFLOAD=1 (suite userlib-nicemu-gso): the nodes keep
-# TSO and checksum offload, so the switch's NICs cut super-frames into
-# segments and coalesce them again (nic-switch, "Super-frames").
+# run's size and calls per case [65541, 4]. NICEMU_OFFLOAD=1 (suite
+# userlib-nicemu-gso): the nodes keep TSO and checksum offload, so the
+# switch's NICs cut super-frames into segments and coalesce them again
+# (nic-switch, "Super-frames").
 set -u
 cd "$(dirname "$0")/.."
 ar=${1:-build/userlib-test/ar-check}
