@@ -22,7 +22,7 @@ ALL_TARGETS  :=
 TEST_SUITES  :=
 BENCH_TARGETS :=
 
-.PHONY: all deps deps-demo test demo demo-capture bench fuzz clean help
+.PHONY: all deps deps-demo print-demo-targets test demo demo-capture bench fuzz clean help
 all: all-targets
 
 include sw-model/model.mk
@@ -49,10 +49,18 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/run-tests.sh $(TEST_SUITES)
 
+# make demo's package list covers what the demo's build compiles and links.
+TEST_SUITES += deps
+.PHONY: test-deps
+test-deps:
+	@scripts/deps-check.sh
+
 # The main job: distributed training on the emulated cluster (train/).
 # It installs and builds only what it uses (no Verilator, no kernel module).
 DEMO_TARGETS = $(LIB)/libincmodel.a $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so \
 	       $(LIB)/libinctrain.a $(BIN)/inc-train $(BIN)/inc-run $(BUILD)/userlib-test/nic-switch
+print-demo-targets:
+	@echo $(DEMO_TARGETS)
 demo:
 	@scripts/deps.sh demo
 	@$(MAKE) --no-print-directory $(DEMO_TARGETS)

@@ -3,19 +3,26 @@
 # Idempotent and quiet when everything is present. Needs root (or sudo)
 # only when something must be installed.
 #
-#   deps.sh        everything (make test, make sim, make synth, the driver)
-#   deps.sh demo   only what make demo needs: a C compiler, OpenBLAS, zlib,
-#                  the Fashion-MNIST package, iproute2/ethtool for the
-#                  namespaces and gnuplot for the plots
+#   deps.sh              everything (make test, make sim, make synth, the driver)
+#   deps.sh demo         only what make demo needs: a C compiler, OpenBLAS,
+#                        zlib, OpenSSL (job authentication), jansson (the
+#                        trainer's report), the Fashion-MNIST package,
+#                        iproute2/ethtool for the namespaces, gnuplot
+#   deps.sh --list MODE  print MODE's package list and install nothing
+# `make test` checks that the demo's list covers every header and library
+# the demo's build uses (scripts/deps-check.sh).
 set -eu
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
 mode=${1:-all}
 case $mode in
 all|demo) ;;
-*) echo "usage: deps.sh [all|demo]" >&2; exit 2 ;;
+*) echo "usage: deps.sh [--list] [all|demo]" >&2; exit 2 ;;
 esac
 demo_pkgs=(
 	build-essential pkg-config iproute2 ethtool kmod
-	libopenblas-dev zlib1g-dev gnuplot-nox dataset-fashion-mnist
+	libopenblas-dev zlib1g-dev libssl-dev libjansson-dev
+	gnuplot-nox dataset-fashion-mnist
 )
 pkgs=(
 	build-essential clang llvm libclang-rt-14-dev pkg-config
@@ -28,6 +35,7 @@ pkgs=(
 	python3 python3-torch python3-numpy
 )
 [ "$mode" = demo ] && pkgs=("${demo_pkgs[@]}")
+if [ $list -eq 1 ]; then echo "${pkgs[@]}"; exit 0; fi
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
