@@ -1,0 +1,449 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Train a torchvision network (resnet18, resnet50, alexnet, vgg16, ...) on
+Fashion-MNIST with PyTorch DDP over gloo, gradients all-reduced by DDP
+itself, by libinceptionn through inceptionn.torch, or by PyTorch's own
+fp16 / PowerSGD hooks, so the four can be compared run for run.
+
+    torchrun --redirects 2 --tee 2 --nproc_per_node 4 train_torchvision.py --arch resnet18 --comm inceptionn
+    python3 -m inceptionn.run -n 4 train_torchvision.py --arch resnet18 --comm ddp
+
+The images (28x28 grey) are repeated to three channels and resized
+(bilinear) to --input-size, then normalised with Fashion-MNIST's mean and
+standard deviation. The model's initial weights come from torch.manual_seed
+(--seed), the data order from a generator seeded with --seed too: runs with
+the same seed start from the same weights and see the same batches,
+whatever carries their gradients. Each of the --workers' ranks takes its
+share of every global batch.
+
+--checkpoint DIR makes the run resumable: every --checkpoint-every
+iterations and at the end of every epoch each rank writes its state (model,
+optimizer, the communication hook's state: error-feedback residuals and
+scaling, PowerSGD's error and warm-start state), and a restarted run with
+the same arguments continues from the last complete checkpoint, with the
+log cut back to it: the result is that of the uninterrupted run.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from datetime import timedelta
+
+import numpy as np
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+PROG = "train_torchvision"
+MEAN, STD = 0.2860, 0.3530          # Fashion-MNIST training set, pixel values in [0, 1]
+
+
+# ---------------------------------------------------------------- data
+def read_idx(directory, split, kind, dims):
+    """DIR/SPLIT-KIND-idxD-ubyte[.gz] as a numpy array (big-endian header)."""
+    for name in ("%s-%s-%s-ubyte.gz", "%s-%s-%s-ubyte", "%s-%s.%s-ubyte.gz", "%s-%s.%s-ubyte"):
+        path = os.path.join(directory, name % (split, kind, dims))
+        if os.path.exists(path):
+            break
+    else:
+        sys.exit("%s: %s: no such file (install the Debian package dataset-fashion-mnist, "
+                 "or give --data DIR with IDX files)" % (PROG, path))
+    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+        raw = f.read()
+    nd = raw[3]
+    shape = [int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(nd)]
+    return np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * nd).reshape(shape)
+
+
+def load(directory, split):
+    """Images as uint8 N x 1 x 28 x 28 (converted per batch), labels int64."""
+    x = torch.from_numpy(read_idx(directory, split, "images", "idx3").copy()).unsqueeze(1)
+    y = torch.from_numpy(read_idx(directory, split, "labels", "idx1").astype(np.int64))
+    return x, y
+
+
+def prepare(x, size):
+    """uint8 grey batch -> normalised float32 3 x size x size."""
+    x = (x.float() * (1.0 / 255.0) - MEAN) / STD
+    if size != x.shape[-1]:
+        x = F.interpolate(x, size=(size, size), mode="bilinear", align_corners=False)
+    return x.expand(-1, 3, -1, -1).contiguous()
+
+
+class Order:
+    """The global data order: epoch e is a permutation drawn from a generator
+    seeded with (seed, e); global batch i of an epoch is entries
+    [i * B, (i + 1) * B) of it (B = workers x batch), and worker w takes its
+    w-th slice. The last partial batch of an epoch is dropped."""
+
+    def __init__(self, n, seed, workers, batch):
+        self.n, self.seed, self.workers, self.batch = n, seed, workers, batch
+        self.per_epoch = n // (workers * batch)
+        self.epoch, self.perm = -1, None
+
+    def indices(self, it, worker):
+        e, i = divmod(it, self.per_epoch)
+        if e != self.epoch:
+            g = torch.Generator()
+            g.manual_seed(self.seed * 1000003 + e)
+            self.perm, self.epoch = torch.randperm(self.n, generator=g), e
+        start = (i * self.workers + worker) * self.batch
+        return self.perm[start:start + self.batch]
+
+
+# ---------------------------------------------------------------- communication
+def powersgd_bytes(model, rank, min_rate=2.0):
+    """Bytes one rank hands to PowerSGD's all-reduces per iteration: P and Q
+    for each matrix worth compressing (PowerSGDState's min_compression_rate
+    rule), the rest (vectors, small matrices) raw."""
+    total = 0
+    for p in model.parameters():
+        n = p.shape[0]
+        m = p.numel() // n
+        if p.dim() > 1:
+            r = min(n, m, rank)
+            if n * m > (n + m) * r * min_rate:
+                total += 4 * (n + m) * r
+                continue
+        total += 4 * p.numel()
+    return total
+
+
+def make_comm(a, ddp, model):
+    """Register the chosen hook. Returns (state, kind)."""
+    if a.comm == "ddp":
+        return None, "ddp"
+    if a.comm == "fp16":
+        from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+        ddp.register_comm_hook(None, default_hooks.fp16_compress_hook)
+        return None, "fp16"
+    if a.comm == "powersgd":
+        from torch.distributed.algorithms.ddp_comm_hooks import powerSGD_hook as ps
+        state = ps.PowerSGDState(process_group=None, matrix_approximation_rank=a.powersgd_rank,
+                                 start_powerSGD_iter=a.powersgd_warmup, use_error_feedback=True,
+                                 warm_start=True, random_seed=a.seed)
+        ddp.register_comm_hook(state, ps.powerSGD_hook)
+        return state, "powersgd"
+    import inceptionn.torch as inct
+    kw = {}
+    if a.error_bound is not None:
+        kw["error_bound"] = a.error_bound
+    if a.plain:
+        kw["error_feedback"] = False
+        kw["scaling"] = False
+    for k in ("scale_ratio", "warmup"):
+        v = getattr(a, k)
+        if v is not None:
+            kw[k] = v
+    # the line that makes it an INCEPTIONN job
+    state = inct.register(ddp, compression=a.compression, **kw)
+    return state, "inceptionn"
+
+
+def comm_state_dict(state, kind):
+    if state is None:
+        return None
+    if kind == "inceptionn":
+        return state.state_dict()
+    return state.__getstate__()          # PowerSGDState without its process group
+
+
+def comm_load(state, kind, saved):
+    if state is None or saved is None:
+        return
+    if kind == "inceptionn":
+        state.load_state_dict(saved)
+    else:
+        group = state.process_group
+        state.__setstate__(saved)
+        state.process_group = group
+
+
+# ---------------------------------------------------------------- checkpoints
+def ckpt_paths(d, it, rank):
+    return os.path.join(d, "it%07d-rank%d.pt" % (it, rank)), os.path.join(d, "latest.json")
+
+
+def save_checkpoint(a, rank, it, ddp, opt, sched, state, kind, clock):
+    path, latest = ckpt_paths(a.checkpoint, it, rank)
+    blob = {"iteration": it, "model": ddp.module.state_dict(), "optimizer": opt.state_dict(),
+            "scheduler": sched.state_dict(), "comm": comm_state_dict(state, kind),
+            "clock": clock, "args": vars(a)}
+    torch.save(blob, path + ".tmp")
+    os.replace(path + ".tmp", path)
+    dist.barrier()
+    if rank == 0:
+        prev = None
+        if os.path.exists(latest):
+            with open(latest) as f:
+                prev = json.load(f).get("iteration")
+        with open(latest + ".tmp", "w") as f:
+            json.dump({"iteration": it}, f)
+        os.replace(latest + ".tmp", latest)
+        if prev is not None and prev != it:
+            for r in range(dist.get_world_size()):
+                try:
+                    os.remove(ckpt_paths(a.checkpoint, prev, r)[0])
+                except FileNotFoundError:
+                    pass
+    dist.barrier()
+
+
+def load_checkpoint(a, rank):
+    if not a.checkpoint:
+        return None
+    os.makedirs(a.checkpoint, exist_ok=True)
+    _, latest = ckpt_paths(a.checkpoint, 0, rank)
+    if not os.path.exists(latest):
+        return None
+    with open(latest) as f:
+        it = json.load(f)["iteration"]
+    blob = torch.load(ckpt_paths(a.checkpoint, it, rank)[0])
+    for k in ("arch", "comm", "seed", "batch", "lr", "epochs", "compression", "input_size"):
+        if blob["args"].get(k) != getattr(a, k):
+            sys.exit("%s: the checkpoint in %s was made with --%s %r, this run has %r: give another "
+                     "--checkpoint directory" % (PROG, a.checkpoint, k.replace("_", "-"),
+                                                 blob["args"].get(k), getattr(a, k)))
+    return blob
+
+
+# ---------------------------------------------------------------- evaluation
+def sync_buffers(model):
+    """Rank 0's batch-norm statistics to every rank: each rank's last forward
+    updated its own (DDP broadcasts them at the start of the next one)."""
+    for b in model.buffers():
+        dist.broadcast(b, 0)
+
+
+def evaluate(model, x, y, size, rank, workers):
+    """Top-1 accuracy % and mean loss of rank 0's model on the whole test
+    set, each rank taking a contiguous share, summed over the ranks."""
+    sync_buffers(model)
+    model.eval()
+    n = len(x)
+    lo, hi = n * rank // workers, n * (rank + 1) // workers
+    acc = torch.zeros(2, dtype=torch.float64)
+    with torch.no_grad():
+        for i in range(lo, hi, 500):
+            j = min(hi, i + 500)
+            out = model(prepare(x[i:j], size))
+            acc[0] += float((out.argmax(1) == y[i:j]).sum())
+            acc[1] += float(F.cross_entropy(out, y[i:j], reduction="sum"))
+    model.train()
+    dist.all_reduce(acc)
+    return 100.0 * float(acc[0]) / n, float(acc[1]) / n
+
+
+def digest(model):
+    h = hashlib.sha256()
+    for p in model.parameters():
+        h.update(p.detach().contiguous().numpy().tobytes())
+    for b in model.buffers():
+        h.update(b.detach().contiguous().numpy().tobytes())
+    return h.hexdigest()[:16]
+
+
+# ---------------------------------------------------------------- main
+def parse():
+    import torchvision
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--arch", default="resnet18",
+                    help="a torchvision classification model (resnet18, resnet50, alexnet, vgg16, ...)")
+    ap.add_argument("--input-size", type=int, default=0,
+                    help="image side in pixels (default 32; 64 for alexnet, whose first layers need it)")
+    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--epochs", type=float, default=5)
+    ap.add_argument("--iterations", type=int, default=0, help="stop after this many (0: --epochs)")
+    ap.add_argument("--batch", type=int, default=32, help="per worker")
+    ap.add_argument("--lr", type=float, default=0.1)
+    ap.add_argument("--milestones", default="3,4",
+                    help="epochs at which the lr is multiplied by --lr-gamma (comma separated)")
+    ap.add_argument("--lr-gamma", type=float, default=0.1)
+    ap.add_argument("--momentum", type=float, default=0.9)
+    ap.add_argument("--weight-decay", type=float, default=5e-4)
+    ap.add_argument("--seed", type=int, default=1, help="initial weights and data order")
+    ap.add_argument("--comm", choices=("ddp", "inceptionn", "fp16", "powersgd"), default="ddp",
+                    help="what all-reduces the gradients: DDP's own gloo all-reduce, the "
+                         "inceptionn hook, PyTorch's fp16_compress_hook or its PowerSGD hook")
+    ap.add_argument("--compression", default="software", help="inceptionn: the library's mode")
+    ap.add_argument("--error-bound", type=int, default=None, help="inceptionn: 2^-N")
+    ap.add_argument("--plain", action="store_true",
+                    help="inceptionn: the paper's plain codec (no error feedback, no scaling)")
+    ap.add_argument("--scale-ratio", type=float, default=None,
+                    help="inceptionn: the adaptive scaling's target compression ratio")
+    ap.add_argument("--warmup", type=int, default=None,
+                    help="inceptionn: iterations sent uncompressed at the start")
+    ap.add_argument("--powersgd-rank", type=int, default=1)
+    ap.add_argument("--powersgd-warmup", type=int, default=10,
+                    help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")
+    ap.add_argument("--eval-every", type=int, default=0,
+                    help="iterations between test-set evaluations (0: four per epoch)")
+    ap.add_argument("--log-every", type=int, default=20, help="iterations between progress lines")
+    ap.add_argument("--checkpoint", help="directory for checkpoints (resume from it when present)")
+    ap.add_argument("--checkpoint-every", type=int, default=200)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--log", help="JSON-lines log (rank 0)")
+    a = ap.parse_args()
+    if not hasattr(torchvision.models, a.arch) or a.arch.startswith("_"):
+        ap.error("--arch: no torchvision model %r" % a.arch)
+    if not a.input_size:
+        a.input_size = 64 if a.arch == "alexnet" else 32
+    if a.batch < 1 or a.lr <= 0 or a.epochs <= 0:
+        ap.error("--batch, --lr and --epochs must be positive")
+    try:
+        a.milestone_list = [float(m) for m in a.milestones.split(",") if m.strip()]
+    except ValueError:
+        ap.error("--milestones: comma-separated epochs, got %r" % a.milestones)
+    return a
+
+
+def main():
+    import torchvision
+    a = parse()
+    torch.set_num_threads(a.threads)
+    if "RANK" not in os.environ:
+        sys.exit("%s: start it with torchrun or python3 -m inceptionn.run (RANK is not set)" % PROG)
+    dist.init_process_group("gloo", timeout=timedelta(hours=2))
+    rank, workers = dist.get_rank(), dist.get_world_size()
+
+    train_x, train_y = load(a.data, "train")
+    test_x, test_y = load(a.data, "t10k")
+    order = Order(len(train_x), a.seed, workers, a.batch)
+    total = a.iterations or int(round(a.epochs * order.per_epoch))
+    milestones = [int(round(m * order.per_epoch)) for m in a.milestone_list]
+    eval_every = a.eval_every or max(1, order.per_epoch // 4)
+
+    torch.manual_seed(a.seed)
+    model = getattr(torchvision.models, a.arch)(num_classes=10)
+    ddp = DDP(model)
+    state, kind = make_comm(a, ddp, model)
+    opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
+                          weight_decay=a.weight_decay)
+    sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=milestones, gamma=a.lr_gamma)
+
+    start, clock = 0, {"train_s": 0.0, "data_s": 0.0, "eval_s": 0.0}
+    blob = load_checkpoint(a, rank)
+    if blob is not None:
+        start = blob["iteration"]
+        model.load_state_dict(blob["model"])
+        opt.load_state_dict(blob["optimizer"])
+        sched.load_state_dict(blob["scheduler"])
+        comm_load(state, kind, blob["comm"])
+        clock = blob["clock"]
+        del blob
+
+    log = None
+    if a.log and rank == 0:
+        kept = []
+        if start and os.path.exists(a.log):      # cut the log back to the checkpoint
+            with open(a.log) as f:
+                for line in f:
+                    try:
+                        r = json.loads(line)
+                    except ValueError:
+                        break
+                    if r.get("type") == "config" or (r.get("type") in ("iter", "eval")
+                                                     and r["iter"] <= start):
+                        kept.append(line)
+        log = open(a.log + ".tmp", "w")
+        log.writelines(kept)
+        log.flush()
+        os.replace(a.log + ".tmp", a.log)
+
+    def record(**kw):
+        if log:
+            log.write(json.dumps(kw, separators=(",", ":")) + "\n")
+            log.flush()
+
+    nparams = sum(p.numel() for p in model.parameters())
+    if start == 0:
+        record(type="config", arch=a.arch, input_size=a.input_size, comm=kind,
+               compression=a.compression if kind == "inceptionn" else None,
+               settings=state.settings if kind == "inceptionn" else None,
+               plain=a.plain, powersgd_rank=a.powersgd_rank if kind == "powersgd" else None,
+               epochs=a.epochs, iterations=total, per_epoch=order.per_epoch, batch=a.batch,
+               workers=workers, lr=a.lr, milestones=milestones, lr_gamma=a.lr_gamma,
+               momentum=a.momentum, weight_decay=a.weight_decay, seed=a.seed, params=nparams,
+               torch=torch.__version__, torchvision=torchvision.__version__)
+    if rank == 0:
+        print("%s: %s, %d workers x batch %d, %d iterations (%.1f epochs of %d), %s%s"
+              % (PROG, a.arch, workers, a.batch, total, total / order.per_epoch, order.per_epoch,
+                 kind, " (resumed at %d)" % start if start else ""), flush=True)
+
+    t_run, it0 = time.monotonic(), start
+    loss = torch.zeros(())
+    for it in range(start, total):
+        t0 = time.monotonic()
+        idx = order.indices(it, rank)
+        x, y = prepare(train_x[idx], a.input_size), train_y[idx]
+        t1 = time.monotonic()
+        opt.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(ddp(x), y)
+        loss.backward()
+        opt.step()
+        sched.step()
+        t2 = time.monotonic()
+        clock["data_s"] += t1 - t0
+        clock["train_s"] += t2 - t0
+        done = it + 1
+        if done % a.log_every == 0 or done == total:
+            record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
+                   lr=sched.get_last_lr()[0])
+            if rank == 0:
+                rate = (done - it0) / max(1e-9, time.monotonic() - t_run)
+                eta = (total - done) / max(1e-9, rate)
+                print("%s: iter %d/%d epoch %.2f loss %.4f %.2f it/s eta %dm%02ds"
+                      % (PROG, done, total, done / order.per_epoch, float(loss), rate,
+                         eta // 60, eta % 60), flush=True)
+        if done % eval_every == 0 or done == total:
+            t3 = time.monotonic()
+            acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
+            clock["eval_s"] += time.monotonic() - t3
+            rec = {"type": "eval", "iter": done, "epoch": done / order.per_epoch,
+                   "time": clock["train_s"], "accuracy": acc, "test_loss": tl}
+            if kind == "inceptionn":
+                rec["ratio"] = state.stats().get("ratio")
+            record(**rec)
+            if rank == 0:
+                print("%s: iter %d test accuracy %.2f %% loss %.4f" % (PROG, done, acc, tl),
+                      flush=True)
+        if a.checkpoint and done < total and (done % a.checkpoint_every == 0
+                                              or done % order.per_epoch == 0):
+            save_checkpoint(a, rank, done, ddp, opt, sched, state, kind, clock)
+
+    acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
+    dg = digest(model)
+    every = [None] * workers
+    dist.all_gather_object(every, dg)
+    st = state.stats() if kind == "inceptionn" else {}
+    if kind == "inceptionn":
+        bytes_iter = 4.0 * nparams / st["ratio"] if st.get("ratio") else None
+    elif kind == "powersgd":
+        bytes_iter = float(powersgd_bytes(model, a.powersgd_rank))
+    else:
+        bytes_iter = (2.0 if kind == "fp16" else 4.0) * nparams
+    n = max(1, total)
+    record(type="summary", iterations=total, accuracy=acc, test_loss=tl, weights=dg,
+           replicas_identical=all(d == dg for d in every), train_s=clock["train_s"],
+           iter_ms=1e3 * clock["train_s"] / n, bytes_per_iter=bytes_iter,
+           ratio=4.0 * nparams / bytes_iter if bytes_iter else None,
+           stats={k: v for k, v in st.items() if isinstance(v, (int, float, str, bool, dict))})
+    if rank == 0:
+        print("%s: done: %d iterations, test accuracy %.2f %%, weights %s, replicas %s"
+              % (PROG, total, acc, dg, "identical" if all(d == dg for d in every) else "DIFFER"),
+              flush=True)
+    if kind == "inceptionn":
+        state.close()
+    if log:
+        log.close()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""make accuracy-torch: torchvision networks on Fashion-MNIST through DDP,
+the inceptionn hook and PyTorch's own compression hooks, several seeds each,
+whole schedules (examples/pytorch/train_torchvision.py).
+
+    experiments/accuracy-torch.py run [--only REGEX] [--list]
+    experiments/accuracy-torch.py status
+
+Each run has a name (arch-comm-seedN); a finished run's log is kept in
+docs/results/torch/NAME.jsonl and is not run again. A run in progress lives
+in build/accuracy-torch/NAME/ (log, checkpoints, and a copy of the Python
+package and libinceptionn.so taken when it started, so that a run resumed
+after the library changed is still the run it began as); a stopped run
+resumes from its last checkpoint. While the file /tmp/inc-quiet exists the
+running job is paused (SIGSTOP), so that timing measurements elsewhere on
+the machine see a quiet CPU; it continues when the file goes.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "docs", "results", "torch")
+WORK = os.path.join(ROOT, "build", "accuracy-torch")
+QUIET = "/tmp/inc-quiet"
+SCRIPT = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
+WORKERS = 4
+SEEDS = (1, 2, 3)
+
+# resnet18's whole schedule: 5 epochs of 468 iterations (4 workers x 32),
+# lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay 5e-4.
+SCHEDULE = ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,4",
+            "--momentum", "0.9", "--weight-decay", "5e-4"]
+COMMS = [
+    ("ddp", ["--comm", "ddp"]),
+    ("inc", ["--comm", "inceptionn", "--compression", "software"]),
+    ("plain", ["--comm", "inceptionn", "--compression", "software", "--plain"]),
+    ("fp16", ["--comm", "fp16"]),
+    ("psgd1", ["--comm", "powersgd", "--powersgd-rank", "1"]),
+    ("psgd4", ["--comm", "powersgd", "--powersgd-rank", "4"]),
+]
+# the order runs are taken in: what decides equality first
+PRIORITY = ["ddp", "inc", "plain", "fp16", "psgd1", "psgd4"]
+
+
+def runs():
+    out = []
+    for comm in PRIORITY:
+        args = dict(COMMS)[comm]
+        for seed in SEEDS:
+            out.append(("resnet18-%s-seed%d" % (comm, seed),
+                        ["--arch", "resnet18"] + SCHEDULE + args + ["--seed", str(seed)]))
+    return out
+
+
+def finished(name):
+    path = os.path.join(RESULTS, name + ".jsonl")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("type") == "summary":
+                return r
+    return None
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def snapshot(d):
+    """The package and library a run uses for its whole life."""
+    snap = os.path.join(d, "snap")
+    if os.path.exists(os.path.join(snap, "ok")):
+        return snap
+    shutil.rmtree(snap, ignore_errors=True)
+    lib = os.path.join(ROOT, "build", "lib", "libinceptionn.so")
+    if not os.path.exists(lib):
+        subprocess.check_call(["make", "-C", ROOT, "--no-print-directory", "build/lib/libinceptionn.so"])
+    shutil.copytree(os.path.join(ROOT, "python", "inceptionn"), os.path.join(snap, "inceptionn"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(lib, os.path.join(snap, "libinceptionn.so"))
+    shutil.copy(SCRIPT, os.path.join(snap, "train_torchvision.py"))
+    rev = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
+                         capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(snap, "ok"), "w") as f:
+        f.write(rev + "\n")
+    return snap
+
+
+def run_one(name, args):
+    d = os.path.join(WORK, name)
+    os.makedirs(d, exist_ok=True)
+    snap = snapshot(d)
+    env = dict(os.environ, PYTHONPATH=snap, INC_LIBRARY=os.path.join(snap, "libinceptionn.so"),
+               INC_TIMEOUT_MS="3600000", OMP_NUM_THREADS="1")
+    cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir", os.path.join(d, "torchrun"),
+           "--nproc_per_node", str(WORKERS), "--master_port", str(free_port()),
+           os.path.join(snap, "train_torchvision.py")] + args + \
+          ["--checkpoint", os.path.join(d, "ckpt"), "--log", os.path.join(d, "log.jsonl")]
+    with open(os.path.join(d, "cmd"), "w") as f:
+        f.write(" ".join(cmd) + "\n")
+    out = open(os.path.join(d, "out.txt"), "a")
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True, text=True, bufsize=1)
+    paused = False
+    os.set_blocking(p.stdout.fileno(), False)
+    while p.poll() is None:
+        quiet = os.path.exists(QUIET)
+        if quiet != paused:
+            os.killpg(p.pid, signal.SIGSTOP if quiet else signal.SIGCONT)
+            paused = quiet
+            print("accuracy-torch: %s %s" % (name, "paused (%s exists)" % QUIET if quiet else "continues"),
+                  flush=True)
+        try:
+            chunk = p.stdout.read()
+        except (BlockingIOError, TypeError):
+            chunk = None
+        if chunk:
+            out.write(chunk)
+            out.flush()
+            for line in chunk.splitlines():
+                if "train_torchvision:" in line and "rank" not in line[:12]:
+                    print("accuracy-torch: %s: %s" % (name, line.split("train_torchvision: ", 1)[-1]),
+                          flush=True)
+        time.sleep(2)
+    rest = p.stdout.read()
+    if rest:
+        out.write(rest)
+    out.close()
+    return p.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
+    ap.add_argument("cmd", choices=("run", "status"))
+    ap.add_argument("--only", help="regular expression on run names")
+    ap.add_argument("--list", action="store_true", help="print the runs and exit")
+    a = ap.parse_args()
+    todo = [(n, args) for n, args in runs() if not a.only or re.search(a.only, n)]
+    if a.cmd == "status" or a.list:
+        for n, args in todo:
+            s = finished(n)
+            state = "done %.2f %%" % s["accuracy"] if s else \
+                ("started" if os.path.exists(os.path.join(WORK, n)) else "to run")
+            print("%-28s %-14s %s" % (n, state, " ".join(args) if a.list else ""))
+        return 0
+    os.makedirs(RESULTS, exist_ok=True)
+    failed = []
+    for i, (n, args) in enumerate(todo):
+        if finished(n):
+            continue
+        for attempt in range(3):
+            print("accuracy-torch: [%d/%d] %s%s" % (i + 1, len(todo), n,
+                  " (attempt %d)" % (attempt + 1) if attempt else ""), flush=True)
+            rc = run_one(n, args)
+            log = os.path.join(WORK, n, "log.jsonl")
+            if rc == 0 and os.path.exists(log):
+                shutil.copy(log, os.path.join(RESULTS, n + ".jsonl"))
+                if finished(n):
+                    shutil.rmtree(os.path.join(WORK, n, "ckpt"), ignore_errors=True)
+                    break
+            print("accuracy-torch: %s exited %d; see %s" % (n, rc, os.path.join(WORK, n, "out.txt")),
+                  flush=True)
+        else:
+            failed.append(n)
+    if failed:
+        print("accuracy-torch: failed: %s" % " ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
