@@ -45,9 +45,10 @@ $(DRV_VM_BIN)/inc-vm-%: driver/tests/inc_vm_%.c driver/tests/inc_vm.h tests/comm
 
 .PHONY: test-driver-qemu
 test-driver-qemu: $(foreach k,$(DRV_VM_KRELS),$(BUILD)/driver/$(k)/inceptionn.ko) $(DRV_VM_PROGS)
-	@scripts/qemu-driver-kernels.sh "$(DRV_VM_KRELS)" $(BUILD)/driver $(DRV_VM_BIN)
+	@driver/tests/qemu-driver-kernels.sh "$(DRV_VM_KRELS)" $(BUILD)/driver $(DRV_VM_BIN)
 
-TEST_SUITES += driver-qemu
+SUITES_driver += driver-qemu
+DESC_driver-qemu := inceptionn.ko in each installed Debian kernel under QEMU (TCG): the tests of driver/tests
 
 # Plain `make` builds the module too when kernel headers are installed
 # (a few seconds); otherwise only `make driver` / the test need them.

@@ -5,7 +5,7 @@
 #
 #   make install PREFIX=P   also installs P/lib/python3/dist-packages/inceptionn/,
 #                           its _config.py naming P/lib/libinceptionn.so.0
-#   make test-python        scripts/python-tests.sh
+#   make test-python        python/tests/python-tests.sh (suite python)
 
 PY_SRCS := $(filter-out python/inceptionn/_config.py,$(wildcard python/inceptionn/*.py))
 PY_DEST  = $(PREFIX)/lib/python3/dist-packages/inceptionn
@@ -23,6 +23,7 @@ install-python: $(LIB)/libinceptionn.so
 
 test-python: $(LIB)/libinceptionn.so $(LIB)/libinceptionn.a $(BIN)/inc-run $(BIN)/inc-train \
 	     $(UL_TEST)/nic-switch
-	scripts/python-tests.sh
+	python/tests/python-tests.sh
 
-TEST_SUITES += python
+SUITES_python += python
+DESC_python := the ctypes binding, the DDP hook against the C trainer, make install, nic mode (root)

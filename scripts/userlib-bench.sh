@@ -8,7 +8,7 @@
 #
 # MPI runs use OpenMPI's TCP transport (--mca btl tcp,self) so both sides use
 # the same network; in the cluster mpirun starts its daemons in the other
-# namespaces through scripts/userlib-netns-rsh.sh.
+# namespaces through userlib/tests/userlib-netns-rsh.sh.
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-quick}
@@ -44,7 +44,7 @@ full)
 		for ((i = 0; i < n; i++)); do echo "10.99.0.$((i + 1)) slots=1"; done >"$hosts"
 		INC_NETNS_PREFIX=$prefix scripts/netns-cluster.sh exec -p "$prefix" 0 \
 			mpirun "${mpi_args[@]}" -np "$n" --hostfile "$hosts" \
-			--mca plm_rsh_agent "$PWD/scripts/userlib-netns-rsh.sh" \
+			--mca plm_rsh_agent "$PWD/userlib/tests/userlib-netns-rsh.sh" \
 			--mca btl_tcp_if_include 10.99.0.0/24 --mca oob_tcp_if_include 10.99.0.0/24 \
 			"$PWD/$bmpi" allreduce -b 4K -e 256M -f 4
 		rm -f "$hosts"

@@ -16,7 +16,8 @@ test-regmap:
 	else echo "FAIL inc_regs.h does not agree with inc_model.h"; f=$$((f+1)); fi; \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
-TEST_SUITES += regmap
+SUITES_sim += regmap
+DESC_regmap := rtl/inc_regs.vh and docs/registers.md equal a fresh scripts/gen-regs.sh; header agrees with the model
 
 # --- Verilator testbenches ------------------------------------------------
 VERILATOR ?= verilator
@@ -98,7 +99,13 @@ test-rx-engine-w512-soak: $(RX_SIMDIR)/rx_engine_w512/Vrx_engine_w512
 
 SIM_TESTS += regmap rx-engine rx-reset rx-flips rx-engine-w512 rx-reset-w512 rx-flips-w512
 SIM_SOAK_TESTS += rx-engine-soak rx-flips-all rx-engine-w512-soak
-TEST_SUITES += rx-engine-quick rx-reset rx-flips rx-engine-w512-quick rx-reset-w512 rx-flips-w512
+SUITES_sim += rx-engine-quick rx-reset rx-flips rx-engine-w512-quick rx-reset-w512 rx-flips-w512
+DESC_rx-engine-quick := decompress engine (256 bits): 12k random frames and the captures, stalls, vs the model
+DESC_rx-reset := decompress engine: 6k frames with 40 resets mid-stream
+DESC_rx-flips := decompress engine: every bit flip of 4 compressed capture frames, classified as the model does
+DESC_rx-engine-w512-quick := decompress engine at 512 bits: 12k random frames and the captures, stalls
+DESC_rx-reset-w512 := decompress engine at 512 bits: 6k frames with 40 resets
+DESC_rx-flips-w512 := decompress engine at 512 bits: every bit flip of 4 compressed capture frames
 
 # --- unit tests: decompress block, burst buffer + decompress unit ----------
 RX_UNITS_V := sim/rx_units_top.v rtl/inc_lsum.vh rtl/inc_decompress_block.v rtl/inc_burst_buffer.v \
@@ -118,7 +125,9 @@ test-rx-units-1beat: $(RX_SIMDIR)/rx_units1/Vrx_units1
 	$< +streams=$${STREAMS:-1000} +seed=$${SEED:-4}
 
 SIM_TESTS += rx-units rx-units-1beat
-TEST_SUITES += rx-units rx-units-1beat
+SUITES_sim += rx-units rx-units-1beat
+DESC_rx-units := decompress block, burst buffer and decompress unit: 3000 streams vs the model
+DESC_rx-units-1beat := the same with a one-beat burst buffer (the paper's): 1000 streams
 
 # --- Icarus smoke bench of the decompress engine ---------------------------
 # The bench, the generator and the rules are shared with the transmit side
@@ -126,7 +135,8 @@ TEST_SUITES += rx-units rx-units-1beat
 $(eval $(call inc_icarus,rx,$(RX_RTL)))
 
 SIM_TESTS += rx-icarus
-TEST_SUITES += rx-icarus
+SUITES_sim += rx-icarus
+DESC_rx-icarus := decompress engine under Icarus Verilog (-g2005): the smoke bench
 
 # --- throughput of the decompress engine (benchmark, prints figures) -------
 # Back-to-back frames, no stalls: input and output beats per cycle for

@@ -48,7 +48,12 @@ test-csr-split17: $(RX_SIMDIR)/top_c17/Vtop_c17
 
 SIM_TESTS += loopback csr loopback-w512 csr-w512 csr-split17
 SIM_SOAK_TESTS += loopback-soak loopback-w512-soak
-TEST_SUITES += loopback-quick csr loopback-w512-quick csr-w512 csr-split17
+SUITES_sim += loopback-quick csr loopback-w512-quick csr-w512 csr-split17
+DESC_loopback-quick := offload top, TX into RX: 8000 frames with stalls, the model's bytes back
+DESC_csr := offload top's CSRs over AXI-Lite: 3000 frames, counters equal the model's counts
+DESC_loopback-w512-quick := offload top at 512 bits: 8000 loopback frames
+DESC_csr-w512 := offload top at 512 bits: CSRs and counters
+DESC_csr-split17 := CSR counters split at bit 17: low halves carry into high halves
 
 # --- build/bin/inc-rtl-pcap: captures through the Verilated top ------------
 # The same Verilated top as the tests, with the tool's C main (top_main).
@@ -79,7 +84,8 @@ test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512 $(BIN)/inc-pcap $(BU
 	@sim/top_rtl_pcap_test.sh
 
 SIM_TESTS += rtl-pcap
-TEST_SUITES += rtl-pcap
+SUITES_sim += rtl-pcap
+DESC_rtl-pcap := inc-rtl-pcap (Verilated top) writes inc-pcap's bytes on every capture, flips and padding
 
 # --- nic-switch-rtl: the user-space NIC switch with RTL NICs ----------------
 # userlib/tests/nic_switch.c built with -DINC_NIC_RTL against the Verilated
@@ -95,19 +101,6 @@ $(BUILD)/userlib-test/nic-switch-rtl: $(RX_SIMDIR)/nic_switch/Vnic_switch
 .PHONY: nic-switch-rtl test-userlib-nicemu-rtl
 nic-switch-rtl: $(BUILD)/userlib-test/nic-switch-rtl
 ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
-
-# Live TCP between namespaces through the RTL NICs (root; see the script).
-test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
-	scripts/userlib-nicemu-rtl.sh $(BUILD)/userlib-test/ar-check $(BUILD)/userlib-test/nic-switch-rtl
-
-TEST_SUITES += userlib-nicemu-rtl
-
-# inc-train over the RTL NICs, against the same job over the model's (root).
-.PHONY: test-train-rtl
-test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-switch $(BIN)/inc-train
-	scripts/train-rtl.sh
-
-TEST_SUITES += train-rtl
 
 # --- make synth: Yosys synth_xilinx (xc7) and OpenSTA, one job per top ----
 # Per top: cell counts, the longest path in cells and the clock estimate
@@ -142,7 +135,8 @@ synth: $(foreach t,$(TOPS),$(SYNTH_DIR)/$(call synth_name,$(t)).result)
 .PHONY: test-synth-timing
 test-synth-timing:
 	@scripts/timing-test.py
-TEST_SUITES += synth-timing
+SUITES_synth += synth-timing
+DESC_synth-timing := the clock estimate (scripts/timing.py) on hand-made netlists; no Yosys run
 
 # --- power-up: random initial state, reset held ----------------------------
 # $(call inc_powerup,DIR,VERILATOR_PARAMS)
@@ -166,4 +160,6 @@ test-powerup-w512: $(POWERUP_DIR)_w512/Vpowerup
 	$< +seeds=$${SEEDS:-100}
 
 SIM_TESTS += powerup powerup-w512
-TEST_SUITES += powerup powerup-w512
+SUITES_sim += powerup powerup-w512
+DESC_powerup := offload top from a random power-up state (300 seeds): every output valid low while reset is held
+DESC_powerup-w512 := the same at 512 bits (100 seeds)

@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+. tests/lib.sh
 check() {   # check NAME CMD...: run both tools with the same arguments
 	local name=$1; shift
 	local mode=$1 in=$2; shift 2
@@ -33,7 +33,7 @@ check() {   # check NAME CMD...: run both tools with the same arguments
 }
 files=(tests/fixtures/*.pcap)
 if [ ! -e "${files[0]}" ]; then
-	echo "no captures in tests/fixtures"; echo "0 passed, 1 failed"; exit 1
+	ko "no captures in tests/fixtures"; finish
 fi
 for f in "${files[@]}"; do
 	b=$(basename "$f" .pcap)
@@ -47,7 +47,7 @@ for f in "${files[@]}"; do
 done
 # Short frames with Ethernet padding (zeros to 60, junk to 64, with and
 # without VLAN, payloads 0..40), and their compressed frames padded again by
-# the far MAC (tests/pcap/padded.c): RTL == model both ways.
+# the far MAC (tools/tests/padded.c): RTL == model both ways.
 for seed in 11 12; do
 	build/tests/padded gen "$tmp/pad.pcap" $seed >/dev/null
 	check "padded seed $seed compress" compress "$tmp/pad.pcap"
@@ -58,7 +58,7 @@ for seed in 11 12; do
 	check "padded seed $seed decompress raw" decompress "$tmp/pad.pcap"
 done
 # A lossy link: compressed frames with single-bit flips in the shim (tag-word
-# sum, magic), the stream and the tail (scripts/flip-frames.py). The engine
+# sum, magic), the stream and the tail (sim/flip-frames.py). The engine
 # drops the frames whose payload checksum fails; inc-rtl-pcap must write the
 # same frames as inc-pcap, in order, and count the same drops by reason.
 lossy() {   # lossy NAME IN
@@ -95,7 +95,7 @@ lossy() {   # lossy NAME IN
 for f in "${files[@]}"; do
 	b=$(basename "$f" .pcap)
 	build/bin/inc-pcap compress "$f" "$tmp/$b.c.pcap" >/dev/null 2>&1
-	scripts/flip-frames.py "$tmp/$b.c.pcap" "$tmp/$b.flip.pcap" >/dev/null
+	sim/flip-frames.py "$tmp/$b.c.pcap" "$tmp/$b.flip.pcap" >/dev/null
 	# captures with no whole compressed frame (snap96) have nothing to flip
 	if build/bin/inc-pcap decompress "$tmp/$b.flip.pcap" /dev/null 2>&1 | grep -q ', dropped'; then
 		lossy "$b flipped" "$tmp/$b.flip.pcap"
@@ -103,7 +103,7 @@ for f in "${files[@]}"; do
 done
 build/tests/padded gen "$tmp/pad.pcap" 13 >/dev/null
 build/bin/inc-pcap compress "$tmp/pad.pcap" "$tmp/pad.c.pcap" 2>/dev/null
-scripts/flip-frames.py "$tmp/pad.c.pcap" "$tmp/pad.flip.pcap" 400 >/dev/null
+sim/flip-frames.py "$tmp/pad.c.pcap" "$tmp/pad.flip.pcap" 400 >/dev/null
 lossy "padded seed 13 flipped (frames with a tail)" "$tmp/pad.flip.pcap"
 # A bad invocation fails with one line and a non-zero status.
 for bad in "bogus x y" "compress x y --width 384"; do
@@ -113,5 +113,4 @@ for bad in "bogus x y" "compress x y --width 384"; do
 		pass=$((pass + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -50,7 +50,7 @@ RTL_SRCS := $(wildcard rtl/*.v)
 # --- lint -------------------------------------------------------------------
 .PHONY: test-rtl-lint
 test-rtl-lint:
-	@scripts/lint-rtl.sh
+	@rtl/tests/lint-rtl.sh
 
 # --- unit tests -------------------------------------------------------------
 TX_UNITS_V := sim/tx_units_top.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
@@ -62,7 +62,9 @@ test-tx-units: $(SIM_BUILD)/tx_units/Vtx_units_top
 	@$< $(TX_UNITS_ARGS)
 
 SIM_TESTS += rtl-lint tx-units
-TEST_SUITES += rtl-lint tx-units
+SUITES_sim += rtl-lint tx-units
+DESC_rtl-lint := verilator --lint-only -Wall and iverilog -g2005 -Wall on every rtl/*.v (rtl/tests/lint-rtl.sh)
+DESC_tx-units := ToS matcher, compress block/unit, align unit against the model
 
 # --- compress engine ----------------------------------------------------------
 TX_ENGINE_V := rtl/inc_compress_engine.v rtl/inc_compress_core.v rtl/inc_lanes.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_regs.vh rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_lsum.vh rtl/inc_compress_block.v \
@@ -99,7 +101,9 @@ test-tx-engine-w512-soak: $(TX_ENGINE512_BIN)
 
 SIM_TESTS += tx-engine tx-engine-w512
 SIM_SOAK_TESTS += tx-engine-soak tx-engine-w512-soak
-TEST_SUITES += tx-engine-quick tx-engine-w512-quick
+SUITES_sim += tx-engine-quick tx-engine-w512-quick
+DESC_tx-engine-quick := compress engine (256 bits): 10k random frames, gaps, backpressure, resets, vs the model
+DESC_tx-engine-w512-quick := compress engine at 512 bits: 10k random frames
 
 # --- Icarus smoke bench -------------------------------------------------------
 # One bench (sim/common/inc_icarus_tb.v) and one stimulus generator
@@ -130,6 +134,7 @@ endef
 $(eval $(call inc_icarus,tx,$(TX_ENGINE_V)))
 
 SIM_TESTS += tx-icarus
-TEST_SUITES += tx-icarus
+SUITES_sim += tx-icarus
+DESC_tx-icarus := compress engine under Icarus Verilog (-g2005): the smoke bench
 
 BENCH_TARGETS += sim-bench

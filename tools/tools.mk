@@ -1,8 +1,8 @@
 # Command-line tools (build/bin): inc-codec (stream format on stdin/stdout),
 # inc-pcap (the frame format on pcap captures, libpcap), inc-tcpgen (the
-# traffic generator of scripts/capture.sh). Tests: suite pcap (frame checks
-# on the committed real captures, ASan/UBSan) and suite cli (the tools end
-# to end). See docs/tools.md.
+# traffic generator of scripts/capture.sh). Tests in tools/tests/: suite pcap
+# (frame checks on the committed real captures, ASan/UBSan), cli (the tools
+# end to end), pcap-padded, wireshark. See docs/tools.md.
 
 PCAP_CFLAGS := $(shell pkg-config --cflags libpcap 2>/dev/null)
 PCAP_LIBS   := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
@@ -33,13 +33,15 @@ tools: $(TOOLS)
 # --- tests -----------------------------------------------------------------
 PCAP_FIXTURES := $(wildcard tests/fixtures/*.pcap)
 
-$(BUILD)/tests/test_pcap: tests/pcap/test_pcap.c tests/common/inc_test.h \
+$(BUILD)/tests/test_pcap: tools/tests/test_pcap.c tests/common/inc_test.h \
 		$(LIB)/libincmodel-san.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(PCAP_CFLAGS) -Itests/common \
-		tests/pcap/test_pcap.c $(LIB)/libincmodel-san.a $(PCAP_LIBS) -o $@
+		tools/tests/test_pcap.c $(LIB)/libincmodel-san.a $(PCAP_LIBS) -o $@
 
-TEST_SUITES += pcap cli
+SUITES_tools += pcap cli
+DESC_pcap := frame checks on the committed real captures (tests/fixtures, ASan/UBSan)
+DESC_cli := inc-codec, inc-pcap and inc-tcpgen end to end, their errors one line each (ASan/UBSan)
 
 .PHONY: test-pcap test-cli
 test-pcap: $(BUILD)/tests/test_pcap
@@ -65,24 +67,26 @@ $(SAN_BIN)/inc-tcpgen: tools/inc-tcpgen.c $(TOOL_COMMON) $(LIB)/libincmodel-san.
 		$(LIB)/libincmodel-san.a -lm -o $@
 
 test-cli: $(SAN_TOOLS) $(BUILD)/tests/padded
-	INC_BIN=$(SAN_BIN) PADDED=$(BUILD)/tests/padded tests/pcap/test_cli.sh
+	INC_BIN=$(SAN_BIN) PADDED=$(BUILD)/tests/padded tools/tests/test_cli.sh
 
 # Padded short frames (Ethernet padding after the IP datagram, as a receive
 # side captures them) through the ASan/UBSan inc-pcap: round trip, and
 # compressed frames padded by the far MAC decompress the same.
-$(BUILD)/tests/padded: tests/pcap/padded.c $(LIB)/libincmodel.a
+$(BUILD)/tests/padded: tools/tests/padded.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PCAP_CFLAGS) tests/pcap/padded.c $(LIB)/libincmodel.a \
+	$(CC) $(ALL_CFLAGS) $(PCAP_CFLAGS) tools/tests/padded.c $(LIB)/libincmodel.a \
 		$(PCAP_LIBS) -lm -o $@
 
-TEST_SUITES += pcap-padded
+SUITES_tools += pcap-padded
+DESC_pcap-padded := Ethernet-padded short frames through inc-pcap: round trip, padded compressed frames
 .PHONY: test-pcap-padded
 test-pcap-padded: $(SAN_BIN)/inc-pcap $(BUILD)/tests/padded
-	INC_BIN=$(SAN_BIN) tests/pcap/test_padded.sh $(BUILD)/tests/padded
+	INC_BIN=$(SAN_BIN) tools/tests/test_padded.sh $(BUILD)/tests/padded
 
 # The Wireshark dissector (tools/wireshark/inceptionn.lua) under tshark,
 # against inc-pcap on the captures and on a capture of nic-switch -w.
-TEST_SUITES += wireshark
+SUITES_tools += wireshark
+DESC_wireshark := the Lua dissector under tshark against inc-pcap, and on a nic-switch capture (root)
 .PHONY: test-wireshark
 test-wireshark: $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check
-	tests/pcap/test_wireshark.sh $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check
+	tools/tests/test_wireshark.sh $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check

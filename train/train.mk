@@ -3,10 +3,8 @@
 #
 #   build/lib/libinctrain.a      layers, models, data, optimizer, report
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
-#   make test-train-unit         gradient checks, data order, data-loader errors (ASan/UBSan),
-#                                the command line, the report
-#   make test-train-dist         seeded runs, 4-rank inc/wa vs one process, codecs
-#                                through the emulated NIC, bad input, killed rank
+#   make test-train              the suites below (train/tests/; make help describes each):
+#                                train-unit train-dist train-ef train-rtl
 #   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
 #   make reproduce               the paper's experiments at full length (long)
 #   make schedules               sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)
@@ -80,16 +78,27 @@ time-to-accuracy: deps
 
 .PHONY: test-train-unit test-train-dist reproduce
 test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(TR_TEST)/test-data $(BIN)/inc-train
-	scripts/train-unit.sh $(TR_TEST)
+	train/tests/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
-	scripts/train-tests.sh
+	train/tests/train-dist.sh
 
 .PHONY: test-train-ef
 test-train-ef: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
-	scripts/train-ef-test.sh
+	train/tests/train-ef.sh
 
-TEST_SUITES += train-unit train-dist train-ef
+SUITES_train += train-unit train-dist train-ef
+DESC_train-unit := gradient checks, data order, data-loader errors (ASan/UBSan), the command line, the report
+DESC_train-dist := seeded 4-rank runs against one process, codecs through the emulated NICs (root), killed rank
+# inc-train over the RTL NICs (sim/top.mk builds nic-switch-rtl), against
+# the same job over the model's (root).
+.PHONY: test-train-rtl
+test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-switch $(BIN)/inc-train
+	train/tests/train-rtl.sh
+
+SUITES_train += train-rtl
+DESC_train-rtl := inc-train over the Verilated NICs: the same weights as over the model's NICs (root)
+DESC_train-ef := error feedback: closes the gap on 3 seeds, replicas bit-identical in every mode, nic = software (root)
 
 reproduce: deps
 	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch

@@ -147,40 +147,58 @@ test-userlib-sketch: $(UL_TEST)/test-sketch
 	$(UL_TEST)/test-sketch
 
 test-userlib-allreduce: $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check $(UL_TEST)/ef-check $(BIN)/inc-run
-	scripts/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check \
+	userlib/tests/userlib-allreduce.sh $(UL_TEST)/ar-check $(UL_TEST)/iar-check $(UL_TEST)/sketch-check \
 		$(UL_TEST)/ef-check
 
 test-userlib-fail: $(UL_TEST)/fail-check $(BIN)/inc-run
-	scripts/userlib-fail.sh $(UL_TEST)/fail-check
+	userlib/tests/userlib-fail.sh $(UL_TEST)/fail-check
 
 test-userlib-rendezvous: $(UL_TEST)/rdv-check $(BIN)/inc-run
-	scripts/userlib-rendezvous.sh $(UL_TEST)/rdv-check
+	userlib/tests/userlib-rendezvous.sh $(UL_TEST)/rdv-check
 
 test-userlib-fault: $(UL_TEST)/fault-check
-	scripts/userlib-fault.sh $(UL_TEST)/fault-check
+	userlib/tests/userlib-fault.sh $(UL_TEST)/fault-check
 
 test-userlib-capture: $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
-	scripts/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
+	userlib/tests/userlib-capture.sh $(UL_TEST)/ar-check $(UL_TEST)/pcap-check
 
 test-userlib-nicemu: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
-	NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh $(UL_TEST)/ar-check \
+	NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" userlib/tests/userlib-nicemu.sh $(UL_TEST)/ar-check \
 		$(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
 # The same with the nodes' offloads on: super-frames cut and coalesced.
 test-userlib-nicemu-gso: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
-	NICEMU_OFFLOAD=1 NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" scripts/userlib-nicemu.sh \
+	NICEMU_OFFLOAD=1 NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" userlib/tests/userlib-nicemu.sh \
 		$(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
 test-userlib-install: $(UL_LIBS)
-	scripts/userlib-install.sh
+	userlib/tests/userlib-install.sh
 
 # No call cycle among the library's files (allreduce.c names the layers).
 test-userlib-layers: $(UL_OBJS)
-	scripts/userlib-layers.sh $(OBJ)/userlib
+	userlib/tests/userlib-layers.sh $(OBJ)/userlib
 
-TEST_SUITES += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu userlib-nicemu-gso \
-	       userlib-rendezvous userlib-fault \
-	       userlib-install userlib-layers
+# Live TCP between namespaces through the RTL NICs (root; sim/top.mk builds
+# nic-switch-rtl).
+.PHONY: test-userlib-nicemu-rtl
+test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
+	userlib/tests/userlib-nicemu-rtl.sh $(BUILD)/userlib-test/ar-check $(BUILD)/userlib-test/nic-switch-rtl
+
+SUITES_userlib += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
+DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
+DESC_userlib-cnat := natural compression: every exponent against the documented rule, decode of all bytes
+DESC_userlib-sketch := the sketch codec: geometry, recovery of sparse vectors over gammas (ASan/UBSan)
+DESC_userlib-allreduce := ar-check N = 1..8 (none/nic/software, ring/wa), non-blocking, sketch, error feedback
+DESC_userlib-fail := a peer killed, stopped or absent: every rank errs within the timeout; bad environment refused
+DESC_userlib-capture := tcpdump on the cluster's bridge: data frames tagged ToS 0x28 on float boundaries (root)
+DESC_userlib-nicemu := all-reduce through the emulated NICs (nic-switch) between namespaces, cross-checked (root)
+DESC_userlib-nicemu-gso := the same with the nodes' offloads on: super-frames cut and coalesced (root)
+DESC_userlib-nicemu-rtl := the same through the Verilated NICs (nic-switch-rtl) (root)
+DESC_userlib-rendezvous := a 4-rank job attacked while it joins (bad hellos, wrong secret, floods): exact sums
+DESC_userlib-fault := an allocation failing on one rank fails every rank within 1 s (ASan/UBSan)
+DESC_userlib-install := make install, a program built with pkg-config only (shared, static, MPI) runs
+DESC_userlib-layers := the library's call graph has no cycle among its files
 
 # ---------------------------------------------------------------- install
 PREFIX ?= /usr/local
@@ -228,4 +246,5 @@ $(UL_TEST)/test-frame-fast: userlib/tests/test_frame_fast.c tests/common/inc_fra
 test-userlib-frame-fast: $(UL_TEST)/test-frame-fast
 	$(UL_TEST)/test-frame-fast $(wildcard tests/fixtures/*.pcap)
 
-TEST_SUITES += userlib-frame-fast
+SUITES_userlib += userlib-frame-fast
+DESC_userlib-frame-fast := the fast frame path against the model on captures, corruptions and random frames

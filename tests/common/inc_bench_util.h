@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * inc_bench_util.h - timing helpers shared by the benchmarks
- * (tests/bench/bench_model.c, userlib/bench/inc_bench.c): a monotonic clock
+ * (sw-model/tests/bench/bench_model.c, userlib/bench/inc_bench.c): a monotonic clock
  * in seconds and the same-run memcpy baseline that codec GB/s figures are
  * divided by. Header-only.
  */

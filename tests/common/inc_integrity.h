@@ -2,7 +2,7 @@
 /*
  * inc_integrity.h - what becomes of a corrupted compressed frame, for the
  * integrity tests of frame format v2 (docs/wire-format.md, "Integrity"):
- * the model suite (tests/test_integrity.c) and the RTL bench
+ * the model suite (sw-model/tests/test_integrity.c) and the RTL bench
  * (sim/rx_engine_tb.c +flips) classify every corrupted frame the same way.
  *
  * A frame's fate is decided from the decompressor's outcome and output and,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * rdv_check.c - the rendezvous against strangers (scripts/userlib-rendezvous.sh).
+ * rdv_check.c - the rendezvous against strangers (userlib/tests/userlib-rendezvous.sh).
  *
  *   rdv-check rank [GO_FILE]
  *     one rank from the INC_* environment: an all-reduce whose sums it

@@ -16,19 +16,19 @@
 # that run took 95 % of the suite's time. Needs root.
 # Usage: userlib-nicemu-rtl.sh AR_CHECK NIC_SWITCH_RTL
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 sw=${2:-build/userlib-test/nic-switch-rtl}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+. tests/lib.sh
 for n in 2 3 4; do
 	args="-b rtl -x"
 	[ "$n" -eq 2 ] && args="$args -t 30-31 -T no_payload -d $tmp"
 	echo "=== $n ranks, nic-switch-rtl $args"
 	out=$(NICEMU_SWITCH_ARGS="$args" NICEMU_RANKS=$n NICEMU_SIZES=1,7,1000,20011 \
 		NICEMU_SEG=30000 NICEMU_EF_SIZE=20011 NICEMU_EF_CALLS=3 \
-		scripts/userlib-nicemu.sh "$ar" "$sw" 2>&1)
+		userlib/tests/userlib-nicemu.sh "$ar" "$sw" 2>&1)
 	grep -E '^(ok|FAIL|rtl:|nic-switch:)' <<<"$out"
 	last=$(tail -n 1 <<<"$out")
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
@@ -41,7 +41,7 @@ done
 echo "=== 2 ranks, nic-switch-rtl -b rtl -X 6 (cross-check against another error bound)"
 mkdir -p "$tmp/x"
 out=$(NICEMU_SWITCH_ARGS="-b rtl -X 6 -d $tmp/x" NICEMU_RANKS=2 NICEMU_SIZES=1000 NICEMU_TIMEOUT_MS=3000 \
-	NICEMU_SEG=9000 scripts/userlib-nicemu.sh "$ar" "$sw" 2>&1)
+	NICEMU_SEG=9000 userlib/tests/userlib-nicemu.sh "$ar" "$sw" 2>&1)
 grep -E '^nic-switch: frame|exit status' <<<"$out" | head -n 3
 if grep -q 'FAIL nic-switch exit status 3' <<<"$out" && [ -s "$tmp/x/mismatch.pcap" ]; then
 	pass=$((pass + 1)); echo "ok   a cross-check difference stops the switch and keeps the frames"
@@ -61,5 +61,4 @@ if [ -n "$trig" ] && [ -s "$trig" ]; then
 else
 	fail=$((fail + 1)); echo "FAIL no trigger waveform"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -2,7 +2,7 @@
 # Suite pcap-padded: short ToS 0x28 TCP frames with Ethernet padding (zeros
 # to 60 bytes, junk to 64, with and without a VLAN tag, payloads of 0..40
 # bytes) go through inc-pcap stats, compress and decompress; the round trip
-# restores each frame's IP datagram (tests/pcap/padded.c check); compressed
+# restores each frame's IP datagram (tools/tests/padded.c check); compressed
 # frames padded again on the way (as the far MAC does) decompress to the
 # same bytes as unpadded ones. Several seeds and error bounds.
 # Last line "N passed, N failed".
@@ -12,9 +12,7 @@ padded=${1:-build/tests/padded}
 pcapt=${INC_BIN:-build/bin}/inc-pcap
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 for seed in 1 2 3; do
 	for eb in 10 6; do
 		n="seed $seed eb $eb"
@@ -40,5 +38,4 @@ for seed in 1 2 3; do
 			|| ko "$n: padded compressed frames decompress differently"
 	done
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,12 +5,10 @@
 # inc-run propagates a failing rank's status and stops the others; bad
 # environment values give INC_E_ENV. Last line "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fc=${1:-build/userlib-test/fail-check}
 run=build/bin/inc-run
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 one() {
 	local out p f
 	out=$(timeout 120 "$fc" "$@" 2>&1)
@@ -90,5 +88,4 @@ envt 33 "bad error bound" INC_RANK=0 INC_WORLD_SIZE=1 INC_ERROR_BOUND=0
 envt 0 "fallback RANK/WORLD_SIZE, size 1" RANK=0 WORLD_SIZE=1
 envt 36 "master unreachable" INC_RANK=1 INC_WORLD_SIZE=2 INC_MASTER_ADDR=127.0.0.1 \
 	INC_MASTER_PORT=9 INC_TIMEOUT_MS=300
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -13,13 +13,11 @@ pcapt=$bin/inc-pcap
 gen=$bin/inc-tcpgen
 t=$(mktemp -d /tmp/inc-cli.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-pass=0 fail=0
+. tests/lib.sh
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 check() { # check DESCRIPTION COMMAND...
 	local d=$1; shift
-	if "$@"; then ok; else bad "$d"; fi
+	if "$@"; then ok "$d"; else ko "$d"; fi
 }
 # expect_fail DESCRIPTION COMMAND... (stdin from the caller): non-zero exit,
 # exactly one line on stderr, prefixed with the tool name.
@@ -30,9 +28,9 @@ expect_fail() {
 	rc=$?
 	lines=$(wc -l <"$t/ef.err")
 	if [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && grep -q '^inc-[a-z]*: ' "$t/ef.err"; then
-		ok
+		ok "$d"
 	else
-		bad "$d: exit $rc, $lines stderr lines: $(head -c 300 "$t/ef.err")"
+		ko "$d: exit $rc, $lines stderr lines: $(head -c 300 "$t/ef.err")"
 	fi
 }
 hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
@@ -104,7 +102,7 @@ nframes() { # frames in a capture, through tshark, tcpdump or inc-pcap
 
 for cap in plain vlan jumbo; do
 	in=$fix/inc-$cap.pcap
-	[ -f "$in" ] || { bad "missing fixture $in"; continue; }
+	[ -f "$in" ] || { ko "missing fixture $in"; continue; }
 	$pcapt compress "$in" "$t/$cap.c.pcap" --kv 2>"$t/$cap.c.kv"
 	check "$cap compress exit" test $? -eq 0
 	$pcapt decompress "$t/$cap.c.pcap" "$t/$cap.d.pcap" --kv 2>"$t/$cap.d.kv"
@@ -177,7 +175,7 @@ if [ -f "$snap" ]; then
 	check "snap96: nothing compressed" test "$(kv compressed "$t/snap.kv")" = 0
 	check "snap96: output identical" cmp -s "$snap" "$t/snap.c.pcap"
 else
-	bad "missing fixture $snap"
+	ko "missing fixture $snap"
 fi
 
 # pcapng and nanosecond pcap input give the same output as the pcap.
@@ -232,5 +230,4 @@ expect_fail "pcap output = input" $pcapt compress "$t/same.pcap" "$t/same.pcap"
 check "pcap input kept" cmp -s "$t/same.pcap" "$fix/inc-plain.pcap"
 expect_fail "pcap unwritable output" $pcapt compress "$fix/inc-plain.pcap" "$t/no/such/dir/o.pcap"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

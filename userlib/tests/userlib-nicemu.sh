@@ -21,7 +21,7 @@
 # switch's NICs cut super-frames into segments and coalesce them again
 # (nic-switch, "Super-frames").
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 sw=${2:-build/userlib-test/nic-switch}
 efc=${3:-build/userlib-test/ef-check}
@@ -32,7 +32,7 @@ sizes=${NICEMU_SIZES:-1,7,1000,65541,300007}
 segsize=${NICEMU_SEG:-100000}
 read -r -a swargs <<<"${NICEMU_SWITCH_ARGS:-}"
 tmp=$(mktemp -d)
-pass=0 fail=0
+. tests/lib.sh
 swpid=
 cleanup() {
 	[ -n "$swpid" ] && kill "$swpid" 2>/dev/null
@@ -40,12 +40,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-if [ "$(id -u)" -ne 0 ]; then
-	echo "userlib-nicemu: needs root"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-"$cl" up -p "$prefix" -n $n -x ${NICEMU_OFFLOAD:+-o} || { echo "0 passed, 1 failed"; exit 1; }
+require_root userlib-nicemu
+"$cl" up -p "$prefix" -n $n -x ${NICEMU_OFFLOAD:+-o} || { ko "the namespaces could not be created"; finish; }
 ports=()
 for ((i = 0; i < n; i++)); do ports+=("v$i"); done
 "$cl" br -p "$prefix" "$sw" "${swargs[@]}" "${ports[@]}" >"$tmp/switch.log" 2>&1 &
@@ -84,13 +80,13 @@ ar=$efc run ef 29504 -m nic,software -a ring,wa -s "${NICEMU_EF_SIZE:-65541}" \
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.
-"$cl" exec -p "$prefix" 1 timeout 30 scripts/odd-writes.py serve 29503 &
+"$cl" exec -p "$prefix" 1 timeout 30 userlib/tests/odd-writes.py serve 29503 &
 srv=$!
 for i in $(seq 100); do
 	"$cl" exec -p "$prefix" 1 ss -ltn | grep -q ":29503 " && break
 	sleep 0.1
 done
-"$cl" exec -p "$prefix" 0 timeout 30 scripts/odd-writes.py send 10.99.0.2 29503 20
+"$cl" exec -p "$prefix" 0 timeout 30 userlib/tests/odd-writes.py send 10.99.0.2 29503 20
 wait "$srv"
 
 kill "$swpid"; wait "$swpid" 2>/dev/null; swrc=$?; swpid=
@@ -145,5 +141,4 @@ if [ -n "${NICEMU_OFFLOAD:-}" ]; then
 		fail=$((fail + 1)); echo "FAIL super-frames: segmented ${gs}, coalesced ${gc}, dropped ${gd}, other ${go}"
 	fi
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

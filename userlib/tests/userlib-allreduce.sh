@@ -6,13 +6,13 @@
 # sketch modes (sketch-check) for N = 1..5; error feedback (ef-check) for
 # N = 2..5. Prints one line per run and "N passed, N failed" last.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 iar=${2:-build/userlib-test/iar-check}
 skc=${3:-build/userlib-test/sketch-check}
 efc=${4:-build/userlib-test/ef-check}
 run=build/bin/inc-run
-pass=0 fail=0
+. tests/lib.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 export INC_TIMEOUT_MS=60000
@@ -69,5 +69,4 @@ ar=$efc one 3 -s 4099 -c 4 -x 6 -m software,nic,inc+sketch   # values scaled by 
 if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
 	addr=::1 INC_COMPRESSION=nic one 3 -s 1,1000,65541
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

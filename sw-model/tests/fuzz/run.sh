@@ -8,7 +8,7 @@
 set -u
 secs=$1 bindir=$2 fuzzdir=$3
 shift 3
-pass=0 fail=0
+. "$(dirname "$0")/../../../tests/lib.sh"
 for t in "$@"; do
 	corpus=$fuzzdir/corpus/$t
 	mkdir -p "$corpus"
@@ -28,5 +28,4 @@ for t in "$@"; do
 		fail=$((fail + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -14,7 +14,7 @@
 # socket of the job must be bound to 127.0.0.1 (ss -ltnp).
 # Last line "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${1:-build/userlib-test/rdv-check}
 run=build/bin/inc-run
 tmp=$(mktemp -d)
@@ -26,9 +26,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 
 unset RANK WORLD_SIZE MASTER_ADDR MASTER_PORT INC_BIND_ADDR
 port=$("$run" -n 1 sh -c 'echo "$INC_MASTER_PORT"')
@@ -63,7 +61,7 @@ master_closed() { ! master_listening; }
 
 start_rank 0
 if ! wait_for 20 master_listening; then
-	ko "rank 0 does not listen on the master port $port"; echo "$pass passed, $fail failed"; exit 1
+	ko "rank 0 does not listen on the master port $port"; finish
 fi
 # Rank 0 during the rendezvous: the master port and its data listener,
 # both on 127.0.0.1.
@@ -213,5 +211,4 @@ done
 [ "$okr" -eq 3 ] && [ "$(echo "$l" | grep -c .)" -eq 1 ] && echo "$l" | grep -q '^127\.0\.0\.3:' \
 	&& ok "INC_BIND_ADDR=127.0.0.3: rank 1 listens there only ($l), the job completes" \
 	|| ko "INC_BIND_ADDR: $okr of 3 ranks passed, rank 1 listeners: $(echo $l)"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

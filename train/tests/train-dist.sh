@@ -35,11 +35,9 @@
 # Last line "N passed, N failed". Parts that need root (namespaces) fail
 # without it.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 train=build/bin/inc-train run=build/bin/inc-run
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # 20 iterations: a re-associated sum differs in its last bits, and training
@@ -210,7 +208,7 @@ if [ "$(id -u)" -eq 0 ]; then
 			|| ko "nic $s: wire record '$w'"
 	done
 else
-	ko "nic compression needs root (network namespaces)"
+	skip "nic compression needs root (network namespaces)"
 fi
 
 # --- ranks that disagree: every rank fails with one line, quickly
@@ -272,5 +270,4 @@ if command -v mpirun >/dev/null; then
 else
 	ko "mpirun missing (make deps)"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

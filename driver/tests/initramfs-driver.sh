@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Build the initramfs of the driver test VM (scripts/qemu-driver-test.sh):
+# Build the initramfs of the driver test VM (driver/tests/qemu-driver-test.sh):
 # static busybox, the host's iproute2 ip and ethtool with their shared
 # libraries, the kernel modules the test needs (veth, e1000, 8021q, from Debian's
 # linux-image for KREL), inceptionn.ko, the static test programs and
-# scripts/initramfs-driver-init.sh as /init.
+# driver/tests/initramfs-driver-init.sh as /init.
 #
-#   scripts/initramfs-driver.sh OUT.cpio.gz KREL INCEPTIONN.KO VMBINDIR
+#   driver/tests/initramfs-driver.sh OUT.cpio.gz KREL INCEPTIONN.KO VMBINDIR
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: $0 OUT.cpio.gz KREL INCEPTIONN.KO VMBINDIR" >&2; exit 2; }
 out=$1 krel=$2 ko=$3 vmbin=$4

@@ -6,26 +6,23 @@
 # frames are untagged. Ring and worker-aggregator (where rank 0's results
 # travel back untagged). Needs root; cleans up its namespaces on exit.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 pc=${2:-build/userlib-test/pcap-check}
 cl=scripts/netns-cluster.sh
 prefix=incap$$
 n=3 port=29400
 tmp=$(mktemp -d)
-pass=0 fail=0
+. tests/lib.sh
 cleanup() {
 	[ -n "${dump:-}" ] && kill "$dump" 2>/dev/null
 	"$cl" down -p "$prefix"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-if [ "$(id -u)" -ne 0 ] || ! command -v tcpdump >/dev/null; then
-	echo "userlib-capture: needs root and tcpdump"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-"$cl" up -p "$prefix" -n $n || { echo "0 passed, 1 failed"; exit 1; }
+require_root userlib-capture
+command -v tcpdump >/dev/null || { ko "tcpdump missing (make deps)"; finish; }
+"$cl" up -p "$prefix" -n $n || { ko "the namespaces could not be created"; finish; }
 
 wait_dump() {  # STDERR_FILE: until tcpdump says it is listening (30 s at most)
 	local i
@@ -80,13 +77,13 @@ neg() {  # ATTEMPT
 	"$cl" br -p "$prefix" tcpdump -i br0 -n -U --immediate-mode -B 32768 -s 0 -w "$pcap" tcp 2>"$err" &
 	dump=$!
 	wait_dump "$err" || return 1
-	"$cl" exec -p "$prefix" 1 scripts/odd-writes.py serve $((29499 + $1)) &
+	"$cl" exec -p "$prefix" 1 userlib/tests/odd-writes.py serve $((29499 + $1)) &
 	srv=$!
 	for i in $(seq 100); do
 		"$cl" exec -p "$prefix" 1 ss -ltn | grep -q ":$((29499 + $1)) " && break
 		sleep 0.1
 	done
-	"$cl" exec -p "$prefix" 0 scripts/odd-writes.py send 10.99.0.2 $((29499 + $1)) 50
+	"$cl" exec -p "$prefix" 0 userlib/tests/odd-writes.py send 10.99.0.2 $((29499 + $1)) 50
 	wait "$srv"
 	sleep 0.3
 	kill "$dump"; wait "$dump" 2>/dev/null; dump=
@@ -99,5 +96,4 @@ if neg 0 || neg 1; then
 else
 	fail=$((fail + 1)); echo "FAIL negative control not flagged:"; echo "$out"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -21,7 +21,7 @@ done | sort -u >"$tmp/uses"
 join "$tmp/uses" "$tmp/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u >"$tmp/edges"
 echo "call graph (caller -> callee):"
 awk '{ a[$1] = a[$1] " " $2 } END { for (k in a) print "  " k " ->" a[k] }' "$tmp/edges" | sort
-pass=0 fail=0
+. "$(dirname "$0")/../../tests/lib.sh"
 # A file is on a cycle when it reaches itself.
 for o in "$dir"/*.o; do
 	f=$(basename "$o" .o)
@@ -45,5 +45,4 @@ for o in "$dir"/*.o; do
 		pass=$((pass + 1))
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -26,15 +26,13 @@
 # 3.11 no longer lists a zero flag when iterating), hence "--redirects 2
 # --tee 2". Last line "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 export PYTHONPATH=$root/python
 py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 section() { echo "--- $* (at ${SECONDS}s)"; }
 port() { "$py" -c 'import inceptionn; print(inceptionn.free_port())'; }
 torchrun_() {  # SECONDS ARGS...
@@ -111,7 +109,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	[ "${c:-0}" -gt 0 ] && [ "${m:-1}" -eq 0 ] && ok "the NICs compressed $c frames, none misaligned ($sw)" \
 		|| ko "nic-switch: $sw"
 else
-	echo "skip nic mode: network namespaces need root"
+	skip "nic mode: network namespaces need root"
 fi
 
 section "make install"
@@ -170,5 +168,4 @@ for comp in none software; do
 done
 
 echo "suite time ${SECONDS}s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

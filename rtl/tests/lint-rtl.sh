@@ -3,8 +3,8 @@
 # module per file, and the engines and the top again at DATA_WIDTH 512. Prints one line per file and ends with
 # "N passed, N failed" (one check per tool per file).
 set -u
-cd "$(dirname "$0")/.."
-pass=0 fail=0
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for f in rtl/*.v; do
@@ -36,5 +36,4 @@ for top in inc_compress_engine inc_decompress_engine inc_offload_top; do
 		fail=$((fail + 1)); echo "FAIL iverilog $f (DATA_WIDTH 512)"; head -n 30 "$out/i.log"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

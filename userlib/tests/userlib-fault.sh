@@ -6,9 +6,9 @@
 # later call fails fast, nothing crashes under ASan/UBSan. Last line
 # "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fc=${1:-build/userlib-test/fault-check}
-pass=0 fail=0
+. tests/lib.sh
 one() {
 	local out p f
 	out=$(timeout 120 "$fc" "$@" 2>&1)
@@ -29,5 +29,4 @@ one -n 3 -v 1 -a wa -m nic
 one -n 4 -v 1 -m sketch
 one -n 3 -v 2 -m inc+sketch
 one -n 4 -v 3 -a wa -m sketch
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Test inceptionn.ko in a real kernel: build the initramfs
-# (scripts/initramfs-driver.sh), boot Debian's kernel KREL in
+# (driver/tests/initramfs-driver.sh), boot Debian's kernel KREL in
 # qemu-system-x86_64 with TCG (no KVM here), a QEMU "edu" PCI device and
 # a memory-backed stand-in for the engines' CSR block (see below),
-# and run scripts/initramfs-driver-init.sh inside. The VM prints
+# and run driver/tests/initramfs-driver-init.sh inside. The VM prints
 # "N passed, N failed"; this script prints the VM's test lines and that
 # line last (plus one check the host makes on the CSR stand-in's file), or
 # "0 passed, 1 failed" when the VM gave no result (timeout, crash).
 #
-#   scripts/qemu-driver-test.sh KREL INCEPTIONN.KO VMBINDIR
+#   driver/tests/qemu-driver-test.sh KREL INCEPTIONN.KO VMBINDIR
 set -uo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 KREL INCEPTIONN.KO VMBINDIR" >&2; exit 2; }
 krel=$1 ko=$2 vmbin=$3
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=build/driver/qemu/$krel
 mkdir -p "$work"
 timeout_s=${INC_QEMU_TIMEOUT:-400}
@@ -21,7 +21,7 @@ kernel=/boot/vmlinuz-$krel
 command -v qemu-system-x86_64 >/dev/null || { echo "qemu: qemu-system-x86_64 missing (scripts/deps.sh)"; echo "0 passed, 1 failed"; exit 1; }
 
 start=$(date +%s)
-if ! scripts/initramfs-driver.sh "$work/initramfs.cpio.gz" "$krel" "$ko" "$vmbin"; then
+if ! driver/tests/initramfs-driver.sh "$work/initramfs.cpio.gz" "$krel" "$ko" "$vmbin"; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi

@@ -9,17 +9,11 @@
 # accuracy as the model run, since the NIC quantises per value whatever the
 # segmentation. Needs root. Last line "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
-if [ "$(id -u)" -ne 0 ]; then
-	echo "train-rtl: needs root (network namespaces)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+. tests/lib.sh
+require_root train-rtl
 args=(--model lenet --iterations 20 --seed 3 --lr 0.05 --compression nic --quiet --check-every 5)
 port=29820
 for s in inc wa; do
@@ -45,5 +39,4 @@ for s in inc wa; do
 	grep -q 'CSR counters equal' "$tmp/$s-rtl.out" && ok "$s: RTL NICs' CSR counters equal the switch's counts" \
 		|| ko "$s: no CSR counter agreement reported"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

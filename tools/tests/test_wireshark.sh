@@ -32,19 +32,16 @@ cleanup() {
 	rm -rf "$t"
 }
 trap cleanup EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. tests/lib.sh
 check() { # check DESCRIPTION COMMAND...
 	local d=$1; shift
-	if "$@"; then ok; else bad "$d"; fi
+	if "$@"; then ok "$d"; else ko "$d"; fi
 }
 kv() { tr ' ' '\n' <"$2" | sed -n "s/^$1=//p"; }
 
 if ! command -v tshark >/dev/null; then
-	echo "wireshark: tshark is not installed (make deps)"
-	echo "0 passed, 1 failed"
-	exit 1
+	ko "tshark is not installed (make deps)"
+	finish
 fi
 ts() { tshark -X lua_script:"$lua" "$@" 2>"$t/tshark.err"; }
 
@@ -82,7 +79,7 @@ compare() {
 for in in tests/fixtures/*.pcap; do
 	name=$(basename "$in" .pcap)
 	"$pcapt" compress "$in" "$t/$name.c.pcap" --kv 2>"$t/$name.kv" ||
-		{ bad "$name: inc-pcap compress failed"; continue; }
+		{ ko "$name: inc-pcap compress failed"; continue; }
 	sums=$(fields "$t/$name.c.pcap")
 	check "$name: tshark loads the dissector" test ! -s "$t/tshark.err" -o -z "$(grep -v 'Running as user' "$t/tshark.err")"
 	compare "$name" "$sums" "$t/$name.kv" compressed
@@ -124,7 +121,7 @@ check "flipped tag-word sum: inc-pcap decompress drops that frame" test "$(kv dr
 
 # A capture of the emulated cluster's wire.
 if [ "$(id -u)" -ne 0 ] || [ ! -x "$sw" ] || [ ! -x "$ar" ]; then
-	echo "wireshark: the nic-switch capture needs root, $sw and $ar: skipped"
+	skip "the nic-switch capture needs root, $sw and $ar"
 else
 	n=2
 	if "$cl" up -p "$prefix" -n $n -x >/dev/null; then
@@ -150,8 +147,7 @@ else
 		compare "nic-switch capture" "$sums" "$t/wire.kv" decompressed
 		echo "nic-switch capture: $(kv frames "$t/wire.kv") frames, $(kv decompressed "$t/wire.kv") compressed, dissector sums $sums"
 	else
-		bad "cluster: could not create the namespaces"
+		ko "cluster: could not create the namespaces"
 	fi
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

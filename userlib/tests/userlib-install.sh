@@ -4,13 +4,11 @@
 # static), run it on 2 ranks with inc-run, and the same for the MPI flavour
 # under mpirun. Last line "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 
 if make --no-print-directory install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
 	ok "make install PREFIX=$prefix"
@@ -94,5 +92,4 @@ if [ -e "$prefix/lib/pkgconfig/inceptionn-mpi.pc" ] && command -v mpicc >/dev/nu
 		ko "compile (mpi)"; cat "$tmp/cc.log"
 	fi
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,6 +1,6 @@
 #!/bin/sh
-# /init of the driver test VM (built by scripts/initramfs-driver.sh, booted
-# by scripts/qemu-driver-test.sh). Runs the inceptionn.ko tests in a real
+# /init of the driver test VM (built by driver/tests/initramfs-driver.sh, booted
+# by driver/tests/qemu-driver-test.sh). Runs the inceptionn.ko tests in a real
 # kernel and prints "N passed, N failed" as its last test line, then powers
 # off. Everything happens inside the VM: two network namespaces joined by a
 # veth pair, an inceptionn device stacked on each end, addresses from the

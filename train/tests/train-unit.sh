@@ -9,13 +9,11 @@
 # from the compression table with EF), gossip's codec statistics. Last line
 # "N passed, N failed".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=${1:-build/train-test}
 train=build/bin/inc-train
 data=/usr/share/datasets/fashion-mnist
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+. tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -41,7 +39,7 @@ expect() {
 	fi
 }
 
-[ -f "$data/train-images-idx3-ubyte.gz" ] || { ko "no Fashion-MNIST in $data (make deps)"; echo "$pass passed, $fail failed"; exit 1; }
+[ -f "$data/train-images-idx3-ubyte.gz" ] || { ko "no Fashion-MNIST in $data (make deps)"; finish; }
 
 # Data sets built from the real files: one broken thing each.
 mk() { mkdir -p "$tmp/$1"; cp "$data"/*.gz "$tmp/$1/"; }
@@ -150,5 +148,4 @@ grep -q '^| INC+C(sw) EF | ' "$tmp/rep4/report.md" && grep -q '^| INC+C(sw) | ' 
 r=$(sed -nE 's/.*"type":"summary".*"codec_ratio":([0-9.]+).*/\1/p' "$tmp/gossip.json")
 awk -v r="${r:-0}" 'BEGIN { exit !(r > 1) }' && ok "gossip: codec statistics of the models sent, ratio ${r}x" \
 	|| ko "gossip: codec statistics read ratio ${r:-?}"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
