@@ -40,6 +40,9 @@ include sim/sim.mk
 include driver/driver.mk
 include train/train.mk
 include python/python.mk
+include synth/synth.mk
+include cluster/cluster.mk
+include experiments/experiments.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)
@@ -79,18 +82,18 @@ test-rtl: test-sim
 # The main job: distributed training on the emulated cluster (train/).
 # It installs and builds only what it uses (no Verilator, no kernel module).
 DEMO_TARGETS = $(LIB)/libincmodel.a $(LIB)/libinceptionn.a $(LIB)/libinceptionn.so \
-	       $(LIB)/libinctrain.a $(BIN)/inc-train $(BIN)/inc-run $(BUILD)/userlib-test/nic-switch
+	       $(LIB)/libinctrain.a $(BIN)/inc-train $(BIN)/inc-run $(NIC_SWITCH)
 print-demo-targets:
 	@echo $(DEMO_TARGETS)
 demo:
 	@scripts/deps.sh demo
 	@$(MAKE) --no-print-directory $(DEMO_TARGETS)
-	@scripts/train-demo.sh
+	@experiments/train-demo.sh
 
 # Real tagged TCP traffic between two namespaces through the codec.
 demo-capture: deps
 	@$(MAKE) --no-print-directory all
-	@scripts/demo-capture.sh
+	@experiments/demo-capture.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_TARGETS) bench-run

@@ -88,9 +88,9 @@ SUITES_sim += rtl-pcap
 DESC_rtl-pcap := inc-rtl-pcap (Verilated top) writes inc-pcap's bytes on every capture, flips and padding
 
 # --- nic-switch-rtl: the user-space NIC switch with RTL NICs ----------------
-# userlib/tests/nic_switch.c built with -DINC_NIC_RTL against the Verilated
+# cluster/nic_switch.c built with -DINC_NIC_RTL against the Verilated
 # top (sim/rtl_nic_shell.cpp: one model instance per port; sim/rtl_nic.c).
-RX_TB_EXTRA_nic_switch := userlib/tests/nic_switch.c sim/rtl_nic.c sim/top_axil.c
+RX_TB_EXTRA_nic_switch := cluster/nic_switch.c sim/rtl_nic.c sim/top_axil.c
 $(eval $(call rx_verilate,nic_switch,inc_offload_top,$(TOP_RTL),sim/rtl_nic_shell.cpp))
 $(RX_SIMDIR)/nic_switch/tblib.a: RX_TB_INC += -DINC_NIC_RTL
 
@@ -101,42 +101,6 @@ $(BUILD)/userlib-test/nic-switch-rtl: $(RX_SIMDIR)/nic_switch/Vnic_switch
 .PHONY: nic-switch-rtl test-userlib-nicemu-rtl
 nic-switch-rtl: $(BUILD)/userlib-test/nic-switch-rtl
 ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
-
-# --- make synth: Yosys synth_xilinx (xc7) and OpenSTA, one job per top ----
-# Per top: cell counts, the longest path in cells and the clock estimate
-# (OpenSTA on the mapped netlist with the Liberty library generated from
-# synth/xc7-2-delays.txt, the clock of constraints/, cross-checked against
-# scripts/timing.py), kept in $(BUILD)/synth/TOP.*. The tops are independent
-# jobs (make -j2 synth runs two at a time); a top that fails leaves the
-# others' results, and the summary prints every top that finished, its
-# runtime and its limiting paths, then names the ones that did not (exit 1).
-# make synth TOPS="inc_offload_top inc_decompress_engine@512" picks tops
-# (@512: DATA_WIDTH 512). A top is synthesised again when its inputs change.
-# About 5 to 60 minutes per top on one core (docs/rtl.md, "Clock estimate").
-SYNTH_TOPS := inc_compress_engine inc_decompress_engine inc_offload_top \
-              inc_compress_engine@512 inc_decompress_engine@512 inc_offload_top@512
-TOPS ?= $(SYNTH_TOPS)
-SYNTH_DIR := $(BUILD)/synth
-synth_name = $(if $(filter %@512,$(1)),$(patsubst %@512,%,$(1))_w512,$(1))
-SYNTH_INPUTS := $(wildcard rtl/*.v rtl/*.vh) synth/xc7.ys synth/sta.tcl synth/xc7-2-delays.txt \
-                constraints/inc_offload_250.xdc constraints/inc_offload_common.xdc \
-                scripts/synth.sh scripts/xc7-liberty.py scripts/sta-report.py scripts/timing.py
-define inc_synth_top
-$(SYNTH_DIR)/$(call synth_name,$(1)).result: $(SYNTH_INPUTS) | deps
-	-@SYNTH_OUT=$(SYNTH_DIR) scripts/synth.sh $(1)
-endef
-$(foreach t,$(TOPS),$(eval $(call inc_synth_top,$(t))))
-
-.PHONY: synth
-synth: $(foreach t,$(TOPS),$(SYNTH_DIR)/$(call synth_name,$(t)).result)
-	@SYNTH_OUT=$(SYNTH_DIR) scripts/synth.sh --summary $(TOPS)
-
-# The clock estimate's own unit test (hand-made netlists; no Yosys run).
-.PHONY: test-synth-timing
-test-synth-timing:
-	@scripts/timing-test.py
-SUITES_synth += synth-timing
-DESC_synth-timing := the clock estimate (scripts/timing.py) on hand-made netlists; no Yosys run
 
 # --- power-up: random initial state, reset held ----------------------------
 # $(call inc_powerup,DIR,VERILATOR_PARAMS)

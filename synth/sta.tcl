@@ -1,10 +1,10 @@
-# OpenSTA run of make synth (scripts/synth.sh): the Yosys-mapped netlist of
+# OpenSTA run of make synth (synth/synth.sh): the Yosys-mapped netlist of
 # one top against the Liberty library generated from the delay table
-# (scripts/xc7-liberty.py) and the clock of constraints/ (the SDC that
-# scripts/synth.sh derives from inc_offload_250.xdc and
+# (synth/xc7-liberty.py) and the clock of constraints/ (the SDC that
+# synth/synth.sh derives from inc_offload_250.xdc and
 # inc_offload_common.xdc). The insert's ports face registers of the NIC
 # design: inputs arrive at the clock edge, outputs are required at the next
-# one (scripts/timing.py's start and end points). Reports the worst path
+# one (synth/timing.py's start and end points). Reports the worst path
 # with its nets, the ten worst end points, WNS and TNS.
 # Environment: STA_LIB, STA_NETLIST, STA_TOP, STA_SDC.
 read_liberty $::env(STA_LIB)

@@ -1,6 +1,6 @@
 # Command-line tools (build/bin): inc-codec (stream format on stdin/stdout),
 # inc-pcap (the frame format on pcap captures, libpcap), inc-tcpgen (the
-# traffic generator of scripts/capture.sh). Tests in tools/tests/: suite pcap
+# traffic generator of experiments/capture.sh). Tests in tools/tests/: suite pcap
 # (frame checks on the committed real captures, ASan/UBSan), cli (the tools
 # end to end), pcap-padded, wireshark. See docs/tools.md.
 

@@ -5,7 +5,7 @@
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
 #   make test-train              the suites below (train/tests/; make help describes each):
 #                                train-unit train-dist train-ef train-rtl
-#   make demo                    the four schemes on the emulated cluster (scripts/train-demo.sh)
+#   make demo                    the four schemes on the emulated cluster (experiments/train-demo.sh)
 #   make reproduce               the paper's experiments at full length (long)
 #   make schedules               sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)
 #   make codecs                  every codec (INCEPTIONN, truncation, C_nat, sketch) side by side (long)
@@ -62,21 +62,8 @@ $(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lz -lm
 
-# Equal accuracy over Table I's whole schedule, with and without error
-# feedback (hours; writes a section of docs/results.md).
-.PHONY: accuracy
-accuracy: deps
-	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run
-	@scripts/train-accuracy.sh
 
-# Time to INC's final accuracy - 0.3 on the emulated cluster (root; needs
-# make accuracy's HDC logs, runs the missing ones first).
-.PHONY: time-to-accuracy
-time-to-accuracy: deps
-	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch
-	@scripts/train-time-to-accuracy.sh
-
-.PHONY: test-train-unit test-train-dist reproduce
+.PHONY: test-train-unit test-train-dist
 test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(TR_TEST)/test-data $(BIN)/inc-train
 	train/tests/train-unit.sh $(TR_TEST)
 
@@ -99,19 +86,3 @@ test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-s
 SUITES_train += train-rtl
 DESC_train-rtl := inc-train over the Verilated NICs: the same weights as over the model's NICs (root)
 DESC_train-ef := error feedback: closes the gap on 3 seeds, replicas bit-identical in every mode, nic = software (root)
-
-reproduce: deps
-	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
-	@scripts/train-reproduce.sh
-
-# The communication schedules side by side on the emulated cluster (long).
-.PHONY: schedules
-schedules:
-	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
-	@scripts/train-schedules.sh
-
-# Every codec side by side on the emulated cluster (long).
-.PHONY: codecs
-codecs:
-	@$(MAKE) --no-print-directory all $(UL_TEST)/nic-switch
-	@scripts/train-codecs.sh

@@ -119,11 +119,6 @@ $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
-# The emulated cluster's switch: its NICs run the fast frame path of
-# libinceptionn (byte-identical to the model; -c cross-checks).
-$(UL_TEST)/nic-switch: userlib/tests/nic_switch.c sim/common/inc_pcap.c sim/common/inc_pcap.h $(LIB)/libinceptionn.a
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Iuserlib/include -Isim/common -pthread -o $@ $(filter %.c %.a,$^)
 
 .PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-rendezvous test-userlib-fault \
@@ -229,7 +224,7 @@ endif
 
 # ---------------------------------------------------------------- bench
 bench-userlib: $(UL_BINS)
-	scripts/userlib-bench.sh quick
+	experiments/userlib-bench.sh quick
 
 BENCH_TARGETS += $(UL_BINS)
 BENCH_RUNS += bench-userlib

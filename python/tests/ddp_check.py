@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """DDP with the inceptionn hook, checked on every rank (started by torchrun,
-by scripts/train-cluster.sh -e, or by python-tests.sh's own launcher).
+by cluster/train-cluster.sh -e, or by python-tests.sh's own launcher).
 
     ddp_check.py modes      none == gloo; software/cnat with and without error
                             feedback keep replicas identical; the sketch modes;

@@ -101,7 +101,7 @@ grep -aq 'stalled' "$tmp/stall.log" && ok "a rank reported the stall as a timeou
 
 section "nic mode through the emulated NICs"
 if [ "$(id -u)" -eq 0 ]; then
-	timeout 300 scripts/train-cluster.sh -w 3 -P "$(port)" -t 20000 -e "$py" -- \
+	timeout 300 cluster/train-cluster.sh -w 3 -P "$(port)" -t 20000 -e "$py" -- \
 		python/tests/ddp_check.py nic >"$tmp/nic.log" 2>&1
 	checks nic 2 "$tmp/nic.log" $?
 	sw=$(grep -aE '^nic-switch: frames' "$tmp/nic.log")

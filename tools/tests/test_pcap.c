@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_pcap.c - the frame format on real captures (the .pcap files in tests/fixtures,
- * made by scripts/capture.sh): every frame through inc_frame_compress and
+ * made by experiments/capture.sh): every frame through inc_frame_compress and
  * inc_frame_decompress at error bounds 2^-6, 2^-8 and 2^-10, checked
  * against an independent reading of the headers:
  *   - frames that do not match (or cannot be compressed) are bit-identical;
@@ -311,7 +311,7 @@ static void check_file(const char *path)
 		if (fc.caplen_short)
 			continue;       /* a snaplen-limited capture: frames unusable */
 
-		/* The capture has what scripts/capture.sh puts in it. */
+		/* The capture has what experiments/capture.sh puts in it. */
 		CHECK(fc.frames > 20, "%s: only %lu frames", name, fc.frames);
 		CHECK(fc.compressed >= 10 &&
 		      fc.compressed * 100 >= fc.tagged_data * 95,

@@ -24,7 +24,7 @@ ar=${3:-build/userlib-test/ar-check}
 lua=tools/wireshark/inceptionn.lua
 t=$(mktemp -d /tmp/inc-wireshark.XXXXXX)
 prefix=incws$$
-cl=scripts/netns-cluster.sh
+cl=cluster/netns-cluster.sh
 swpid=
 cleanup() {
 	[ -n "$swpid" ] && kill "$swpid" 2>/dev/null

@@ -191,7 +191,7 @@ done
 if [ "$(id -u)" -eq 0 ]; then
 	for s in inc wa; do
 		n=3; [ $s = wa ] && n=4
-		timeout 600 scripts/train-cluster.sh -q -w 3 -r 2000 -P $((29700 + n)) -- "${long[@]}" \
+		timeout 600 cluster/train-cluster.sh -q -w 3 -r 2000 -P $((29700 + n)) -- "${long[@]}" \
 			--scheme $s --compression nic --log "$tmp/nic-$s.json" >"$tmp/nic-$s.out" 2>&1 ||
 			ko "nic $s: a rank failed: $(tail -n 3 "$tmp/nic-$s.out")"
 		same_digest "$tmp/nic-$s.out" $n && ok "nic $s: replicas bit-identical through the emulated NICs" \

@@ -126,7 +126,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	eq=(--model lenet --scheme inc --iterations 15 --seed 9 --eval-every 0 --eval-samples 500 --quiet)
 	timeout 300 nice "$run" -n 3 "$train" "${eq[@]}" --compression software >"$tmp/eq-sw.out" 2>&1 ||
 		ko "software reference failed"
-	timeout 600 scripts/train-cluster.sh -q -w 3 -r 2000 -P 29790 -- "${eq[@]}" --compression nic \
+	timeout 600 cluster/train-cluster.sh -q -w 3 -r 2000 -P 29790 -- "${eq[@]}" --compression nic \
 		--log "$tmp/eq-nic.json" >"$tmp/eq-nic.out" 2>&1 || ko "nic on the emulated cluster failed"
 	w=$(grep '"type":"wire"' "$tmp/eq-nic.json" 2>/dev/null)
 	c=$(sed -nE 's/.*"compressed":([0-9]+).*/\1/p' <<<"$w")

@@ -20,7 +20,7 @@ for s in inc wa; do
 	for b in model rtl; do
 		opt=(); [ $b = rtl ] && opt=(-R)
 		port=$((port + 1))
-		timeout 600 scripts/train-cluster.sh -q -w 3 -r 2000 -P $port "${opt[@]}" -- \
+		timeout 600 cluster/train-cluster.sh -q -w 3 -r 2000 -P $port "${opt[@]}" -- \
 			"${args[@]}" --scheme $s >"$tmp/$s-$b.out" 2>&1
 		rc=$?
 		grep -E '^rtl: ' "$tmp/$s-$b.out"

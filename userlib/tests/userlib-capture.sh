@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Suite userlib-capture: all-reduce in nic mode on the emulated cluster
-# (scripts/netns-cluster.sh, 3 namespaces, 1 Gbit/s links) with tcpdump on
+# (cluster/netns-cluster.sh, 3 namespaces, 1 Gbit/s links) with tcpdump on
 # the bridge; pcap-check then asserts that data frames carry ToS 0x28 with
 # 4-byte-multiple payloads starting on float boundaries, and that control
 # frames are untagged. Ring and worker-aggregator (where rank 0's results
@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 pc=${2:-build/userlib-test/pcap-check}
-cl=scripts/netns-cluster.sh
+cl=cluster/netns-cluster.sh
 prefix=incap$$
 n=3 port=29400
 tmp=$(mktemp -d)

@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 ar=${1:-build/userlib-test/ar-check}
 sw=${2:-build/userlib-test/nic-switch}
 efc=${3:-build/userlib-test/ef-check}
-cl=scripts/netns-cluster.sh
+cl=cluster/netns-cluster.sh
 prefix=incnic$$
 n=${NICEMU_RANKS:-3}
 sizes=${NICEMU_SIZES:-1,7,1000,65541,300007}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # train-demo.sh - the main job (make demo): HDC on Fashion-MNIST with 4
-# workers on the emulated cluster (scripts/train-cluster.sh), the paper's
+# workers on the emulated cluster (cluster/train-cluster.sh), the paper's
 # four schemes WA, INC, WA+C, INC+C (error bound 2^-10, compression by the
 # emulated NICs), then a Fig. 12-style table and the plots of
 # `inc-train report` under build/demo/.
@@ -40,7 +40,7 @@ for run in wa:none inc:none wa:nic inc:nic; do
 	name=$scheme$([ "$comp" = nic ] && echo "-c")
 	label=$(echo "$scheme" | tr a-z A-Z)$([ "$comp" = nic ] && echo "+C")
 	echo "--- $label"
-	scripts/train-cluster.sh -q -w "$workers" -r "$rate" -- --model hdc --scheme "$scheme" \
+	cluster/train-cluster.sh -q -w "$workers" -r "$rate" -- --model hdc --scheme "$scheme" \
 		--compression "$comp" --error-bound 10 --iterations "$iters" \
 		--eval-every $((iters / 8 > 0 ? iters / 8 : 1)) --log "$out/$name.json" \
 		| head -n 1 || { echo "demo: the $label run failed" >&2; exit 1; }

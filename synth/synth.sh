@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # make synth, one top per run: Yosys synth_xilinx (7-series, the VC709's
 # xc7vx690t), then static timing of the mapped netlist in OpenSTA.
-#   scripts/synth.sh TOP[@512]...   (make synth runs one job per top)
-#   scripts/synth.sh --summary TOP[@512]...   (the summary of finished tops)
-#   scripts/synth.sh --sta TOP[@512]...   (time an existing TOP.json again)
+#   synth/synth.sh TOP[@512]...   (make synth runs one job per top)
+#   synth/synth.sh --summary TOP[@512]...   (the summary of finished tops)
+#   synth/synth.sh --sta TOP[@512]...   (time an existing TOP.json again)
 #
 # Per top, in build/synth/: TOP.log (Yosys), TOP.stat.txt (cells),
 # TOP.ltp.txt (longest path in cells: yosys ltp -noff, between flip-flops,
 # RAM ports and I/O), TOP.json (mapped netlist), TOP.lib (Liberty library
-# from synth/xc7-2-delays.txt, scripts/xc7-liberty.py), TOP.sdc (the clock
+# from synth/xc7-2-delays.txt, synth/xc7-liberty.py), TOP.sdc (the clock
 # of constraints/inc_offload_250.xdc and the exceptions of
 # inc_offload_common.xdc), TOP.sta.txt (OpenSTA, synth/sta.tcl:
 # report_checks worst path and ten worst end points, slack against 4.0 ns),
 # TOP.timing.txt (the figure with register names and the cross-check
-# against scripts/timing.py), and TOP.result, the top's summary line,
+# against synth/timing.py), and TOP.result, the top's summary line,
 # written last: a top without it did not finish. TOP@512 synthesises TOP with
 # DATA_WIDTH 512 (results named TOP_w512).
 set -eu
@@ -65,11 +65,11 @@ sta_top() {
 		skip && /^  \) / { sub(/^  \)/, "  " t); skip = 0; print; next }
 		skip { next } { print }' "$out/$top.sta.v.tmp" >"$out/$top.sta.v" && rm -f "$out/$top.sta.v.tmp"
 	{
-		echo "# derived by scripts/synth.sh from $xdc and $common"
+		echo "# derived by synth/synth.sh from $xdc and $common"
 		grep -h '^create_clock' "$xdc"
 		grep -h '^set_false_path\|^set_multicycle_path\|^set_max_delay' "$common" || true
 	} >"$out/$top.sdc"
-	scripts/xc7-liberty.py "$out/$top.json" --top "$mod" --corners "$out/$top" 2>>"$out/$top.warn.txt"
+	synth/xc7-liberty.py "$out/$top.json" --top "$mod" --corners "$out/$top" 2>>"$out/$top.warn.txt"
 	reports=()
 	for sfx in "" .low .high; do
 		STA_LIB=$out/$top$sfx.lib STA_NETLIST=$out/$top.sta.v STA_TOP=$mod STA_SDC=$out/$top.sdc \
@@ -78,10 +78,10 @@ sta_top() {
 		reports+=("$out/$top.sta$sfx.txt")
 	done
 	rc=0
-	scripts/sta-report.py "$out/$top.json" --top "$mod" --name "$top" --period "$period" "${reports[@]}" \
+	synth/sta-report.py "$out/$top.json" --top "$mod" --name "$top" --period "$period" "${reports[@]}" \
 		>"$out/$top.timing.txt" || rc=$?
 	[ $rc -le 1 ] || { cat "$out/$top.timing.txt" >&2; return 1; }
-	[ $rc -eq 0 ] || echo "synth: $top: OpenSTA and scripts/timing.py disagree (see $out/$top.timing.txt)" >&2
+	[ $rc -eq 0 ] || echo "synth: $top: OpenSTA and synth/timing.py disagree (see $out/$top.timing.txt)" >&2
 	return 0
 }
 

@@ -11,7 +11,7 @@
 # and writes docs/results.md (every measured number, the paper's beside it,
 # the commands) with the plots under docs/results/.
 #
-#   ITERS=10000 FIG15_ITERS=300 RATE=250 scripts/train-reproduce.sh
+#   ITERS=10000 FIG15_ITERS=300 RATE=250 experiments/train-reproduce.sh
 #
 # ITERS is the paper's schedule (Table I: 10000 iterations, lr 0.1 divided
 # by 5 every 2000); FIG15_ITERS the shorter runs of the scaling sweep.
@@ -27,7 +27,7 @@ job() {  # NAME WORKERS ITERS INC-TRAIN-ARGS...
 	local name=$1 w=$2 it=$3
 	shift 3
 	echo "reproduce: $name ($w workers, $it iterations) at $(( $(date +%s) - start )) s"
-	scripts/train-cluster.sh -q -w "$w" -r "$rate" -- --model hdc --iterations "$it" \
+	cluster/train-cluster.sh -q -w "$w" -r "$rate" -- --model hdc --iterations "$it" \
 		--eval-every $((it / 20 > 0 ? it / 20 : 1)) --log "$out/$name.json" "$@" \
 		>"$out/$name.out" 2>&1 || { echo "reproduce: $name failed:" >&2; tail -n 5 "$out/$name.out" >&2; exit 1; }
 }
@@ -64,7 +64,7 @@ keep=$(sed -n '/^## \(Equal accuracy\|Communication schedules\)/,$p' docs/result
 {
 	echo "# Results: training on the emulated cluster"
 	echo
-	echo "Written by \`make reproduce\` (scripts/train-reproduce.sh) with ITERS=$iters"
+	echo "Written by \`make reproduce\` (experiments/train-reproduce.sh) with ITERS=$iters"
 	echo "FIG15_ITERS=$f15 RATE=$rate on $(nproc) cores in ${secs} s, $(date -u +%Y-%m-%d)."
 	echo "HDC (784-500-500-500-500-10) on Fashion-MNIST, batch 25 per worker, Table I"
 	echo "hyperparameters, links paced at $rate Mbit/s of wire bytes by the user-space"
@@ -123,7 +123,7 @@ SETTING
 	sed -n '/^| run | model/,/^$/p' "$out/fig15/report.md"
 	echo "![Fig. 15](results/fig15-scaling.png)"
 	echo
-	echo "Logs: \`$out/*.json\`; each row's command: \`scripts/train-cluster.sh -w W -r $rate --"
+	echo "Logs: \`$out/*.json\`; each row's command: \`cluster/train-cluster.sh -w W -r $rate --"
 	echo "--model hdc --scheme S [--compression nic] [--error-bound E] [--truncate T]"
 	echo "--iterations N --log FILE\`."
 	[ -n "$keep" ] && printf '\n%s\n' "$keep"

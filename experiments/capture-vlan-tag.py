@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Insert one 802.1Q tag (TPID 0x8100, the given VID, priority 0) after the
 # MAC addresses of every frame of a classic pcap file of Ethernet frames.
-# Used by scripts/capture.sh when the kernel has no 802.1Q support.
+# Used by experiments/capture.sh when the kernel has no 802.1Q support.
 # usage: capture-vlan-tag.py VID IN.pcap OUT.pcap
 import struct
 import sys

@@ -3,7 +3,7 @@
 # workers, link setting and compression, one column per schedule with its
 # ms per iteration (the fastest all-reduce schedule in bold), the MG-WFBP
 # prediction, and the final test accuracy of sync and gossip (averaged
-# model). Reads build/schedules/*.json (scripts/train-schedules.sh).
+# model). Reads build/schedules/*.json (experiments/train-schedules.sh).
 #
 #   schedules-table.sh [DIR]
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""timing-test.py - unit tests of the clock estimate (scripts/timing.py) on
+"""timing-test.py - unit tests of the clock estimate (synth/timing.py) on
 small hand-made netlists in Yosys JSON form, each expected delay written out
 from the delay table (synth/xc7-2-delays.txt) by hand:
   - a chain of four LUTs between two flip-flops;
@@ -11,7 +11,7 @@ from the delay table (synth/xc7-2-delays.txt) by hand:
   - the worst path's cells, LUT levels and end point order; a
     combinational loop refused;
   - the same netlists through OpenSTA (the Liberty library of
-    scripts/xc7-liberty.py, synth/sta.tcl, a 4.0 ns clock): the worst slack
+    synth/xc7-liberty.py, synth/sta.tcl, a 4.0 ns clock): the worst slack
     gives timing.py's worst delay, so the two engines cross-check each other
     (make synth times with OpenSTA and reports the difference per top).
 Last line "N passed, N failed".
@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import timing  # noqa: E402
 
 D = timing.load_delays(timing.DEFAULT_DELAYS)
@@ -82,7 +82,7 @@ def close(a, b):
 
 
 STA_CASES = []   # (what, Build, timing.py's worst delay)
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # synth/
 
 
 def verilog(doc):
@@ -124,7 +124,7 @@ def sta_worst(doc):
                            stdout=f, check=True)
         env = dict(os.environ, STA_LIB=lib, STA_NETLIST=v, STA_TOP="t", STA_SDC=sdc)
         with open(out, "w") as f:
-            subprocess.run(["sta", "-no_splash", "-exit", os.path.join(HERE, "..", "synth", "sta.tcl")],
+            subprocess.run(["sta", "-no_splash", "-exit", os.path.join(HERE, "sta.tcl")],
                            stdout=f, stderr=subprocess.STDOUT, env=env, check=False)
         eps = rep.endpoints(out)
         if not eps:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# python-bench.sh - PyTorch DDP on the emulated cluster (scripts/train-cluster.sh,
+# python-bench.sh - PyTorch DDP on the emulated cluster (cluster/train-cluster.sh,
 # the NICs emulated by nic-switch), with DDP's own gloo all-reduce and with
 # the inceptionn hook in none / software / nic, with and without error
 # feedback, next to inc-train's INC and INC+C in the same setting. Prints a
@@ -31,7 +31,7 @@ common=(--model hdc --iterations "$iters" --error-bound 10 --quiet)
 run() {  # NAME PROGRAM ARGS...
 	local name=$1 prog=$2; shift 2
 	rm -f "$out/$name.jsonl"
-	scripts/train-cluster.sh -q -w "$workers" -r "$rate" -e "$prog" -- "$@" \
+	cluster/train-cluster.sh -q -w "$workers" -r "$rate" -e "$prog" -- "$@" \
 		--log "$out/$name.jsonl" >"$out/$name.out" 2>&1 || { echo "$name failed:" >&2; tail -n 5 "$out/$name.out" >&2; }
 }
 ex=examples/pytorch/train_fashion_mnist.py

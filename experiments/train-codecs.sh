@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # train-codecs.sh - every codec side by side (make codecs): for each model,
-# inc-train --scheme inc on the emulated cluster (scripts/train-cluster.sh)
+# inc-train --scheme inc on the emulated cluster (cluster/train-cluster.sh)
 # with no compression, INCEPTIONN at 2^-6/2^-8/2^-10 (the emulated NICs),
 # truncation 16/22/24 bits, C_nat (stochastic and deterministic), the
 # lossless sketch and INCEPTIONN+sketch, all at equal iterations; then
@@ -60,7 +60,7 @@ for model in $models; do
 		IFS='|' read -r name args _ <<<"$cfg"
 		extra=(); [ "$name" = none ] && extra=(--save-grads "$out/$model/grads.f32")
 		# shellcheck disable=SC2086
-		timeout 1800 scripts/train-cluster.sh -q -w "$workers" -r "$rate" \
+		timeout 1800 cluster/train-cluster.sh -q -w "$workers" -r "$rate" \
 			-P $((29700 + done_n % 50)) -- --model "$model" --iterations "$iters" \
 			--lr 0.05 --lr-step $((iters * 3 / 5)) --lr-gamma 0.2 --seed 1 --scheme inc \
 			$args --eval-every $((iters / 10 > 0 ? iters / 10 : 1)) --eval-samples 10000 \
@@ -90,7 +90,7 @@ field() {  # FILE KEY [DECIMALS]: a number from the summary record
 	if [ -n "$v" ]; then printf "%.${3:-1}f" "$v"; else echo "?"; fi
 }
 {
-	echo "Written by \`make codecs\` (scripts/train-codecs.sh -i $iters -w $workers -r $rate) on"
+	echo "Written by \`make codecs\` (experiments/train-codecs.sh -i $iters -w $workers -r $rate) on"
 	echo "$(nproc) cores, $(date -u +%Y-%m-%d). Ratio and throughput: \`inc-bench codecs\` on the"
 	echo "last gradient of worker 0 of the uncompressed run (real gradients; GB/s of raw"
 	echo "bytes, memcpy of the same bytes in the same row). comm ms: the communication"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """time-to-accuracy.py OUT ACC RES ITERS RATE REPEAT - the "Time to
 accuracy" section of docs/results.md (printed to stdout) and
-RES/time-to-accuracy.png, from scripts/train-time-to-accuracy.sh's cluster
+RES/time-to-accuracy.png, from experiments/train-time-to-accuracy.sh's cluster
 logs (OUT/<run>-<k>.json, k = 1..REPEAT: the one with the median time per
 iteration counts) and make accuracy's HDC logs (ACC/hdc-<run>.json).
 """
@@ -55,14 +55,14 @@ def main():
     n = int(iters)
     print("## Time to accuracy on the emulated cluster (HDC, 4 workers, %s Mbit/s)" % rate)
     print()
-    print("Written by `make time-to-accuracy` (scripts/train-time-to-accuracy.sh). The "
+    print("Written by `make time-to-accuracy` (experiments/train-time-to-accuracy.sh). The "
           "paper's Fig. 13 question: how long each scheme trains before its test "
           "accuracy reaches INC's final accuracy minus 0.3 points (%.2f %%) over Table I's "
           "whole schedule. *Reaches at* is the first evaluation at the target in "
           "make accuracy's runs (above; seed 1, software mode, whose values the NICs "
           "deliver); *ms per iteration* is the mean of %d iterations of the same "
           "configuration on the emulated cluster, the median of %s runs (all of them in "
-          "brackets) (`scripts/train-cluster.sh -w 4 -r %s`: "
+          "brackets) (`cluster/train-cluster.sh -w 4 -r %s`: "
           "one namespace per rank, the NICs' codec in the switch, jumbo frames), as "
           "make demo measures it. WA exchanges the exact sum, as INC does, and is "
           "taken to reach the target at INC's iteration. The NICs here are software "

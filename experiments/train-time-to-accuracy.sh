@@ -7,10 +7,10 @@
 # Time = (first iteration at the target) x (time per iteration):
 #   - the iterations come from make accuracy's HDC logs (build/accuracy,
 #     seed 1, 4 workers, software mode: the NICs' values); the logs this
-#     needs and does not find are run first (scripts/train-accuracy.sh with
+#     needs and does not find are run first (experiments/train-accuracy.sh with
 #     SECTION=0: docs/results.md's accuracy section is left alone);
 #   - the time per iteration from ITERS iterations of the same
-#     configuration on the emulated cluster (scripts/train-cluster.sh:
+#     configuration on the emulated cluster (cluster/train-cluster.sh:
 #     4 workers, RATE Mbit/s links, jumbo frames, the NICs compressing in
 #     the switch), as make demo measures it: the median of REPEAT runs
 #     (they spread by up to 10 % on a 2-core virtual machine).
@@ -26,7 +26,7 @@
 # docs/results/time-to-accuracy.png (test accuracy against training time).
 # The cluster needs root and a quiet machine (timings).
 #
-#   ITERS=80 RATE=1000 REPEAT=3 scripts/train-time-to-accuracy.sh
+#   ITERS=80 RATE=1000 REPEAT=3 experiments/train-time-to-accuracy.sh
 set -u
 cd "$(dirname "$0")/.."
 iters=${ITERS:-80} rate=${RATE:-1000} repeat=${REPEAT:-3}
@@ -52,7 +52,7 @@ if [ -n "$need" ]; then
 	# the whole schedule at seed 1 with 4 workers, whatever this script's
 	# ITERS / REPEAT or a SEED / WORKERS in the environment say
 	env -u ITERS -u REPEAT -u SEED -u WORKERS SECTION=0 MODELS=hdc RUNS="${need# }" \
-		scripts/train-accuracy.sh || exit 1
+		experiments/train-accuracy.sh || exit 1
 fi
 
 # 2. Time per iteration on the emulated cluster: the schemes in turn,
@@ -70,7 +70,7 @@ for k in $(seq "$repeat"); do
 		esac
 		rm -f "$out/$r-$k.json"
 		# shellcheck disable=SC2086
-		scripts/train-cluster.sh -q -w 4 -r "$rate" -- --model hdc $a --iterations "$iters" \
+		cluster/train-cluster.sh -q -w 4 -r "$rate" -- --model hdc $a --iterations "$iters" \
 			--eval-every "$iters" --seed 1 --log "$out/$r-$k.json" >"$out/$r-$k.out" 2>&1 ||
 			{ echo "time-to-accuracy: the $r run failed:" >&2; tail -n 5 "$out/$r-$k.out" >&2; exit 1; }
 		el=$(( $(date +%s) - start ))
@@ -80,7 +80,7 @@ for k in $(seq "$repeat"); do
 done
 
 # 3. The table and the plot.
-/usr/bin/python3 scripts/time-to-accuracy.py "$out" "$acc" docs/results "$iters" "$rate" "$repeat" \
+/usr/bin/python3 experiments/time-to-accuracy.py "$out" "$acc" docs/results "$iters" "$rate" "$repeat" \
 	>"$out/section.md" || exit 1
 scripts/doc-section.sh docs/results.md "## Time to accuracy" "$out/section.md" || exit 1
 cat "$out/section.md"

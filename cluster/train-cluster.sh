@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # train-cluster.sh - run one inc-train job on an emulated cluster: one
-# network namespace per rank (scripts/netns-cluster.sh -x) joined by the
+# network namespace per rank (cluster/netns-cluster.sh -x) joined by the
 # user-space NIC switch (nic-switch), which passes every frame through the
 # model's frame compress (sender's NIC) and decompress (receiver's NIC) and
 # paces each link at RATE Mbit/s of *wire* bytes, so compressed frames take
@@ -75,7 +75,7 @@ sw=${NIC_SWITCH:-build/userlib-test/nic-switch} swargs=()
 [ -n "$xcheck" ] && swargs+=(-c "$xcheck")
 [ -n "$rtl" ] && { sw=build/userlib-test/nic-switch-rtl; swargs=(-b rtl -x); }
 [ -n "$pcap" ] && swargs+=(-w "$(realpath -m "$pcap")")
-cl=scripts/netns-cluster.sh
+cl=cluster/netns-cluster.sh
 for f in "$train" "$sw"; do
 	[ -x "$f" ] || { echo "train-cluster: $f missing (make all $sw)" >&2; exit 2; }
 done

@@ -2,7 +2,7 @@
 # train-schedules.sh - the communication schedules side by side (make
 # schedules): for each model, link setting and compression, inc-train
 # --scheme inc with --schedule sync, wfbp, bucket, mgwfbp and gossip on the
-# emulated cluster (scripts/train-cluster.sh), evaluating every 10
+# emulated cluster (cluster/train-cluster.sh), evaluating every 10
 # iterations, then `inc-train report` (iteration time split into
 # computation and the communication left after backward, the MG-WFBP
 # prediction next to the measurement, accuracy vs time of every schedule)
@@ -47,7 +47,7 @@ for model in $models; do
 			for sch in $scheds; do
 				name=$model-w$workers-$rate${delay:+-$delay}-$comp-$sch
 				extra=(); [ "$sch" = bucket ] && [ "$model" = lenet ] && extra=(--bucket-kb 64)
-				timeout 900 scripts/train-cluster.sh -q -w "$workers" -r "$rate" ${delay:+-d "$delay"} \
+				timeout 900 cluster/train-cluster.sh -q -w "$workers" -r "$rate" ${delay:+-d "$delay"} \
 					-P $((29800 + done_n % 50)) -- --model "$model" --iterations "$iters" \
 					--lr 0.05 --seed 1 --scheme inc --compression "$comp" --schedule "$sch" \
 					--eval-every 10 --eval-samples 2000 \
@@ -69,7 +69,7 @@ for model in $models; do
 			rc=1
 	done
 done
-scripts/schedules-table.sh "$out" >"$out/summary.md"
+experiments/schedules-table.sh "$out" >"$out/summary.md"
 cat "$out/summary.md"
 echo "schedules: reports under $out/*/report.md, the table above in $out/summary.md"
 exit $rc

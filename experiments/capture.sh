@@ -7,7 +7,7 @@
 # untagged TCP, tagged and untagged UDP (one datagram fragmented) and ICMP.
 # tcpdump records the veth end of the sending namespace.
 #
-# usage: scripts/capture.sh [--out DIR] [--variant NAME]... [--bytes N] [--quiet]
+# usage: experiments/capture.sh [--out DIR] [--variant NAME]... [--bytes N] [--quiet]
 #   --out DIR       where to write inc-<variant>.pcap (default tests/fixtures);
 #                   plain also writes inc-plain-snap96.pcap (snapshot length 96)
 #   --variant NAME  plain  MTU 1500, TCP timestamps on (the Linux default)
@@ -217,7 +217,7 @@ capture_variant() {
 	if [ "$vlan" -eq 1 ]; then
 		# The kernel has no 802.1Q support (CONFIG_VLAN_8021Q): tag the
 		# captured frames afterwards, as a trunk port would.
-		scripts/capture-vlan-tag.py 100 "$work/cap.pcap" "$file"
+		experiments/capture-vlan-tag.py 100 "$work/cap.pcap" "$file"
 		say "$variant: no 802.1Q or tc BPF in this kernel; VLAN tag 100 inserted into the captured frames"
 	else
 		[ "$vlan" -eq 3 ] && say "$variant: no vlan devices in this kernel; VLAN 100 pushed and popped by tc BPF on the veth"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """accuracy-table.py OUT RES ITERS WORKERS "MODELS" [SEED] - the "Equal accuracy"
-section of docs/results.md from the logs of scripts/train-accuracy.sh
+section of docs/results.md from the logs of experiments/train-accuracy.sh
 (OUT/<model>-<run>.json, inc-train's JSON lines), printed to stdout, and
 one accuracy-vs-iteration plot per model (RES/accuracy-<model>.png, gnuplot).
 """
@@ -67,7 +67,7 @@ def main():
     seed = sys.argv[6] if len(sys.argv) > 6 else "1"
     print("## Equal accuracy: error feedback over the whole schedule")
     print()
-    print("Written by `make accuracy` (scripts/train-accuracy.sh): %s workers on "
+    print("Written by `make accuracy` (experiments/train-accuracy.sh): %s workers on "
           "loopback (`inc-run -n %s inc-train --scheme inc --seed %s ...`), Table I's "
           "schedule: %s iterations, batch 25 per worker, lr 0.1 divided by 5 every "
           "2000 iterations, momentum 0.9; compression in software mode, whose values "

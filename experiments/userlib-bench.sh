@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # libinceptionn benchmarks (figures, not tests).
 #
-#   scripts/userlib-bench.sh quick   codec + loopback all-reduce, N=4, 4 KiB..16 MiB
-#   scripts/userlib-bench.sh full    codec + loopback N=4 4 KiB..256 MiB with
+#   experiments/userlib-bench.sh quick   codec + loopback all-reduce, N=4, 4 KiB..16 MiB
+#   experiments/userlib-bench.sh full    codec + loopback N=4 4 KiB..256 MiB with
 #                                    MPI_Allreduce + emulated cluster N=4 at
 #                                    1 Gbit/s (RATE=...) 4 KiB..256 MiB with MPI
 #
 # MPI runs use OpenMPI's TCP transport (--mca btl tcp,self) so both sides use
 # the same network; in the cluster mpirun starts its daemons in the other
-# namespaces through userlib/tests/userlib-netns-rsh.sh.
+# namespaces through cluster/netns-rsh.sh.
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-quick}
@@ -34,24 +34,24 @@ full)
 		nice build/bin/inc-run -n "$n" "$bench" allreduce -b 4K -e 256M -f 4
 	fi
 	prefix=incb$$
-	trap 'scripts/netns-cluster.sh down -p $prefix' EXIT
+	trap 'cluster/netns-cluster.sh down -p $prefix' EXIT
 	# Offloads on (-o): the emulated links then cost less CPU on a small
 	# machine; the capture suite keeps them off to see MTU-sized frames.
-	scripts/netns-cluster.sh up -p "$prefix" -n "$n" -r "$rate" ${OFFLOAD--o}
+	cluster/netns-cluster.sh up -p "$prefix" -n "$n" -r "$rate" ${OFFLOAD--o}
 	echo "### emulated cluster, $n namespaces, $rate per link"
 	if mpirun_ok; then
 		hosts=$(mktemp)
 		for ((i = 0; i < n; i++)); do echo "10.99.0.$((i + 1)) slots=1"; done >"$hosts"
-		INC_NETNS_PREFIX=$prefix scripts/netns-cluster.sh exec -p "$prefix" 0 \
+		INC_NETNS_PREFIX=$prefix cluster/netns-cluster.sh exec -p "$prefix" 0 \
 			mpirun "${mpi_args[@]}" -np "$n" --hostfile "$hosts" \
-			--mca plm_rsh_agent "$PWD/userlib/tests/userlib-netns-rsh.sh" \
+			--mca plm_rsh_agent "$PWD/cluster/netns-rsh.sh" \
 			--mca btl_tcp_if_include 10.99.0.0/24 --mca oob_tcp_if_include 10.99.0.0/24 \
 			"$PWD/$bmpi" allreduce -b 4K -e 256M -f 4
 		rm -f "$hosts"
 	else
 		pids=()
 		for ((i = 0; i < n; i++)); do
-			scripts/netns-cluster.sh exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
+			cluster/netns-cluster.sh exec -p "$prefix" $i env INC_RANK=$i INC_WORLD_SIZE=$n \
 				INC_MASTER_ADDR=10.99.0.1 INC_MASTER_PORT=29600 \
 				"$bench" allreduce -b 4K -e 256M -f 4 &
 			pids+=($!)

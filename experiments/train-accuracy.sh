@@ -18,11 +18,11 @@
 # final accuracy minus 0.3 points, the ratio of what was sent, the paper's
 # figures) and accuracy-vs-iteration plots under docs/results/.
 #
-#   ITERS=10000 MODELS="hdc lenet" RUNS="..." SEED=1 scripts/train-accuracy.sh
+#   ITERS=10000 MODELS="hdc lenet" RUNS="..." SEED=1 experiments/train-accuracy.sh
 #
 # RUNS picks a subset by name (default: all). SECTION=0 only runs (no table,
 # no plots, docs/results.md untouched: for scripts that need some of the
-# logs, e.g. scripts/train-time-to-accuracy.sh). A run whose log is complete
+# logs, e.g. experiments/train-time-to-accuracy.sh). A run whose log is complete
 # (it has its summary record) is not run again: an interrupted make accuracy
 # goes on where it stopped (REDO=1 runs everything anew). Hours on 2 cores.
 set -u
@@ -93,7 +93,7 @@ for m in hdc lenet; do
 	esac
 done
 tmodels=${tmodels# }
-/usr/bin/python3 scripts/accuracy-table.py "$out" "$res" "$iters" "$workers" "$tmodels" "$seed" \
+/usr/bin/python3 experiments/accuracy-table.py "$out" "$res" "$iters" "$workers" "$tmodels" "$seed" \
 	>"$out/section.md" || exit 1
 if [ "$seed" != 1 ]; then
 	echo "accuracy: seed $seed: table in $out/section.md ($secs s), plots in $res/accuracy-*.png"

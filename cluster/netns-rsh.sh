@@ -1,7 +1,7 @@
 #!/bin/sh
 # mpirun "rsh agent" for the emulated cluster: mpirun runs
-# `userlib-netns-rsh.sh HOST COMMAND...`; HOST 10.99.0.X is namespace
-# $INC_NETNS_PREFIX-(X-1) of scripts/netns-cluster.sh.
+# `netns-rsh.sh HOST COMMAND...`; HOST 10.99.0.X is namespace
+# $INC_NETNS_PREFIX-(X-1) of cluster/netns-cluster.sh.
 host=$1
 shift
 i=$(( ${host##*.} - 1 ))

@@ -8,7 +8,7 @@
 # bytes before and after, compression ratio, the 2/10/18/34-bit shares
 # (the paper's Table III form) and the largest absolute error.
 #
-# usage: scripts/demo.sh [--capture FILE.pcap] [--bytes N]
+# usage: experiments/demo-capture.sh [--capture FILE.pcap] [--bytes N]
 #   --capture FILE  use this Ethernet capture instead of capturing
 #   --bytes N       tagged bytes to send in the live capture (default 1 MiB)
 set -euo pipefail
@@ -51,17 +51,17 @@ else
 		echo "Capturing: $bytes bytes of gradient-like float32 over TCP with IP_TOS 0x28,"
 		echo "plus untagged TCP, UDP and ICMP, between two network namespaces (veth,"
 		echo "segmentation and checksum offloads off) ..."
-		if timeout 40 scripts/capture.sh --out "$tmp" --variant plain \
+		if timeout 40 experiments/capture.sh --out "$tmp" --variant plain \
 			--bytes "$bytes" --quiet 2>"$tmp/capture.err"; then
 			capture=$tmp/inc-plain.pcap
-			source_note="LIVE capture made just now (scripts/capture.sh, tcpdump on the veth)"
+			source_note="LIVE capture made just now (experiments/capture.sh, tcpdump on the veth)"
 		else
 			why="live capture failed: $(tail -n 1 "$tmp/capture.err")"
 		fi
 	fi
 	if [ -z "$capture" ]; then
 		capture=tests/fixtures/inc-plain.pcap
-		source_note="COMMITTED capture $capture (made by scripts/capture.sh; $why)"
+		source_note="COMMITTED capture $capture (made by experiments/capture.sh; $why)"
 	fi
 fi
 [ -f "$capture" ] || { echo "demo.sh: no capture $capture" >&2; exit 1; }

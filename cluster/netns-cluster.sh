@@ -16,7 +16,7 @@
 # per direction (e.g. 50us). -o keeps TSO/GSO/GRO on (cheaper on the CPU, but
 # the bridge then sees up to 64 KiB super-frames instead of MTU frames).
 # -x: no bridge; the ports v0..v(N-1) in PREFIX-br stay unbridged for a
-# user-space switch (userlib/tests/nic_switch.c), and the nodes compute
+# user-space switch (cluster/nic_switch.c), and the nodes compute
 # their TCP checksums in software (TX checksum offload off); with -o as
 # well the nodes keep TX checksum offload and TSO, and the switch fills in
 # checksums and cuts super-frames itself. PREFIX: at most 32 characters

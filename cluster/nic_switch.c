@@ -6,8 +6,8 @@
  * inc_frame_decompress (the receiver's NIC) before it is delivered, so
  * tagged float payloads arrive quantised exactly as with the real NICs.
  * Forwarding: MAC learning, flooding of unknown and broadcast destinations.
- * Test tool (uses libc). Needs the ports' TSO/GSO/GRO and TX checksum
- * offload off (scripts/netns-cluster.sh up -x).
+ * Part of the emulated cluster (cluster/; uses libc). Needs the ports'
+ * TSO/GSO/GRO and TX checksum offload off (cluster/netns-cluster.sh up -x).
  *
  * -r MBIT paces the links at MBIT Mbit/s of *wire* (compressed) bytes, as
  * a store-and-forward switch: a frame occupies its sender's link for

@@ -28,7 +28,7 @@ import sys
 
 NEG = float("-inf")
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_DELAYS = os.path.join(HERE, "..", "synth", "xc7-2-delays.txt")
+DEFAULT_DELAYS = os.path.join(HERE, "xc7-2-delays.txt")
 
 CLOCK_PINS = {"C", "CLK", "WCLK", "CLKARDCLK", "CLKBWRCLK", "CLKA", "CLKB"}
 FF_TYPES = {"FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1"}

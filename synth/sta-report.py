@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """sta-report.py - the clock figure of one top from its OpenSTA reports
 (synth/sta.tcl), with register names, and the cross-check against
-scripts/timing.py on the same netlist.
+synth/timing.py on the same netlist.
 
     sta-report.py NETLIST.json --top NAME [--name LABEL] --period NS STA.txt [LOW.txt HIGH.txt]
 

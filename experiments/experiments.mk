@@ -1,0 +1,35 @@
+# experiments/ - the paper's runs and the tables and plots made from them
+# (experiments/README.md gives the command for each). make demo and make
+# demo-capture are in the top Makefile, make bench's drivers in the parts'
+# fragments (experiments/userlib-bench.sh: userlib/userlib.mk).
+
+# Equal accuracy over Table I's whole schedule, with and without error
+# feedback (hours; writes a section of docs/results.md).
+.PHONY: accuracy
+accuracy: deps
+	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run
+	@experiments/train-accuracy.sh
+
+# Time to INC's final accuracy - 0.3 on the emulated cluster (root; needs
+# make accuracy's HDC logs, runs the missing ones first).
+.PHONY: time-to-accuracy
+time-to-accuracy: deps
+	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run $(NIC_SWITCH)
+	@experiments/train-time-to-accuracy.sh
+
+.PHONY: reproduce
+reproduce: deps
+	@$(MAKE) --no-print-directory all $(NIC_SWITCH)
+	@experiments/train-reproduce.sh
+
+# The communication schedules side by side on the emulated cluster (long).
+.PHONY: schedules
+schedules:
+	@$(MAKE) --no-print-directory all $(NIC_SWITCH)
+	@experiments/train-schedules.sh
+
+# Every codec side by side on the emulated cluster (long).
+.PHONY: codecs
+codecs:
+	@$(MAKE) --no-print-directory all $(NIC_SWITCH)
+	@experiments/train-codecs.sh
