@@ -14,7 +14,8 @@ UL_SAN_OBJS := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib-san/%.o)
 UL_SONAME := libinceptionn.so.0
 MPICC     ?= $(shell command -v mpicc 2>/dev/null)
 # The rendezvous's HMAC (userlib/src/hello.c): OpenSSL's libcrypto.
-UL_LDLIBS := -lcrypto
+# The adaptive scaling (userlib/src/scale.c): libm.
+UL_LDLIBS := -lcrypto -lm
 
 $(OBJ)/userlib/%.o: userlib/src/%.c $(UL_HDRS)
 	@mkdir -p $(@D)

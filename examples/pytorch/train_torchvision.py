@@ -137,10 +137,12 @@ def make_comm(a, ddp, model):
     if a.plain:
         kw["error_feedback"] = False
         kw["scaling"] = False
-    for k in ("scale_ratio", "warmup"):
-        v = getattr(a, k)
-        if v is not None:
-            kw[k] = v
+    if a.scaling is not None:
+        kw["scaling"] = {"off": False}.get(a.scaling, a.scaling)
+    if a.no_error_feedback:
+        kw["error_feedback"] = False
+    if a.scale_ratio is not None:
+        kw["scale_ratio"] = a.scale_ratio
     # the line that makes it an INCEPTIONN job
     state = inct.register(ddp, compression=a.compression, **kw)
     return state, "inceptionn"
@@ -277,8 +279,10 @@ def parse():
                     help="inceptionn: the paper's plain codec (no error feedback, no scaling)")
     ap.add_argument("--scale-ratio", type=float, default=None,
                     help="inceptionn: the adaptive scaling's target compression ratio")
-    ap.add_argument("--warmup", type=int, default=None,
-                    help="inceptionn: iterations sent uncompressed at the start")
+    ap.add_argument("--scaling", choices=("balanced", "each", "off"),
+                    help="inceptionn: the adaptive scaling's policy (default: the hook's)")
+    ap.add_argument("--no-error-feedback", action="store_true",
+                    help="inceptionn: error feedback off")
     ap.add_argument("--powersgd-rank", type=int, default=1)
     ap.add_argument("--powersgd-warmup", type=int, default=10,
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")
@@ -337,6 +341,15 @@ def main():
         comm_load(state, kind, blob["comm"])
         clock = blob["clock"]
         del blob
+        if kind == "inceptionn":
+            # DDP's first iteration in a process has one bucket; let it
+            # rebuild its layout before the first real iteration
+            keep = {k: v.clone() for k, v in model.state_dict().items()}
+            with state.no_comm():
+                idx = order.indices(start, rank)
+                F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
+            opt.zero_grad(set_to_none=True)
+            model.load_state_dict(keep)
 
     log = None
     if a.log and rank == 0:

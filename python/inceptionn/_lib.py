@@ -85,7 +85,8 @@ class AllreduceOpts(ctypes.Structure):
     _fields_ = [("compression", c_int), ("algo", c_int), ("error_bound", c_uint),
                 ("timeout_ms", c_int), ("segment_bytes", c_size_t), ("tos", c_uint8),
                 ("seed", c_uint64), ("sketch_index", c_uint), ("sketch_gamma", c_double),
-                ("error_feedback", c_int), ("residual", c_void_p), ("scale_exp", c_int)]
+                ("error_feedback", c_int), ("residual", c_void_p), ("scale_exp", c_int),
+                ("scale", c_void_p)]
 
 
 class CommStats(ctypes.Structure):
@@ -94,7 +95,8 @@ class CommStats(ctypes.Structure):
                 ("send_mss", c_uint), ("sum_ns", c_uint64), ("codec_ns", c_uint64),
                 ("sketch_values", c_uint64), ("sketch_candidates", c_uint64),
                 ("sketch_peeled", c_uint64), ("sketch_estimated", c_uint64),
-                ("sketch_retries", c_uint64), ("values_sent", c_uint64)]
+                ("sketch_retries", c_uint64), ("values_sent", c_uint64),
+                ("class_values", c_uint64 * 4)]
 
 
 def _declare(name, restype, argtypes):
@@ -122,6 +124,16 @@ _iallreduce = _declare("inc_iallreduce_f32", c_int,
                         ctypes.POINTER(c_void_p)])
 _wait = _declare("inc_wait", c_int, [c_void_p])
 _codec_name = _declare("inc_codec_name", c_char_p, [])
+_scale_create = _declare("inc_scale_create", c_int,
+                         [ctypes.POINTER(c_void_p), c_size_t, ctypes.POINTER(c_size_t), c_double])
+_scale_create_each = _declare("inc_scale_create_each", c_int,
+                              [ctypes.POINTER(c_void_p), c_size_t, ctypes.POINTER(c_size_t),
+                               c_double])
+_scale_destroy = _declare("inc_scale_destroy", None, [c_void_p])
+_scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
+_scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
+_scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
+SCALE_RATIO_DEFAULT = 10.0               # INC_SCALE_RATIO_DEFAULT
 
 
 def strerror(code):
@@ -190,6 +202,45 @@ def error_feedback_active(o):
     return bool(_ef_active(ctypes.byref(o)))
 
 
+# ---------------------------------------------------------------- adaptive scaling
+class Scale:
+    """An inc_scale state: one exponent per part of a call site (a bucket),
+    parts ending at ends (the last one the call's count), target ratio
+    (0: the library's default), policy "balanced" (inc_scale_create) or
+    "each" (inc_scale_create_each)."""
+
+    def __init__(self, ends, ratio=0.0, policy="balanced"):
+        p = c_void_p()
+        arr = (c_size_t * len(ends))(*ends)
+        make = {"balanced": _scale_create, "each": _scale_create_each}[policy]
+        check(make(ctypes.byref(p), len(ends), arr, float(ratio)), "inc_scale_create")
+        self._p = p
+        self.ends = list(ends)
+        self.ratio = ratio
+
+    @property
+    def address(self):
+        return self._p.value
+
+    def exponents(self):
+        n = _scale_parts(self._p)
+        arr = (c_int * n)()
+        check(_scale_get(self._p, arr, n), "inc_scale_get")
+        return list(arr)
+
+    def set_exponents(self, e):
+        arr = (c_int * len(e))(*e)
+        check(_scale_set(self._p, arr, len(e)), "inc_scale_set")
+
+    def destroy(self):
+        if self._p:
+            _scale_destroy(self._p)
+            self._p = None
+
+    def __del__(self):
+        self.destroy()
+
+
 # ---------------------------------------------------------------- communicator
 class Comm:
     """A libinceptionn communicator (inc_comm_init_env: reads the INC_*/torchrun
@@ -205,7 +256,9 @@ class Comm:
     def stats(self):
         st = CommStats()
         check(_comm_stats(self._p, ctypes.byref(st)), "inc_comm_stats")
-        return {name: getattr(st, name) for name, _ in CommStats._fields_}
+        out = {name: getattr(st, name) for name, _ in CommStats._fields_}
+        out["class_values"] = list(out["class_values"])
+        return out
 
     def allreduce(self, addr, count, opts):
         """Blocking inc_allreduce_f32 on count float32 values at address addr."""

@@ -3,9 +3,22 @@
 
     import inceptionn.torch as inct
     ddp = torch.nn.parallel.DistributedDataParallel(model)
-    state = inct.register(ddp, compression="software", error_bound=10)
+    state = inct.register(ddp, compression="software")
     ...                     # train as before
-    print(state.stats())    # calls, values_sent, bytes_sent, seconds, ...
+    print(state.stats())    # ratio, classes, calls, bytes_sent, seconds, ...
+
+or, as PyTorch's own hooks are registered:
+
+    state = inct.InceptionnState.create(None, compression="software")
+    ddp.register_comm_hook(state, inct.inceptionn_hook)
+
+The defaults are the configuration measured at equal accuracy
+(docs/results.md, "Equal accuracy by default"): in the modes with an error
+bound, error feedback (one residual per bucket) and adaptive scaling (one
+libinceptionn scaling state per bucket, one exponent per parameter of the
+bucket, chosen from the previous sum at the library's target ratio).
+error_feedback=False, scaling=False give the paper's plain codec.
+state.state_dict() / load_state_dict() carry both across a checkpoint.
 
 DDP hands the hook its gradient buckets in bucket order. Dense float32 CPU
 buckets go through libinceptionn's non-blocking all-reduce
@@ -25,6 +38,7 @@ user set them, override what the process group would give; the other
 INC_* variables (INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, ...) are the
 library's and apply to everything register() is not given explicitly.
 """
+import contextlib
 import os
 import queue
 import random
@@ -57,8 +71,18 @@ def compressions():
 # ---------------------------------------------------------------- state
 class InceptionnState:
     """What lives across iterations: the communicator, the call options, one
-    error-feedback residual per bucket index, the pending requests and the
-    statistics. Created by register()."""
+    error-feedback residual and one adaptive-scaling state per bucket index,
+    the pending requests and the statistics. Made by create() (or
+    register(), which also registers the hook)."""
+
+    @classmethod
+    def create(cls, process_group=None, compression=None, error_bound=None, error_feedback=None,
+               scaling=None, scale_ratio=None, **options):
+        """A state for ddp.register_comm_hook(state, inceptionn_hook), over
+        process_group (None: the default group). Collective over the group;
+        the keywords are register()'s."""
+        return _create(process_group, compression, error_bound, error_feedback, scaling,
+                       scale_ratio, options)
 
     def __init__(self, comm, opts, group, settings):
         self.comm = comm
@@ -69,8 +93,16 @@ class InceptionnState:
         probe = _lib.opts_copy(opts)
         probe.residual = 1      # never dereferenced: asks whether a residual would be used
         self.use_residual = _lib.error_feedback_active(probe)
+        self.use_scaling = bool(settings["scaling"])
         self.residuals = {}     # bucket index -> float32 tensor of the bucket's size
+        self.scales = {}        # bucket index -> _lib.Scale (parts = the bucket's parameters)
+        self._layout = {}       # bucket index -> its parameters' keys
+        self._ends = {}         # bucket index -> where its parameters end
+        self._keys = {}         # id(parameter) -> key (order of first sight)
+        self._key_refs = []
+        self._pool = {}         # parameter key -> (residual slice, exponent) between layouts
         self.residual_resets = 0
+        self._no_comm = False
         self.bucket_sizes = {}
         self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0}
         self._seconds = 0.0
@@ -83,27 +115,87 @@ class InceptionnState:
         self._thread.start()
 
     # -- the two ways a bucket travels
-    def allreduce(self, index, buf):
+    def _param_keys(self, params):
+        """Stable keys of a bucket's parameters: the order in which this
+        process first saw them (DDP's first layout, the same in every
+        process of a job and after a restart)."""
+        keys = []
+        for p in params:
+            k = self._keys.get(id(p))
+            if k is None:
+                k = self._keys[id(p)] = len(self._keys)
+                self._key_refs.append(p)        # keeps id(p) from being reused
+            keys.append(k)
+        return tuple(keys)
+
+    def _dissolve(self):
+        """Every bucket's residual and exponents into the per-parameter pool
+        (DDP changed its layout, or a checkpoint is taken)."""
+        for i, keys in self._layout.items():
+            r, sc = self.residuals.get(i), self.scales.get(i)
+            ends = sc.ends if sc is not None else self._ends[i]
+            e = sc.exponents() if sc is not None else [0] * len(ends)
+            for j, k in enumerate(keys):
+                a, b = ends[j - 1] if j else 0, ends[j]
+                self._pool[k] = (r[a:b].clone() if r is not None else None, e[j])
+        self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
+
+    def _bucket_state(self, index, n, ends, keys):
+        """The residual and scaling state of bucket index (n values, parts
+        ending at ends, parameters keys). When DDP rebuilt its buckets the
+        state moves with the parameters, so nothing is lost."""
+        if keys is not None and index in self._layout and self._layout[index] != keys:
+            self.residual_resets += 1      # DDP rebuilt its buckets
+            self._dissolve()
+        if index in self._layout and self._ends[index] == ends:
+            return self.residuals.get(index), self.scales.get(index)
+        residual = scale = None
+        if self.use_residual:
+            residual = torch.zeros(n, dtype=torch.float32)
+        e = [0] * len(ends)
+        for j, k in enumerate(keys or ()):
+            r_k, e_k = self._pool.pop(k, (None, 0))
+            a, b = ends[j - 1] if j else 0, ends[j]
+            if residual is not None and r_k is not None and r_k.numel() == b - a:
+                residual[a:b] = r_k
+            e[j] = e_k
+        if self.use_scaling:
+            scale = _lib.Scale(ends, self.settings["scale_ratio"], self.settings["scaling"])
+            if any(e):
+                scale.set_exponents(e)
+        self.residuals[index], self.scales[index] = residual, scale
+        self._layout[index] = keys if keys is not None else (-1 - index,)
+        self._ends[index] = ends
+        return residual, scale
+
+    def allreduce(self, index, buf, params=None):
         """Issue buf (dense contiguous float32 on the CPU) on the communicator;
-        a Future completed by the completion thread."""
+        a Future completed by the completion thread. params: the bucket's
+        parameters, laid out in buf in that order (the scaling's parts; the
+        residual and exponents follow them when DDP rebuilds its buckets)."""
+        self._check_open()
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
-        residual = None
-        if self.use_residual:
-            residual = self.residuals.get(index)
-            if residual is None or residual.numel() != buf.numel():
-                if residual is not None:
-                    self.residual_resets += 1      # DDP rebuilt its buckets
-                residual = torch.zeros(buf.numel(), dtype=torch.float32)
-                self.residuals[index] = residual
+        n = buf.numel()
+        ends, at = [], 0
+        for p in params or ():
+            at += p.numel()
+            ends.append(at)
+        keys = self._param_keys(params) if ends and at == n else None
+        if keys is None:
+            ends = [n]      # not laid out as its parameters: one part
+        residual, scale = self._bucket_state(index, n, ends, keys)
+        if residual is not None:
             opts.residual = residual.data_ptr()
-        self.bucket_sizes[index] = buf.numel()
+        if scale is not None:
+            opts.scale = scale.address
+        self.bucket_sizes[index] = n
         try:
-            req = self.comm.iallreduce(buf.data_ptr(), buf.numel(), opts)
+            req = self.comm.iallreduce(buf.data_ptr(), n, opts)
         except InceptionnError as e:
             fut.set_exception(e)
         else:
-            self._pending.put((req, fut, buf, residual, time.monotonic()))
+            self._pending.put((req, fut, buf, (residual, scale), time.monotonic()))
         # DDP's C++ side reads the value without the Python unwrap that makes
         # wait() raise set_exception's error: re-raise it in a callback, which
         # marks the returned future as failed, so DDP raises the library's text
@@ -111,6 +203,7 @@ class InceptionnState:
 
     def fallback(self, buf):
         """The process group's lossless all-reduce (what DDP does itself)."""
+        self._check_open()
         with self._lock:
             self._counts["fallback_calls"] += 1
             self._counts["fallback_values"] += buf.numel() if not buf.is_sparse else buf._nnz()
@@ -141,14 +234,26 @@ class InceptionnState:
             fut.set_result(buf)
 
     # -- what users call
+    def _check_open(self):
+        if self.comm is None:
+            raise InceptionnError("inceptionn.torch: this InceptionnState was closed (close() "
+                                  "ends it): create another one")
+
     def stats(self):
-        """Counters since register(): calls (buckets all-reduced by the
-        library), values (their float32 values), values_sent and bytes_sent
-        (what this rank handed to its data sockets: after the host codec, in
-        nic mode before the NIC's), bytes_received, seconds (the
-        communicator's busy time), codec_seconds, sum_seconds,
+        """Counters since the state was made: calls (buckets all-reduced by
+        the library), values (their float32 values), values_sent and
+        bytes_sent (what this rank handed to its data sockets: after the
+        host codec, in nic mode before the NIC's), bytes_received, seconds
+        (the communicator's busy time), codec_seconds, sum_seconds,
         fallback_calls and fallback_values (buckets through the process
-        group), residual_resets, and the settings in use."""
+        group), residual_resets; in the modes with an error bound, classes
+        (this rank's contributions by codec class: the shares of 2, 10, 18
+        and 34-bit values, the paper's Table III) and ratio (32 bits over
+        the mean bits of those classes: the codec's compression ratio, in
+        nic mode the NIC's too); in software mode also wire_ratio (values
+        sent x 4 over bytes sent, framing included); and the settings in
+        use."""
+        self._check_open()
         now = self.comm.stats()
         with self._lock:
             out = dict(self._counts)
@@ -160,11 +265,67 @@ class InceptionnState:
         out["codec_seconds"] = (now["codec_ns"] - b["codec_ns"]) * 1e-9
         out["sum_seconds"] = (now["sum_ns"] - b["sum_ns"]) * 1e-9
         out["residual_resets"] = self.residual_resets
+        cls = [a - c for a, c in zip(now["class_values"], b["class_values"])]
+        if sum(cls):
+            total = float(sum(cls))
+            out["classes"] = {bits: c / total for bits, c in zip((2, 10, 18, 34), cls)}
+            out["ratio"] = 32.0 * total / sum(c * bits for c, bits in zip(cls, (2, 10, 18, 34)))
+        if out["bytes_sent"] and self.settings["compression"] == "software":
+            out["wire_ratio"] = 4.0 * out["values_sent"] / out["bytes_sent"]
         out["error_feedback"] = self.use_residual
+        out["scaling"] = self.use_scaling
+        out["scale_ratio"] = self.settings["scale_ratio"]
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
         return out
+
+    @contextlib.contextmanager
+    def no_comm(self):
+        """While active the hook leaves every bucket as it is (no
+        communication, no state touched): a backward that only lets DDP
+        settle its bucket layout. DDP all-reduces the first iteration of
+        every process in one bucket and rebuilds its buckets after it; a
+        run resumed from a checkpoint runs one forward and backward in
+        no_comm() (then discards its gradients and batch-norm statistics),
+        so that its first real iteration uses the layout of the
+        uninterrupted run and continues it bit for bit."""
+        self._no_comm = True
+        try:
+            yield self
+        finally:
+            self._no_comm = False
+
+    def state_dict(self):
+        """What a checkpoint needs to continue: per parameter (keyed by the
+        order in which the hook first saw it, the same in every process)
+        this rank's error-feedback residual and the scaling exponent (the
+        same on every rank), and the settings they were made with. Take it
+        between iterations (a DDP backward returns with its buckets done)."""
+        self._check_open()
+        self._dissolve()
+        params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
+        return {"version": 1, "settings": dict(self.settings), "params": params,
+                "residual_resets": self.residual_resets}
+
+    def load_state_dict(self, sd):
+        """Take a state_dict() of a state with the same settings: each
+        parameter's residual and exponent are used from its bucket's next
+        call on, whatever DDP's bucket layout is then."""
+        self._check_open()
+        if not isinstance(sd, dict) or sd.get("version") != 1 or "params" not in sd:
+            raise ValueError("inceptionn.torch: not an InceptionnState.state_dict() (version 1)")
+        mine = {k: v for k, v in self.settings.items() if k != "library"}
+        theirs = {k: v for k, v in sd["settings"].items() if k != "library"}
+        if mine != theirs:
+            keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+            raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
+                             % ", ".join("%s %r (here %r)" % (k, theirs.get(k), mine.get(k))
+                                         for k in keys))
+        self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
+        self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
+                               int(v["exponent"])) for k, v in sd["params"].items()}
+        self.residual_resets = sd.get("residual_resets", 0)
 
     def close(self):
         """Finish the pending requests, stop the thread, free the communicator."""
@@ -174,6 +335,10 @@ class InceptionnState:
         self._thread.join()
         self.comm.destroy()
         self.comm = None
+        for sc in self.scales.values():
+            if sc is not None:
+                sc.destroy()
+        self.scales = {}
 
 
 # ---------------------------------------------------------------- the hook
@@ -184,11 +349,20 @@ def _value(fut):
 def inceptionn_hook(state, bucket):
     """DDP communication hook: float32 buckets through libinceptionn, the rest
     through the process group."""
+    if not isinstance(state, InceptionnState):
+        raise TypeError("inceptionn_hook: its state must be an InceptionnState "
+                        "(InceptionnState.create(process_group, ...)), got %s"
+                        % type(state).__name__)
     buf = bucket.buffer()
     if buf.dtype != torch.float32 or buf.is_sparse or buf.device.type != "cpu" \
             or not buf.is_contiguous():
         return state.fallback(buf)
-    return state.allreduce(bucket.index(), buf)
+    if state._no_comm:
+        state._param_keys(bucket.parameters())    # as a real first iteration would
+        fut = torch.futures.Future()
+        fut.set_result(buf)
+        return fut
+    return state.allreduce(bucket.index(), buf, bucket.parameters())
 
 
 # ---------------------------------------------------------------- launchers
@@ -242,7 +416,7 @@ def launcher_env():
 
 
 # ---------------------------------------------------------------- register
-def _options(compression, error_bound, error_feedback, options):
+def _options(compression, error_bound, error_feedback, scaling, scale_ratio, options):
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
@@ -276,7 +450,27 @@ def _options(compression, error_bound, error_feedback, options):
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp)" % k)
-    names = {c["mode"]: c["name"] for c in _lib.compressions()}
+    info = {c["mode"]: c for c in _lib.compressions()}
+    names = {m: c["name"] for m, c in info.items()}
+    applies = info.get(o.compression, {}).get("error_bound", False)
+    if scaling not in (None, True, False, "auto", "on", "off", "balanced", "each"):
+        raise ValueError("scaling: None or 'auto' (on in the modes with an error bound), "
+                         "True/'on', False/'off', or the policy, 'balanced' (the default) or "
+                         "'each', got %r" % (scaling,))
+    if scaling not in (None, False, "auto", "off") and not applies:
+        raise ValueError("scaling: the %s mode has no error bound to scale for"
+                         % names.get(o.compression))
+    policy = scaling if scaling in ("balanced", "each") else "balanced"
+    use_scaling = policy if applies and scaling not in (False, "off") and not o.scale_exp \
+        else False
+    if scale_ratio is not None:
+        if isinstance(scale_ratio, bool) or not isinstance(scale_ratio, (int, float)) \
+                or not 1 <= scale_ratio <= 32:
+            raise ValueError("scale_ratio: the adaptive scaling's target ratio, 1..32, got %r"
+                             % (scale_ratio,))
+        if not use_scaling:
+            raise ValueError("scale_ratio: the scaling is off (scaling=False, scale_exp, or a "
+                             "mode without an error bound)")
     probe = _lib.opts_copy(o)
     probe.residual = 1
     settings = {
@@ -287,6 +481,8 @@ def _options(compression, error_bound, error_feedback, options):
         "error_feedback_active": _lib.error_feedback_active(probe),
         "algo": o.algo, "segment_bytes": o.segment_bytes, "tos": o.tos, "seed": o.seed,
         "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma, "scale_exp": o.scale_exp,
+        "scaling": use_scaling,
+        "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -323,7 +519,8 @@ def _bootstrap(group, endpoint, compression):
                 os.environ[k] = v
 
 
-def register(ddp, compression=None, error_bound=None, error_feedback=None, **options):
+def register(ddp, compression=None, error_bound=None, error_feedback=None, scaling=None,
+             scale_ratio=None, **options):
     """Register the inceptionn hook on a DistributedDataParallel model.
 
     compression: a name of the library's compression table (the names
@@ -332,14 +529,32 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, **opt
       INC_ERROR_BOUND, else 10.
     error_feedback: None follows the library (INC_ERROR_FEEDBACK, else auto:
       on for the lossy INCEPTIONN modes), True/"on", False/"off", "auto".
+    scaling: None/"auto": adaptive scaling in the modes with an error bound
+      (per bucket, one exponent per parameter, from the previous sum, the
+      library's balanced policy); "each": each parameter on its own at the
+      ratio, never scaled down; False/"off": none; True/"on": required (an
+      error for other modes).
+    scale_ratio: the scaling's target compression ratio (1..32; None: the
+      library's default, INC_SCALE_RATIO_DEFAULT).
     options: algo ("ring"/"wa"), timeout_ms, segment_bytes, tos, seed,
       sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel
-      multiplied by 2^scale_exp, the same for every bucket).
+      multiplied by 2^scale_exp, the same for every bucket; turns the
+      adaptive scaling off).
 
     Collective over DDP's process group. Returns the InceptionnState.
+    DDP takes one hook: to register the state yourself, use
+    InceptionnState.create() and ddp.register_comm_hook(state, inceptionn_hook).
     """
-    group = getattr(ddp, "process_group", None) or dist.group.WORLD
-    opts, settings = _options(compression, error_bound, error_feedback, options)
+    group = getattr(ddp, "process_group", None)
+    state = _create(group, compression, error_bound, error_feedback, scaling, scale_ratio, options)
+    ddp.register_comm_hook(state, inceptionn_hook)
+    return state
+
+
+def _create(group, compression, error_bound, error_feedback, scaling, scale_ratio, options):
+    group = group or dist.group.WORLD
+    opts, settings = _options(compression, error_bound, error_feedback, scaling, scale_ratio,
+                              options)
     rank, size = dist.get_rank(group), dist.get_world_size(group)
     mine = {"settings": settings, "endpoint": _endpoint() if rank == 0 else None}
     every = [None] * size
@@ -348,7 +563,7 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, **opt
     if differ:
         keys = sorted(k for k in settings
                       if any(every[r]["settings"][k] != settings[k] for r in range(size)))
-        raise ValueError("inceptionn.torch.register: the ranks were given different settings (%s): %s"
+        raise ValueError("inceptionn.torch: the ranks were given different settings (%s): %s"
                          % (", ".join(keys),
                             "; ".join("rank %d %s" % (r, ", ".join("%s=%r" % (k, every[r]["settings"][k])
                                                                     for k in keys))
@@ -357,8 +572,6 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, **opt
     if comm.size != size:
         n = comm.size
         comm.destroy()
-        raise ValueError("inceptionn.torch.register: the communicator has %d ranks, the process "
+        raise ValueError("inceptionn.torch: the communicator has %d ranks, the process "
                          "group %d (INC_WORLD_SIZE?)" % (n, size))
-    state = InceptionnState(comm, opts, group, settings)
-    ddp.register_comm_hook(state, inceptionn_hook)
-    return state
+    return InceptionnState(comm, opts, group, settings)

@@ -41,6 +41,13 @@ int inc_call_check(struct inc_comm *c, const struct inc_call *k,
 	    o->scale_exp < -64 || o->scale_exp > 64 ||
 	    (o->scale_exp && k->kind != INC_CALL_ALLREDUCE))
 		return INC_E_ARG;
+	/* Adaptive scaling: the modes with an error bound, all-reduce only,
+	 * parts that cover the call; one way of scaling at a time. */
+	if (o->scale && !ci->error_bound)
+		o->scale = NULL;
+	if (o->scale && (k->kind != INC_CALL_ALLREDUCE || o->scale_exp ||
+			 !inc_scale_fits(o->scale, k->count)))
+		return INC_E_ARG;
 	if (ci->whole_call && k->count > INC_SKETCH_N_MAX)
 		return INC_E_ARG;
 	/* Error feedback needs somewhere to keep the error. */
@@ -57,18 +64,6 @@ int inc_call_check(struct inc_comm *c, const struct inc_call *k,
 	return 0;
 }
 
-/* v[0..n) times 2^e, exactly for normal values (a power of two). */
-static void scale(float *v, size_t n, int e)
-{
-	uint32_t bits = (uint32_t)(127 + e) << 23;   /* 2^e, |e| <= 64 */
-	float f;
-	size_t i;
-
-	memcpy(&f, &bits, sizeof(f));
-	for (i = 0; v && i < n; i++)
-		v[i] *= f;
-}
-
 static int all_reduce(struct inc_comm *c, const struct inc_call *k)
 {
 	const struct inc_allreduce_opts *o = &k->o;
@@ -78,6 +73,42 @@ static int all_reduce(struct inc_comm *c, const struct inc_call *k)
 	       k->kind == INC_CALL_WA_UPDATE || o->algo == INC_ALGO_WA ?
 	       inc_wa_allreduce(c, k->buf, k->count, o, k->update, k->arg) :
 	       inc_ring_allreduce(c, k->buf, k->count, o);
+}
+
+/* The all-reduce with its values scaled on the way out and back (a fixed
+ * scale_exp or the adaptive state's exponents), its contributions counted
+ * by class, and the state's next exponents chosen from the delivered sum. A product that is not exact
+ * fails the call: on the way out on this rank alone (the communicator
+ * breaks, so the others fail at once), on the way back on every rank
+ * (the sums are the same everywhere). */
+static int scaled_all_reduce(struct inc_comm *c, const struct inc_call *k)
+{
+	const struct inc_allreduce_opts *o = &k->o;
+	const struct inc_compression_info *ci = inc_compression_info(o->compression);
+	uint64_t t0;
+	size_t bad;
+	int rc;
+
+	t0 = inc_now_ns();
+	bad = inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, 1, ci->lossy);
+	if (bad) {
+		inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, -1, ci->lossy);
+		return inc_fail(c, INC_E_ARG);
+	}
+	if (ci->error_bound)
+		inc_scale_classes(c->st.class_values, k->buf, o->residual, k->count, o->error_bound);
+	c->st.codec_ns += inc_now_ns() - t0;
+	if (!o->scale && !o->scale_exp)
+		return all_reduce(c, k);
+	rc = all_reduce(c, k);
+	t0 = inc_now_ns();
+	bad = inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, -1, ci->lossy);
+	if (rc == 0 && bad)
+		rc = INC_E_ARG;
+	if (rc == 0 && o->scale)
+		inc_scale_update(o->scale, k->buf, k->count, o->error_bound, c->size);
+	c->st.codec_ns += inc_now_ns() - t0;
+	return rc;
 }
 
 int inc_call_run(struct inc_comm *c, const struct inc_call *k)
@@ -102,21 +133,7 @@ int inc_call_run(struct inc_comm *c, const struct inc_call *k)
 		if (k->count)
 			k->update(k->arg, k->buf, 0, k->count);
 	} else if (c->size > 1 && k->count > 0) {
-		if (o->scale_exp) {
-			uint64_t t0 = inc_now_ns();
-
-			scale(k->buf, k->count, o->scale_exp);
-			scale(o->residual, k->count, o->scale_exp);
-			c->st.codec_ns += inc_now_ns() - t0;
-		}
-		rc = all_reduce(c, k);
-		if (o->scale_exp) {
-			uint64_t t0 = inc_now_ns();
-
-			scale(k->buf, k->count, -o->scale_exp);
-			scale(o->residual, k->count, -o->scale_exp);
-			c->st.codec_ns += inc_now_ns() - t0;
-		}
+		rc = scaled_all_reduce(c, k);
 	}
 	if (rc == 0)
 		c->st.calls++;

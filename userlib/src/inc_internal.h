@@ -233,6 +233,23 @@ struct inc_call {
 	void *arg;
 	struct inc_allreduce_opts o;   /* checked options */
 };
+/* scale.c: adaptive scaling inside a call. Does the state's last end
+ * equal count? */
+int inc_scale_fits(const struct inc_scale *s, size_t count);
+/* The state's parts and exponents, hashed (the call header). */
+uint32_t inc_scale_digest(const struct inc_scale *s);
+/* buf (and res) times 2^(dir * e) part by part (s NULL: the whole call
+ * times 2^(dir * fixed)); the number of values of buf whose product is
+ * not exact (lossy: overflows only). */
+size_t inc_scale_apply(const struct inc_scale *s, int fixed, float *buf, float *res,
+		       size_t count, int dir, int lossy);
+/* cls[tag] += this rank's contributions buf + res (res may be NULL) by
+ * the codec's class at bound eb. */
+void inc_scale_classes(uint64_t cls[4], const float *buf, const float *res, size_t count,
+		       unsigned eb);
+/* The next exponents from the delivered sum (the same on every rank). */
+void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb,
+		      int ranks);
 /* A blocking call while the progress thread exists: queue it behind the
  * pending requests and wait. *queued 0: no thread, run inline. */
 int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued);

@@ -159,16 +159,49 @@ int inc_pair_wait(int sfd, int rfd, int tagged, int *dirty, int out_active, int 
 /* ------------------------------------------------------------------------ */
 /* Call header                                                               */
 /* ------------------------------------------------------------------------ */
+/* The settings that change the bytes on the wire and are not fields of
+ * their own, where they apply (docs/userlib.md, "What ranks must agree
+ * on"), hashed: the seed (cnat's draws, the sketch's hashes), the sketch's
+ * index and cells per candidate, the fixed scale and the adaptive
+ * scaling's exponents. */
+static uint32_t inc_hdr_settings(const struct inc_allreduce_opts *o)
+{
+	const enum inc_compression m = o->compression;
+	const int sketch = m == INC_COMP_SKETCH || m == INC_COMP_INC_SKETCH;
+	uint64_t v[6] = { 0, 0, 0, 0, 0, 0 };
+	uint32_t h = 2166136261u;
+	size_t i, j;
+
+	if (m == INC_COMP_CNAT || sketch)
+		v[0] = o->seed;
+	if (sketch) {
+		double g = o->sketch_gamma ? o->sketch_gamma : INC_SKETCH_GAMMA;
+
+		v[1] = o->sketch_index;
+		memcpy(&v[2], &g, sizeof(g));
+	}
+	v[3] = (uint64_t)(int64_t)o->scale_exp;
+	if (o->scale) {
+		v[4] = 1;
+		v[5] = inc_scale_digest(o->scale);
+	}
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 8; j++)
+			h = (h ^ (uint32_t)(v[i] >> (8 * j) & 0xff)) * 16777619u;
+	return h ^ h >> 24;
+}
+
 void inc_hdr_make(float h[INC_HDR_FLOATS], const struct inc_comm *c, size_t count,
 		  const struct inc_allreduce_opts *o, enum inc_hdr_algo algo)
 {
+	const struct inc_compression_info *ci = inc_compression_info(o->compression);
 	size_t seg = inc_seg_values(o);
 
-	h[0] = 4321.0f;
+	h[0] = (float)((inc_hdr_settings(o) & 0xffffffu) + 1u);
 	h[1] = (float)((count & 0xffffffu) + 1u);
 	h[2] = (float)(((uint64_t)count >> 24 & 0xffffffu) + 1u);
 	h[3] = (float)((unsigned)o->compression * INC_HDR_ALGO_N + (unsigned)algo + 1u);
-	h[4] = (float)(o->error_bound + 1u);
+	h[4] = (float)((ci && ci->error_bound ? o->error_bound : 0u) + 1u);
 	h[5] = (float)((seg / 8u & 0xffffffu) + 1u);
 	h[6] = (float)((c->seq & 0xffffffu) + 1u);
 	h[7] = 8765.0f;

@@ -110,6 +110,11 @@ struct inc_comm_stats {
 	uint64_t sketch_retries;     /* sketch rounds repeated with 1.5x cells */
 	uint64_t values_sent;        /* float32 values this rank sent in segments
 					(ring, WA, exchange; sketch phases: words) */
+	/* Modes with an error bound: this rank's contributions to its
+	 * all-reduce calls (its values, scaled, plus its residual) by the
+	 * codec's class at the call's bound: 2, 10, 18 and 34 bits (the
+	 * paper's Table III; docs/userlib.md, "Statistics"). */
+	uint64_t class_values[4];
 };
 int inc_comm_stats(const struct inc_comm *comm, struct inc_comm_stats *st);
 
@@ -231,8 +236,17 @@ struct inc_allreduce_opts {
 	 * 0 = none; the same on every rank) and come back divided, exactly
 	 * (powers of two), so a lossy codec sees them in its finer classes
 	 * (docs/userlib.md, "Scaled values"). The residual stays in the
-	 * caller's units. */
+	 * caller's units. 0 when scale is set. */
 	int scale_exp;
+	/* Adaptive scaling (docs/userlib.md, "Adaptive scaling"): the call
+	 * site's state, owned by the caller like residual (one per bucket or
+	 * layer group, created by inc_scale_create). Each part of the call
+	 * travels multiplied by the state's exponent, which every rank updates
+	 * at the end of the call from the delivered sum alone, so replicas
+	 * stay bit-identical. Used by the modes with an error bound (nic,
+	 * software, inc+sketch) and ignored by the others; all-reduce only.
+	 * NULL: none. */
+	struct inc_scale *scale;
 };
 
 enum inc_error_feedback {
@@ -241,6 +255,52 @@ enum inc_error_feedback {
 	INC_EF_OFF,              /* never (residual untouched) */
 	INC_EF_ON,               /* on for every lossy mode; needs residual */
 };
+
+/*
+ * Adaptive scaling state. The call's count values are split into parts
+ * (ends: nparts ascending ends, the last one the call's count; nparts 1
+ * with ends NULL: the whole call is one part, of any count). Part i
+ * travels multiplied by 2^e[i] (exact: powers of two) and comes back
+ * divided. After each call every rank chooses the next exponents from
+ * the delivered sums, the same on every rank, by the state's policy:
+ *   inc_scale_create (the default): part i's largest sum is brought to
+ *     [2^-(K+1), 2^-K), one K for the whole call: the smallest K in 0..40
+ *     at which the call's sums, so scaled, would travel through the
+ *     INCEPTIONN codec at a compression ratio of at least `ratio` (1..32;
+ *     0: INC_SCALE_RATIO_DEFAULT). Parts of small values are scaled up,
+ *     parts of large values down, so the call's bits go where its values
+ *     are (a value's bits depend only on its exponent: docs/codec.md);
+ *   inc_scale_create_each: each part on its own, the largest e in
+ *     [0, INC_SCALE_EMAX] at which its sums would travel at `ratio`
+ *     (never scaled down);
+ *   inc_scale_create_headroom: the part's largest |sum| / ranks brought to
+ *     [2^-(K+1), 2^-K) (K 0..30).
+ * Exponents are in -64..64 and capped so that values up to 2^8 times the
+ * part's largest sum cannot overflow; the first call (no sum yet) uses 0.
+ * Values scaled down below the float range's normals lose bits they would
+ * lose in the codec anyway (these are the lossy modes). The exponents are
+ * part of the call header: ranks whose states differ fail with
+ * INC_E_PROTOCOL. One call at a time may use a state. 0, INC_E_ARG (bad
+ * parts or ratio) or INC_E_NOMEM.
+ */
+#define INC_SCALE_RATIO_DEFAULT 10.0
+#define INC_SCALE_EMAX 40
+#define INC_SCALE_PARTS_MAX (1u << 20)
+struct inc_scale;
+int inc_scale_create(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio);
+int inc_scale_create_each(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio);
+int inc_scale_create_headroom(struct inc_scale **s, size_t nparts, const size_t *ends, int k);
+void inc_scale_destroy(struct inc_scale *s);
+/* Parts of the state. */
+size_t inc_scale_parts(const struct inc_scale *s);
+/* The current exponents into e[0..n) (n at least the parts): the number of
+ * parts, or INC_E_ARG. */
+int inc_scale_get(const struct inc_scale *s, int *e, size_t n);
+/* Set the exponents (a checkpoint's): n must equal the parts, each in
+ * -64..64; 0 or INC_E_ARG. */
+int inc_scale_set(struct inc_scale *s, const int *e, size_t n);
+/* Back to the first call's state (every exponent 0). */
+void inc_scale_reset(struct inc_scale *s);
 
 /* Is error feedback in effect for a call with these options? 1 or 0. */
 int inc_error_feedback_active(const struct inc_allreduce_opts *opts);
