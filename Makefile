@@ -60,6 +60,16 @@ DESC_deps := every header and library of make demo's build comes from a package 
 test-deps:
 	@scripts/deps-check.sh
 
+# The maps match the tree: README.md's Layout table, each part README's
+# file table, make help's suite lines (scripts/layout-check.sh).
+SUITES_project += layout
+DESC_layout := README.md's Layout names every folder, part READMEs name their sources, make help every suite
+.PHONY: test-layout print-test-suites
+test-layout:
+	@scripts/layout-check.sh
+print-test-suites:
+	@echo $(TEST_SUITES)
+
 # Every suite of every part (and any a fragment adds to TEST_SUITES
 # directly); scripts/run-tests.sh runs them and sums their result lines.
 TEST_SUITES += $(foreach p,$(PARTS),$(SUITES_$(p)))
