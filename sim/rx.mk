@@ -20,7 +20,6 @@ SUITES_sim += regmap
 DESC_regmap := rtl/inc_regs.vh and docs/registers.md equal a fresh scripts/gen-regs.sh; header agrees with the model
 
 # --- Verilator testbenches ------------------------------------------------
-VERILATOR ?= verilator
 RX_SIMDIR := $(BUILD)/sim
 # The decompress engine and the modules it instantiates.
 RX_RTL := rtl/inc_decompress_engine.v rtl/inc_decompress_core.v rtl/inc_lanes.v rtl/inc_lane_split.v rtl/inc_lane_merge.v rtl/inc_tos_matcher.v rtl/inc_csum_csa.v rtl/inc_fifo.v rtl/inc_decompress_packer.v \
@@ -31,7 +30,7 @@ RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 RX_TB_CSRCS := $(MODEL_SRCS) tests/common/inc_framegen.c sim/common/inc_axis.c \
                sim/common/inc_simutil.c sim/common/inc_pcap.c sim/common/inc_scoreboard.c \
                tests/common/inc_integrity.c
-RX_VFLAGS := --cc --exe --build -j 1 --trace-fst -Wall -Irtl \
+RX_VFLAGS := -j 1 --trace-fst \
              -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 
@@ -48,9 +47,9 @@ $(RX_SIMDIR)/%/tblib.a:
 define rx_verilate
 $(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshell.h
 	@rm -f $$@
-	nice $(VERILATOR) $$(RX_VFLAGS) $(RX_VPARAMS_$(1)) --top-module $(2) --Mdir $(RX_SIMDIR)/$(1) -o V$(1) \
-		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)) \
-		>$(RX_SIMDIR)/$(1)/build.log 2>&1 || { tail -n 30 $(RX_SIMDIR)/$(1)/build.log; exit 1; }
+	$(call inc_verilator,$(RX_SIMDIR)/$(1),V$(1),$(2),$$(RX_VFLAGS) $(RX_VPARAMS_$(1)),\
+		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)),\
+		$(RX_SIMDIR)/$(1)/build.log)
 $(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
                            $(wildcard sim/common/*.h) tests/common/inc_framegen.h tests/common/inc_integrity.h
 endef

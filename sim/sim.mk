@@ -4,9 +4,20 @@
 # SIM_SOAK_TESTS.
 SIM_TESTS :=
 SIM_SOAK_TESTS :=
--include sim/tx.mk
--include sim/rx.mk
--include sim/top.mk
+
+# The one Verilator recipe of the sim/*.mk rules:
+# $(call inc_verilator,MDIR,EXE,TOP,OPTIONS,FILES,LOG) verilates FILES
+# (Verilog, the C++ shell, C objects and archives) with top module TOP and
+# builds MDIR/EXE: --cc --exe --build -Wall -Irtl plus OPTIONS (jobs, trace,
+# optimisation, parameters, -CFLAGS). The output goes to LOG; when the build
+# fails, LOG's last 40 lines are printed.
+VERILATOR ?= verilator
+inc_verilator = nice $(VERILATOR) --cc --exe --build -Wall -Irtl $(4) --top-module $(3) --Mdir $(1) -o $(2) \
+	$(5) >$(6) 2>&1 || { tail -n 40 $(6); exit 1; }
+
+include sim/tx.mk
+include sim/rx.mk
+include sim/top.mk
 
 .PHONY: sim sim-soak
 sim: deps

@@ -107,11 +107,9 @@ ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
 define inc_powerup
 $(1)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
 	@mkdir -p $$(@D)
-	verilator --cc --exe --build -j 1 -Wall -Irtl --x-initial unique --x-assign unique $(2) \
-		--top-module inc_offload_top --prefix Vpowerup --Mdir $(1) -o Vpowerup \
-		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1" \
-		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp >$(1)/build.log 2>&1 || \
-		{ tail -n 30 $(1)/build.log; exit 1; }
+	$(call inc_verilator,$(1),Vpowerup,inc_offload_top,-j 1 --x-initial unique --x-assign unique $(2) --prefix Vpowerup \
+		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1",\
+		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp,$(1)/build.log)
 endef
 POWERUP_DIR := $(BUILD)/sim/powerup
 $(eval $(call inc_powerup,$(POWERUP_DIR),))

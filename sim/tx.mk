@@ -8,7 +8,6 @@
 # Verilator builds go to $(BUILD)/sim/<name>/.
 
 SIM_BUILD := $(BUILD)/sim
-VERILATOR ?= verilator
 VERILATOR_FLAGS ?= -O3 --x-assign fast --x-initial fast --noassert
 
 # --- common testbench plumbing: $(SIM_COMMON_LIB) --------------------------
@@ -37,12 +36,10 @@ $(SIM_COMMON_LIB): $(SIM_COMMON_OBJS)
 define inc_verilate
 $(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a sim/common/inc_vshell.h
 	@mkdir -p $(SIM_BUILD)/$(1) && rm -f $$@
-	nice $(VERILATOR) --cc --exe --build -j 2 --trace-fst -Wall -Irtl \
-		$(VERILATOR_FLAGS) $(VPARAMS_$(1)) --top-module $(2) -Mdir $(SIM_BUILD)/$(1) -o V$(2) \
-		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)" \
-		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) \
-		$(abspath $(LIB)/libincmodel.a) >$(SIM_BUILD)/$(1).build.log 2>&1 || \
-		{ tail -n 40 $(SIM_BUILD)/$(1).build.log; exit 1; }
+	$(call inc_verilator,$(SIM_BUILD)/$(1),V$(2),$(2),-j 2 --trace-fst $(VERILATOR_FLAGS) $(VPARAMS_$(1)) \
+		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)",\
+		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) $(abspath $(LIB)/libincmodel.a),\
+		$(SIM_BUILD)/$(1).build.log)
 endef
 
 RTL_SRCS := $(wildcard rtl/*.v)
