@@ -68,6 +68,25 @@ checks modes 19 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 
+section "python3 -m inceptionn.run"
+# torch's environment without torchrun; a failing rank ends the job.
+run=("$py" -m inceptionn.run)
+timeout 180 "${run[@]}" -n 3 python/tests/run_check.py ddp >"$tmp/run.log" 2>&1
+checks "inceptionn.run ddp" 9 "$tmp/run.log" $?
+start=$SECONDS
+timeout 120 "${run[@]}" -n 3 python/tests/run_check.py fail >"$tmp/runfail.log" 2>&1
+rc=$?
+[ $rc -eq 3 ] && grep -q 'inceptionn.run: rank 1 failed (exit status 3)' "$tmp/runfail.log" \
+	&& ok "inceptionn.run: rank 1 exits 3, the job ends with status 3 after $((SECONDS - start)) s, the waiting ranks stopped" \
+	|| { ko "inceptionn.run with a failing rank: exit status $rc"; tail -n 5 "$tmp/runfail.log"; }
+out=$("${run[@]}" -n 3 -- /bin/sh -c 'echo "$RANK/$WORLD_SIZE $MASTER_ADDR:$MASTER_PORT $INC_JOB_ID"' 2>&1 | sort)
+k=$(cut -d' ' -f2- <<<"$out" | sort -u | wc -l)
+[ "$(cut -d' ' -f1 <<<"$out" | tr '\n' ' ')" = "0/3 1/3 2/3 " ] && [ "$k" -eq 1 ] \
+	&& ok "inceptionn.run -- PROGRAM: ranks 0..2 of 3, one master and one job id" || ko "inceptionn.run -- PROGRAM: $out"
+out=$("${run[@]}" -n 2 "$tmp/nosuch.py" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -le 3 ] && grep -q 'no such file' <<<"$out" \
+	&& ok "inceptionn.run on a missing script: exit status 2, $(tail -n 1 <<<"$out")" || ko "inceptionn.run missing script: rc $rc: $out"
+
 section "a killed rank"
 p=$(port) pids=()
 for r in 0 1 2; do
