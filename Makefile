@@ -77,11 +77,11 @@ test: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/run-tests.sh $(TEST_SUITES)
 
-# make test-<part>: that part's suites (make test-rtl: the same as test-sim).
+# make test-<part>: that part's suites (make test-rtl: the same as test-sim);
+# each suite builds what it runs.
 define inc_part_test
 .PHONY: test-$(1)
 test-$(1): deps
-	@$$(MAKE) --no-print-directory all
 	@scripts/run-tests.sh $$(SUITES_$(1))
 endef
 # (A part whose only suite has the part's name, python, keeps that rule.)

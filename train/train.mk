@@ -5,10 +5,8 @@
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
 #   make test-train              the suites below (train/tests/; make help describes each):
 #                                train-unit train-dist train-ef train-rtl
-#   make demo                    the four schemes on the emulated cluster (experiments/train-demo.sh)
-#   make reproduce               the paper's experiments at full length (long)
-#   make schedules               sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)
-#   make codecs                  every codec (INCEPTIONN, truncation, C_nat, sketch) side by side (long)
+# The runs made with it (make demo, reproduce, accuracy, schedules, codecs,
+# time-to-accuracy) are in experiments/ (experiments/README.md).
 
 TR_SRCS := $(filter-out train/src/inc_train.c,$(wildcard train/src/*.c))
 TR_HDRS := $(wildcard train/src/*.h) $(UL_HDRS)
