@@ -163,7 +163,10 @@ class InceptionnState:
             scale = _lib.Scale(ends, self.settings["scale_ratio"], self.settings["scaling"])
             if any(e):
                 scale.set_exponents(e)
-        self.residuals[index], self.scales[index] = residual, scale
+        if residual is not None:
+            self.residuals[index] = residual
+        if scale is not None:
+            self.scales[index] = scale
         self._layout[index] = keys if keys is not None else (-1 - index,)
         self._ends[index] = ends
         return residual, scale
@@ -236,8 +239,8 @@ class InceptionnState:
     # -- what users call
     def _check_open(self):
         if self.comm is None:
-            raise InceptionnError("inceptionn.torch: this InceptionnState was closed (close() "
-                                  "ends it): create another one")
+            raise InceptionnError(-32, "inceptionn.torch: this InceptionnState was closed "
+                                  "(close() ends it): create another one")
 
     def stats(self):
         """Counters since the state was made: calls (buckets all-reduced by
@@ -273,7 +276,7 @@ class InceptionnState:
         if out["bytes_sent"] and self.settings["compression"] == "software":
             out["wire_ratio"] = 4.0 * out["values_sent"] / out["bytes_sent"]
         out["error_feedback"] = self.use_residual
-        out["scaling"] = self.use_scaling
+        out["scaling"] = self.settings["scaling"]
         out["scale_ratio"] = self.settings["scale_ratio"]
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]

@@ -13,6 +13,11 @@ by cluster/train-cluster.sh -e, or by python-tests.sh's own launcher).
     ddp_check.py stall      rank 2 stops itself (SIGSTOP) at step 3: the others
                             must raise when INC_TIMEOUT_MS passes without progress
     ddp_check.py mismatch   rank 1 is given other settings: every rank refuses
+    ddp_check.py scaling    the defaults (error feedback + adaptive scaling) on
+                            torchvision's resnet18 with a bucket rebuild: replicas
+                            identical, exponents in use; InceptionnState.create +
+                            register_comm_hook; a checkpoint (state_dict) resumed
+                            in a new DDP continues bit for bit; misuse refused
 
 Rank 0 prints one "ok ..." or "FAIL ..." line per collective check; kill
 and mismatch print one per rank. Exit status 0 when nothing failed.
@@ -265,11 +270,125 @@ def mismatch():
                    every_rank=True)
 
 
+def resnet18():
+    import torchvision
+    return torchvision.models.resnet18(num_classes=10)
+
+
+def scaling():
+    # torchvision's resnet18 (batch norm, 62 parameters), 4 steps: DDP's
+    # first step has one bucket, then it rebuilds them
+    torch.manual_seed(0)
+    model = resnet18()
+    ddp = DDP(model)
+    state = inct.InceptionnState.create(None, compression="software")
+    ddp.register_comm_hook(state, inct.inceptionn_hook)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
+    g = torch.Generator().manual_seed(1000 + dist.get_rank())
+    for _ in range(4):
+        x = torch.randn(8, 3, 32, 32, generator=g)
+        y = torch.randint(0, 10, (8,), generator=g)
+        opt.zero_grad()
+        nn.functional.cross_entropy(ddp(x), y).backward()
+        opt.step()
+    h = hashlib.sha256()
+    for p in model.parameters():
+        h.update(p.detach().contiguous().numpy().tobytes())
+    d = [None] * dist.get_world_size()
+    dist.all_gather_object(d, h.hexdigest())
+    st = state.stats()
+    exps = [e for sc in state.scales.values() for e in sc.exponents()]
+    every = [None] * dist.get_world_size()
+    dist.all_gather_object(every, sorted(exps))
+    report(same(d) and st["scaling"] == "balanced" and st["error_feedback"] and any(exps)
+           and st["residual_resets"] > 0 and len(set(map(tuple, every))) == 1,
+           "resnet18, the defaults: replicas identical after a bucket rebuild (%d), %d of %d "
+           "exponents non-zero (the same on every rank), ratio %.1f, classes %s"
+           % (st["residual_resets"], sum(1 for e in exps if e), len(exps), st["ratio"],
+              {k: round(v, 3) for k, v in st["classes"].items()}))
+    state.close()
+    try:
+        state.stats()
+        report(False, "stats() after close() accepted")
+    except inct.InceptionnError as e:
+        report("closed" in str(e), "a closed state says so: %s" % e)
+
+    # a checkpoint: 5 steps, state_dict, a new DDP and state, load, 5 more
+    def run(steps, resume=None):
+        torch.manual_seed(0)
+        m = Reordered()
+        dd = DDP(m, bucket_cap_mb=0.1)
+        stt = inct.InceptionnState.create(None, compression="software")
+        dd.register_comm_hook(stt, inct.inceptionn_hook)
+        o = torch.optim.SGD(dd.parameters(), lr=0.05, momentum=0.9)
+        gen = torch.Generator().manual_seed(1000 + dist.get_rank())
+        first = 0
+        if resume is not None:
+            m.load_state_dict(resume["model"])
+            o.load_state_dict(resume["opt"])
+            stt.load_state_dict(resume["comm"])
+            gen.set_state(resume["gen"])
+            first = resume["step"]
+            with stt.no_comm():          # let DDP settle its layout
+                nn.functional.cross_entropy(dd(torch.zeros(2, 64)), torch.zeros(2, dtype=torch.long)).backward()
+            o.zero_grad()
+        for _ in range(first, steps):
+            x = torch.randn(16, 64, generator=gen)
+            y = torch.randint(0, 10, (16,), generator=gen)
+            o.zero_grad()
+            nn.functional.cross_entropy(dd(x), y).backward()
+            o.step()
+        ck = {"model": {k: v.clone() for k, v in m.state_dict().items()}, "opt": o.state_dict(),
+              "comm": stt.state_dict(), "gen": gen.get_state(), "step": steps}
+        hh = hashlib.sha256()
+        for p in m.parameters():
+            hh.update(p.detach().contiguous().numpy().tobytes())
+        stt.close()
+        return hh.hexdigest(), ck
+
+    whole, _ = run(10)
+    _, ck = run(5)
+    resumed, _ = run(10, resume=ck)
+    report(whole == resumed and any(v["residual"] is not None for v in ck["comm"]["params"].values()),
+           "a run resumed from state_dict() at step 5 ends bit-identical with the uninterrupted one "
+           "(%s)" % whole[:12])
+    # ... and without the hook's state it does not (the check can tell)
+    ck2 = dict(ck)
+    ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
+    lost, _ = run(10, resume=ck2)
+    report(lost != whole, "resumed without the residuals and exponents it differs (%s vs %s)"
+           % (lost[:12], whole[:12]))
+
+    # misuse
+    m = DDP(MLP())
+    try:
+        m.register_comm_hook(None, inct.inceptionn_hook)
+        m(torch.randn(4, 64)).sum().backward()
+        report(False, "register_comm_hook(None, inceptionn_hook) accepted")
+    except (TypeError, RuntimeError) as e:
+        report("InceptionnState" in str(e), "register_comm_hook(None, ...) names what it needs: %s"
+               % str(e).splitlines()[0][:160])
+    other = inct.InceptionnState.create(None, compression="software", scale_ratio=12)
+    try:
+        other.load_state_dict(ck["comm"])
+        report(False, "a state_dict of other settings accepted")
+    except ValueError as e:
+        report("scale_ratio" in str(e), "a state_dict of other settings refused: %s" % e)
+    other.close()
+    for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
+                dict(compression="software", scaling=False, scale_ratio=12)):
+        try:
+            inct.InceptionnState.create(None, **bad).close()
+            report(False, "%s accepted" % bad)
+        except ValueError as e:
+            report(True, "%s refused: %s" % (bad, e))
+
+
 def main():
     inct.launcher_env()
     dist.init_process_group("gloo")
     {"modes": modes, "nic": nic, "kill": kill, "stall": lambda: kill(signal.SIGSTOP),
-     "mismatch": mismatch}[sys.argv[1]]()
+     "mismatch": mismatch, "scaling": scaling}[sys.argv[1]]()
     sys.stdout.flush()
     # no destroy_process_group: exit without a last collective
     os._exit(1 if failed else 0)

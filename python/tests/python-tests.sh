@@ -7,7 +7,10 @@
 #     all-reduce, software/cnat with and without error feedback keep replicas
 #     identical, the sketch modes, float64 + odd-sized layers and a sparse
 #     embedding (fallback buckets), bucket rebuild;
-#     mismatched settings refused on every rank;
+#     mismatched settings refused on every rank; the defaults (feedback +
+#     adaptive scaling) on torchvision's resnet18 through a bucket rebuild,
+#     InceptionnState.create + register_comm_hook, a state_dict()
+#     checkpoint resumed bit for bit, misuse refused;
 #   - a rank killed with SIGKILL, or stopped with SIGSTOP: the others raise
 #     (at once; after INC_TIMEOUT_MS) (own launcher: torchrun would stop
 #     them itself);
@@ -67,6 +70,8 @@ torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.lo
 checks modes 19 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
+torchrun_ 600 --nproc_per_node 3 python/tests/ddp_check.py scaling >"$tmp/scaling.log" 2>&1
+checks scaling 9 "$tmp/scaling.log" $?
 
 section "python3 -m inceptionn.run"
 # torch's environment without torchrun; a failing rank ends the job.

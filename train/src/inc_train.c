@@ -106,10 +106,16 @@ static int setup_error_feedback(struct run *r)
 		r->s.ef = inc_error_feedback_active(a);
 		a->residual = NULL;
 	}
+	if (r->o.scaling != TR_SCALING_OFF) {   /* the codec statistics' scaled copy */
+		r->scratch.sent = tr_alloc(r->m.nparams * sizeof(float));
+		if (!r->scratch.sent)
+			return tr_bad("out of memory");
+	}
 	if (!r->s.ef)
 		return 0;
 	r->s.res = tr_alloc(r->m.nparams * sizeof(float));
-	r->scratch.sent = tr_alloc(r->m.nparams * sizeof(float));
+	if (!r->scratch.sent)
+		r->scratch.sent = tr_alloc(r->m.nparams * sizeof(float));
 	if (!r->s.res || !r->scratch.sent)
 		return tr_bad("out of memory");
 	memset(r->s.res, 0, r->m.nparams * sizeof(float));
@@ -170,8 +176,6 @@ static void teardown(struct run *r)
 	if (r->log)
 		fclose(r->log);
 	inc_comm_destroy(r->c.comm);   /* finishes or fails what is queued */
-	if (r->s.scale_req)
-		inc_wait(r->s.scale_req);  /* frees it */
 	tr_model_free(&r->m);
 	tr_dataset_free(&r->d.train);
 	tr_dataset_free(&r->d.test);
@@ -180,7 +184,8 @@ static void teardown(struct run *r)
 	free(r->d.y);
 	free(r->s.mom);
 	free(r->s.res);
-	free(r->s.scale_wire);
+	for (int i = 0; i < TR_MAX_LAYERS; i++)
+		inc_scale_destroy(r->s.scale[i]);
 	free(r->scratch.sent);
 	free(r->scratch.cstream);
 	free(r->gossip.peer);

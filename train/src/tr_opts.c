@@ -56,6 +56,18 @@ static const char *scheme_at(int i)
 	return i >= 0 && i < 2 ? schemes[i] : NULL;
 }
 
+static const char *const scalings[] = { "off", "balanced", "each", "headroom" };
+
+static const char *scaling_at(int i)
+{
+	return i >= 0 && i < 3 ? scalings[i] : NULL;   /* headroom: through --scale */
+}
+
+const char *tr_scaling_name(const struct tr_opts *o)
+{
+	return scalings[o->scaling];
+}
+
 static const char *compression_at(int i)
 {
 	return i >= 0 ? inc_compression_name((enum inc_compression)i) : NULL;
@@ -115,10 +127,12 @@ static const struct opt opts[] = {
 	  "keep what the lossy step dropped and send it next time" },
 	{ "no-error-feedback", K_SET, F(error_feedback), 0, 0, NULL, NULL,
 	  "no error feedback (default: INC_ERROR_FEEDBACK, else the mode's)" },
+	{ "scaling", K_CHOICE, F(scaling), 0, 0, scaling_at, NULL,
+	  "adaptive scaling of each layer's gradients (default balanced where it applies)" },
+	{ "scale-ratio", K_NUM, F(scale_ratio), 1, 32, NULL, "R",
+	  "the scaling's target compression ratio (default the library's, 10)" },
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
-	  "each layer's gradients travel times 2^e, the largest in [2^-(K+1), 2^-K)" },
-	{ "scale-ratio", K_NUM, F(scale_ratio), 1, 15, NULL, "R",
-	  "each layer's gradients travel times 2^e, the largest e whose codec ratio is at least R" },
+	  "headroom scaling: each layer's largest sum per worker in [2^-(K+1), 2^-K)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -279,11 +293,12 @@ static void names(char *buf, size_t len, size_t flag)
  * allow (their tables say), and options that would do nothing. */
 static int find(const char *name);
 
-static int check(const struct tr_opts *o, const unsigned char *given)
+static int check(struct tr_opts *o, const unsigned char *given)
 {
 	const struct tr_schedule *s = tr_schedule_at(o->schedule);
 	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
 	char list[256];
+	int applies;
 
 	if (o->scheme == TR_SCHEME_WA && !s->wa)
 		return tr_bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
@@ -307,14 +322,23 @@ static int check(const struct tr_opts *o, const unsigned char *given)
 	if (given[find("bucket-kb")] && !s->bucket)
 		return tr_bad("--bucket-kb needs --schedule bucket (--schedule %s makes no "
 			      "buckets)", s->name);
-	if (o->scale >= 0 && o->scale_ratio > 0)
-		return tr_bad("--scale and --scale-ratio each choose the scale: give one");
-	if ((o->scale >= 0 || o->scale_ratio > 0) && (o->scheme != TR_SCHEME_INC || !s->sums || !c->error_bound || o->truncate)) {
+	if (o->scale >= 0 && (given[find("scale-ratio")] || given[find("scaling")]))
+		return tr_bad("--scale K is the headroom scaling: it goes without --scaling and "
+			      "--scale-ratio");
+	if (o->scale >= 0)
+		o->scaling = TR_SCALING_HEADROOM;
+	applies = o->scheme == TR_SCHEME_INC && s->sums && c->error_bound && !o->truncate;
+	if (!given[find("scaling")] && o->scale < 0)
+		o->scaling = applies ? TR_SCALING_BALANCED : TR_SCALING_OFF;
+	if (o->scaling != TR_SCALING_OFF && !applies) {
 		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));
-		return tr_bad("--scale and --scale-ratio need --scheme inc, a schedule that sums, an INCEPTIONN "
-			      "compression (%s) and no --truncate (it moves values into the "
-			      "codec's finer classes; nothing else is changed by it)", list);
+		return tr_bad("--scaling %s, --scale and --scale-ratio need --scheme inc, a schedule "
+			      "that sums, an INCEPTIONN compression (%s) and no --truncate (it moves "
+			      "values into the codec's finer classes; nothing else is changed by it)",
+			      tr_scaling_name(o), list);
 	}
+	if (given[find("scale-ratio")] && o->scaling == TR_SCALING_OFF)
+		return tr_bad("--scale-ratio needs the scaling (--scaling balanced or each)");
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "

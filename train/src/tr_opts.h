@@ -40,11 +40,20 @@ struct tr_opts {
 	int schedule;             /* index in the schedule table */
 	long bucket_kb;           /* bucket schedule: group size, KiB of gradients */
 	int error_feedback;       /* -1 default (INC_ERROR_FEEDBACK, else the mode's), 0, 1 */
-	int scale;                /* -1, or K: each layer's gradients travel scaled by a power
-				     of two, the largest per worker in [2^-(K+1), 2^-K) */
-	double scale_ratio;       /* 0, or R: the scale per layer is the largest power of two
-				     at which the codec would send the layer at ratio >= R */
+	int scaling;              /* enum tr_scaling: the library's adaptive scaling */
+	int scale;                /* -1, or K: the headroom policy (--scale K) */
+	double scale_ratio;       /* the target ratio of balanced / each (0: the library's) */
 	struct tr_sgd sgd;
+};
+
+/* --scaling: the library's adaptive scaling policies (docs/train.md,
+ * "Scaling"). The default is balanced where it applies (--scheme inc, a
+ * schedule that sums, an INCEPTIONN compression, no --truncate), else off. */
+enum tr_scaling {
+	TR_SCALING_OFF = 0,
+	TR_SCALING_BALANCED,      /* inc_scale_create */
+	TR_SCALING_EACH,          /* inc_scale_create_each */
+	TR_SCALING_HEADROOM,      /* inc_scale_create_headroom (--scale K) */
 };
 
 /* Parse argv into o (defaults first). Returns 0, 2 after printing one line
@@ -59,5 +68,6 @@ int tr_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 const char *tr_model_name(const struct tr_opts *o);
 const char *tr_scheme_name(const struct tr_opts *o);
+const char *tr_scaling_name(const struct tr_opts *o);
 
 #endif

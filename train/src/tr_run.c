@@ -146,12 +146,13 @@ uint64_t tr_config_hash(const struct run *r)
 	const struct tr_opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d|%.17g",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d|%.17g|%d",
 		 tr_model_name(o), o->iterations, o->batch, o->sgd.lr, o->seed, o->scheme,
 		 o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
-		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale, o->scale_ratio);
+		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale, o->scale_ratio,
+		 o->scaling);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -187,186 +188,43 @@ void tr_sgd_step(struct run *r, struct tr_timer *t)
 /* ------------------------------------------------------------------------ */
 /* Gradients on the way out                                                  */
 /* ------------------------------------------------------------------------ */
-/* --scale-ratio: the histogram of the biased exponents of g[a, b) (the
- * sign bit falls outside the mask). Four partial histograms over all 256
- * exponents, so runs of equal exponents do not wait on one counter and no
- * value needs a clamp; the range is folded in at the end. */
-static void scale_hist(uint64_t *h, const float *g, size_t a, size_t b)
+/* The adaptive scaling's state of the call site that sends [lo, hi) (the
+ * layers in it are its parts; docs/train.md, "Scaling"): made at its
+ * first call, and again when the site's range changes. */
+int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale **out)
 {
-	uint32_t part[4][256];
-	size_t j;
-	int i, k;
+	struct tr_step *s = &r->s;
+	size_t ends[TR_MAX_LAYERS], n = 0;
+	int i, rc;
 
-	memset(part, 0, sizeof(part));
-	for (j = a; j + 4 <= b; j += 4)
-		for (k = 0; k < 4; k++) {
-			uint32_t u;
-
-			memcpy(&u, &g[j + k], 4);
-			part[k][u >> 23 & 0xff]++;
-		}
-	for (; j < b; j++) {
-		uint32_t u;
-
-		memcpy(&u, &g[j], 4);
-		part[0][u >> 23 & 0xff]++;
-	}
-	memset(h, 0, TR_SCALE_BINS * sizeof(*h));
-	for (i = 0; i < 256; i++) {
-		int E = i - TR_SCALE_E0;
-		uint64_t c = (uint64_t)part[0][i] + part[1][i] + part[2][i] + part[3][i];
-
-		h[E < 0 ? 0 : E >= TR_SCALE_BINS ? TR_SCALE_BINS - 1 : E] += c;
-	}
-}
-
-/* v[0, n) *= f, eight at a time (a fixed count the compiler vectorises). */
-static void scale_by(float *v, size_t n, float f)
-{
-	size_t j = 0;
-	int k;
-
-	for (; j + 8 <= n; j += 8)
-		for (k = 0; k < 8; k++)
-			v[j + k] *= f;
-	for (; j < n; j++)
-		v[j] *= f;
-}
-
-int tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir)
-{
-	float *g = r->m.grads, *e = r->c.ar.residual;
-	int i, rc = dir > 0 ? tr_scale_settle(r) : 0;
-
-	if (rc)
-		return rc;
-
-	for (i = 0; i < r->m.nlayers; i++) {
-		const struct tr_layer *l = &r->m.l[i];
-		size_t a = l->w_off, b = l->b_off + l->b_len;
-		float f;
-
-		if (!l->w_len || a < lo || b > hi)
-			continue;
-		if (dir > 0 && r->o.scale_ratio > 0)
-			scale_hist(r->s.scale_hist[i], g, a, b);
-		if (!r->s.scale_e[i])
-			continue;
-		f = ldexpf(1.0f, dir * r->s.scale_e[i]);
-		scale_by(g + a, b - a, f);
-		if (e)
-			scale_by(e + a, b - a, f);
-	}
-	return 0;
-}
-
-/* --scale-ratio R: bits the codec spends on a value of biased exponent E
- * (the class does not depend on the mantissa: docs/codec.md). */
-static unsigned scale_bits(unsigned E, unsigned eb)
-{
-	uint32_t f = (uint32_t)E << 23, payload;
-
-	return 2 + 8 * inc_tag_bytes(inc_compress_value(f, eb, &payload));
-}
-
-/* The largest e in [0, TR_SCALE_EMAX] at which values with the exponent
- * histogram h would travel at ratio >= R, cost[E] bits for a value of
- * biased exponent E; 0 if none does. A layer is never scaled down: that
- * would send fewer of its values than without the scale (a layer of large
- * gradients, sent densely as they are, would starve). */
-static int scale_for_ratio(const uint64_t *h, const unsigned *cost, double R)
-{
-	double n = 0;
-	int e, i, best = 0;
-
-	for (i = 0; i < TR_SCALE_BINS; i++)
-		n += (double)h[i];
-	for (e = 1; e <= TR_SCALE_EMAX; e++) {
-		double bits = 0;
-
-		for (i = 0; i < TR_SCALE_BINS; i++) {
-			int E = TR_SCALE_E0 + i + e;
-
-			if (h[i])
-				bits += (double)h[i] * cost[E > 254 ? 254 : E];
-		}
-		if (32.0 * n < R * bits)
-			break;
-		best = e;
-	}
-	return best;
-}
-
-/* --scale-ratio: the summed histograms (r->s.scale_hist) to exponents. */
-static void scale_from_hist(struct run *r)
-{
-	unsigned cost[255];
-	int i;
-
-	for (i = 0; i < 255; i++)
-		cost[i] = scale_bits((unsigned)i, r->o.error_bound);
-	for (i = 0; i < r->m.nlayers; i++)
-		if (r->m.l[i].w_len)
-			r->s.scale_e[i] = (signed char)scale_for_ratio(
-				r->s.scale_hist[i], cost, r->o.scale_ratio);
-}
-
-int tr_scale_settle(struct run *r)
-{
-	int rc;
-
-	if (!r->s.scale_req)
+	*out = NULL;
+	if (r->o.scaling == TR_SCALING_OFF)
 		return 0;
-	rc = inc_wait(r->s.scale_req);
-	r->s.scale_req = NULL;
+	if (s->scale[site] && s->scale_lo[site] == lo && s->scale_hi[site] == hi) {
+		*out = s->scale[site];
+		return 0;
+	}
+	inc_scale_destroy(s->scale[site]);
+	s->scale[site] = NULL;
+	for (i = 0; i < r->m.nlayers; i++) {
+		size_t end = tr_layer_hi(&r->m.l[i]);
+
+		if (r->m.l[i].w_len && end > lo && end < hi)
+			ends[n++] = end - lo;
+	}
+	ends[n++] = hi - lo;
+	for (i = 0; i < (int)n; i++)
+		s->scale_part_end[site][i] = lo + ends[i];
+	rc = r->o.scaling == TR_SCALING_HEADROOM ?
+	     inc_scale_create_headroom(&s->scale[site], n, ends, r->o.scale) :
+	     r->o.scaling == TR_SCALING_EACH ?
+	     inc_scale_create_each(&s->scale[site], n, ends, r->o.scale_ratio) :
+	     inc_scale_create(&s->scale[site], n, ends, r->o.scale_ratio);
 	if (rc)
 		return rc;
-	u64_unpack(&r->s.scale_hist[0][0], r->s.scale_wire, r->m.nlayers * TR_SCALE_BINS);
-	scale_from_hist(r);
-	return 0;
-}
-
-int tr_scale_update(struct run *r)
-{
-	const float *g = r->m.grads;
-	int i, x, rc;
-
-	if (r->o.scale_ratio > 0) {
-		int n = r->m.nlayers * TR_SCALE_BINS;
-		struct inc_allreduce_opts o = exact_opts(r);
-
-		rc = tr_scale_settle(r);
-		if (rc)
-			return rc;
-		if (r->c.size == 1) {   /* the histograms are the sum */
-			scale_from_hist(r);
-			return 0;
-		}
-		if (!r->s.scale_wire) {
-			r->s.scale_wire = malloc((size_t)n * 4 * sizeof(float));
-			if (!r->s.scale_wire)
-				return INC_E_NOMEM;
-		}
-		/* the sum travels while the next iteration computes */
-		u64_pack(r->s.scale_wire, &r->s.scale_hist[0][0], n);
-		return inc_iallreduce_f32(r->c.comm, r->s.scale_wire, (size_t)n * 4, &o,
-					  &r->s.scale_req);
-	}
-	for (i = 0; i < r->m.nlayers; i++) {
-		const struct tr_layer *l = &r->m.l[i];
-		float mx = 0;
-		size_t j;
-
-		for (j = l->w_off; l->w_len && j < l->b_off + l->b_len; j++)
-			if (fabsf(g[j]) > mx)
-				mx = fabsf(g[j]);
-		mx /= (float)r->c.workers;
-		if (!(mx > 0) || !isfinite(mx))
-			continue;
-		/* mx * 2^e in [2^-(K+1), 2^-K) */
-		x = -ilogbf(mx) - 1 - r->o.scale;
-		r->s.scale_e[i] = (signed char)(x < -64 ? -64 : x > 64 ? 64 : x);
-	}
+	s->scale_lo[site] = lo;
+	s->scale_hi[site] = hi;
+	*out = s->scale[site];
 	return 0;
 }
 
@@ -398,7 +256,7 @@ void tr_truncate_sent(struct run *r, size_t off, size_t n)
 		e[i] -= v[i];
 }
 
-void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
+void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n, int site)
 {
 	const struct inc_compression_info *ci =
 		inc_compression_info((enum inc_compression)r->o.compression);
@@ -406,14 +264,29 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n)
 	size_t i, nnz = 0, nnzq;
 	uint64_t *acc = r->n.acc;
 	struct inc_stream_sums sums;
+	struct inc_scale *sc = NULL;
 	unsigned t;
 	long len;
 
-	/* with error feedback the codec sees gradient + residual */
-	if (r->s.ef && !r->o.truncate) {
+	/* with error feedback the codec sees gradient + residual, with the
+	 * scaling each layer times 2^e (the exponents this call will use) */
+	if (site >= 0 && tr_scale_for(r, site, off, off + n, &sc))
+		sc = NULL;
+	if ((r->s.ef && !r->o.truncate) || sc) {
+		float *x = r->scratch.sent + off;
+		int e[TR_MAX_LAYERS], np = 0, k = 0;
+
 		for (i = 0; i < n; i++)
-			r->scratch.sent[off + i] = v[off + i] + r->s.res[off + i];
-		g = r->scratch.sent + off;
+			x[i] = v[off + i] + (r->s.ef && !r->o.truncate ? r->s.res[off + i] : 0.0f);
+		if (sc)
+			np = inc_scale_get(sc, e, TR_MAX_LAYERS);
+		for (i = 0; np > 0 && i < n; i++) {
+			/* part k: the layers in [off, off + n), in order */
+			while (k + 1 < np && off + i >= r->s.scale_part_end[site][k])
+				k++;
+			x[i] = ldexpf(x[i], e[k]);
+		}
+		g = x;
 	}
 	/* the INCEPTIONN stream of these values, with its tag counts, in one
 	 * pass of the SIMD kernels (the model's bytes and counts) */

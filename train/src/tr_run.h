@@ -47,25 +47,17 @@ struct tr_data {
 	uint8_t *y;
 };
 
-#define TR_SCALE_E0   64
-#define TR_SCALE_BINS 128
-#define TR_SCALE_EMAX 40          /* --scale-ratio: e in [0, TR_SCALE_EMAX] */
-
 /* What the update carries from iteration to iteration. */
 struct tr_step {
 	float *mom;               /* momentum (inc: every rank; wa: aggregator) */
 	float rate;               /* learning rate of the current iteration */
 	int ef;                   /* error feedback in effect */
 	float *res;               /* its residual, one per gradient value (slices per group) */
-	signed char scale_e[TR_MAX_LAYERS];   /* --scale: each layer's exponent */
-	/* --scale-ratio: per layer, how many of this rank's gradient values
-	 * (unscaled, without the residual) had each biased exponent
-	 * TR_SCALE_E0 + i (clamped into the range) */
-	uint64_t scale_hist[TR_MAX_LAYERS][TR_SCALE_BINS];
-	/* --scale-ratio: their sum over the ranks in flight (issued after an
-	 * iteration's all-reduce, settled before the next one's scaling) */
-	float *scale_wire;
-	struct inc_request *scale_req;
+	/* adaptive scaling: one library state per call site (sync: site 0,
+	 * the whole model; layer-wise: one per group), and its range */
+	struct inc_scale *scale[TR_MAX_LAYERS];
+	size_t scale_lo[TR_MAX_LAYERS], scale_hi[TR_MAX_LAYERS];
+	size_t scale_part_end[TR_MAX_LAYERS][TR_MAX_LAYERS];   /* absolute ends of its parts */
 };
 
 /* Measurement scratch. */
@@ -156,31 +148,15 @@ void tr_compute(struct run *r, long it, void (*hook)(void *, int), struct tr_tim
 void tr_sgd_step(struct run *r, struct tr_timer *t);
 /* Truncation of the outgoing gradients [off, off + n), with error feedback. */
 void tr_truncate_sent(struct run *r, size_t off, size_t n);
-/* --scale: the gradients (and the library's residual) of the layers in
- * [lo, hi) times 2^(dir * e_layer), exactly; dir +1 before they travel
- * (the exponents settled first: tr_scale_settle), -1 after. 0 or a
- * library error. */
-int tr_scale_grads(struct run *r, size_t lo, size_t hi, int dir);
-/* Each layer's next exponent, the same on every rank. --scale K: from the
- * summed gradient, its largest value per worker in [2^-(K+1), 2^-K).
- * --scale-ratio R: from the histograms of every rank's gradient (summed
- * over the ranks exactly), the largest e in [0, TR_SCALE_EMAX] at which
- * the codec would send them at a ratio >= R; the sum is issued here and
- * travels while the next iteration computes. Returns 0 or a library error
- * (issuing the histograms' sum). */
-int tr_scale_update(struct run *r);
-/* --scale-ratio: wait for the histograms' sum in flight, if any, and set
- * the exponents from it. 0 or the library's error. Idempotent. */
-int tr_scale_settle(struct run *r);
-/* --scale or --scale-ratio */
-static inline int tr_scaling(const struct run *r)
-{
-	return r->o.scale >= 0 || r->o.scale_ratio > 0;
-}
+/* The adaptive scaling's state of call site `site` (0..TR_MAX_LAYERS-1),
+ * which sends [lo, hi): its layers are the state's parts. *out NULL when
+ * the run does not scale. 0 or a library error. */
+int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale **out);
 void tr_truncate_values(float *v, size_t n, unsigned bits);
 /* Table III: how the codec encodes v[off, off + n) (with error feedback:
- * plus the residual), into the counters. */
-void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n);
+ * plus the residual; with the scaling: times call site site's exponents,
+ * site -1: none), into the counters. */
+void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n, int site);
 /* Test accuracy and loss of the current weights, summed over ranks. */
 int tr_evaluate(struct run *r, double *acc, double *loss);
 /* n floats as raw float32 into path; 0 or 1 after one line. */

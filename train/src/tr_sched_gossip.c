@@ -36,7 +36,7 @@ int tr_gossip_iteration(struct run *r, long it)
 	tr_sgd_update(&r->o.sgd, r->s.rate, m->params, r->s.mom, m->grads, 1.0f, m->nparams);
 	tr_timer_lap(&t, TR_ACC_UPDATE);
 	if (r->o.stats_every && it % r->o.stats_every == 0) {
-		tr_codec_stats(r, m->params, 0, m->nparams);   /* measurement */
+		tr_codec_stats(r, m->params, 0, m->nparams, -1);   /* measurement */
 		tr_timer_skip(&t);
 	}
 	if (r->c.comm) {

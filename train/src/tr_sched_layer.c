@@ -169,23 +169,20 @@ void tr_grad_ready(void *arg, int layer)
 	n = p->grp_hi[g] - lo;
 	if (r->o.truncate)
 		tr_truncate_sent(r, lo, n);
-	if (tr_scaling(r)) {
-		int rc = tr_scale_grads(r, lo, lo + n, 1);
-
-		if (rc && !p->issue_rc)
-			p->issue_rc = rc;
-	}
 	if (p->stats_now) {
 		uint64_t t = tr_now_ns();
 
-		tr_codec_stats(r, r->m.grads, lo, n);
+		tr_codec_stats(r, r->m.grads, lo, n, g);
 		tr_timer_exclude(p->timer, tr_now_ns() - t);   /* measurement */
 	}
 	if (r->c.comm && !p->issue_rc) {
 		struct inc_allreduce_opts o = r->c.ar;
 
 		o.residual = o.residual ? o.residual + lo : NULL;   /* the group's slice */
-		p->issue_rc = inc_iallreduce_f32(r->c.comm, r->m.grads + lo, n, &o, &p->req[g]);
+		p->issue_rc = tr_scale_for(r, g, lo, lo + n, &o.scale);
+		if (!p->issue_rc)
+			p->issue_rc = inc_iallreduce_f32(r->c.comm, r->m.grads + lo, n, &o,
+							 &p->req[g]);
 	}
 }
 
@@ -213,12 +210,6 @@ int tr_layerwise_iteration(struct run *r, long it)
 		rc = p->issue_rc;
 	if (rc)
 		return tr_fail_comm(r, "all-reduce", rc);
-	if (tr_scaling(r)) {
-		tr_scale_grads(r, 0, r->m.nparams, -1);   /* no error: dir -1 */
-		rc = tr_scale_update(r);
-		if (rc)
-			return tr_fail_comm(r, "the scale's histograms", rc);
-	}
 	tr_sgd_step(r, &t);
 	r->n.train_ns += tr_timer_end(&t);
 	p->timer = NULL;

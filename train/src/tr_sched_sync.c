@@ -41,11 +41,8 @@ int tr_sync_iteration(struct run *r, long it)
 		if (r->o.save_grads && r->c.worker == 0 && it == r->o.iterations - 1 &&
 		    tr_save_floats(r->o.save_grads, m->grads, m->nparams))
 			return 1;
-		rc = tr_scaling(r) ? tr_scale_grads(r, 0, m->nparams, 1) : 0;
-		if (rc)
-			return tr_fail_comm(r, "the scale's histograms", rc);
 		if (r->o.stats_every && it % r->o.stats_every == 0) {
-			tr_codec_stats(r, m->grads, 0, m->nparams);   /* measurement */
+			tr_codec_stats(r, m->grads, 0, m->nparams, 0);   /* measurement */
 			tr_timer_skip(&t);
 		}
 	} else {
@@ -53,15 +50,13 @@ int tr_sync_iteration(struct run *r, long it)
 		tr_timer_lap(&t, TR_ACC_DATA);    /* not counted on the aggregator */
 	}
 	if (r->o.scheme == TR_SCHEME_INC) {
-		rc = r->c.comm ? inc_allreduce_f32(r->c.comm, m->grads, m->nparams, &r->c.ar) : 0;
+		struct inc_allreduce_opts o = r->c.ar;
+
+		rc = tr_scale_for(r, 0, 0, m->nparams, &o.scale);
+		if (!rc && r->c.comm)
+			rc = inc_allreduce_f32(r->c.comm, m->grads, m->nparams, &o);
 		if (rc)
 			return tr_fail_comm(r, "all-reduce", rc);
-		if (tr_scaling(r)) {
-			tr_scale_grads(r, 0, m->nparams, -1);   /* no error: dir -1 */
-			rc = tr_scale_update(r);
-			if (rc)
-				return tr_fail_comm(r, "the scale's histograms", rc);
-		}
 		tr_sgd_step(r, &t);
 	} else {
 		rc = inc_wa_update_f32(r->c.comm, m->grads, m->nparams, &r->c.ar, wa_update, r);

@@ -21,6 +21,10 @@
 #  - nic mode through the emulated NICs (they compress or pass each frame)
 #    with feedback ends with exactly the weights of software mode on
 #    loopback: the host quantises before the tagged socket (needs root);
+#  - the defaults (error feedback and the library's balanced adaptive
+#    scaling) against the paper's plain codec, same seeds: the defaults
+#    close at least CLOSE_MIN of the plain codec's gap, by the criterion the
+#    plain codec fails;
 #  - --scale-ratio: asked for ratio 14 the run sends at a higher ratio
 #    than asked for 4;
 #  - the choice is in the log, and nonsense combinations are refused.
@@ -42,11 +46,13 @@ acc_of() { grep -E '^inc-train: rank 0 iterations' "$1" | sed -nE 's/.*test-accu
 
 # --- the gap, and how much of it feedback closes (means over SEEDS)
 short=(--model hdc --scheme inc --iterations 300 --lr-step 100 --eval-every 0 --quiet)
-declare -A sum=([none]=0 [noef]=0 [ef]=0)
+declare -A sum=([none]=0 [noef]=0 [ef]=0 [default]=0)
 nseeds=0
 for seed in $SEEDS; do
-	for r in none:"--compression none" noef:"--compression software --no-error-feedback" \
-		 ef:"--compression software --error-feedback"; do
+	for r in none:"--compression none" \
+		 noef:"--compression software --no-error-feedback --scaling off" \
+		 ef:"--compression software --error-feedback --scaling off" \
+		 default:"--compression software"; do
 		name=${r%%:*}
 		# shellcheck disable=SC2086
 		timeout 600 nice "$run" -n 3 "$train" "${short[@]}" --seed "$seed" ${r#*:} \
@@ -59,7 +65,7 @@ for seed in $SEEDS; do
 	nseeds=$((nseeds + 1))
 done
 mean() { awk -v s="${sum[$1]}" -v n="$nseeds" 'BEGIN { printf "%.2f", n ? s / n : 0 }'; }
-a_none=$(mean none) a_noef=$(mean noef) a_ef=$(mean ef)
+a_none=$(mean none) a_noef=$(mean noef) a_ef=$(mean ef) a_def=$(mean default)
 # closes(A): the share of the gap a run with accuracy A closes
 crit() {  # ACC -> exit 0 when the criterion holds
 	awk -v n="${a_none:-0}" -v z="${a_noef:-0}" -v a="${1:-0}" -v g="$GAP_MIN" -v c="$CLOSE_MIN" \
@@ -73,6 +79,16 @@ crit "$a_ef" && ok "error feedback closes $share% of the gap (means over seeds $
 	"needs >= $GAP_MIN points of gap and >= $CLOSE_MIN closed)"
 crit "$a_noef" && ko "the criterion holds without feedback too: it cannot tell" \
 	|| ok "without feedback the same criterion fails (it can tell)"
+# the defaults win back the same share of the plain codec's gap (over a few
+# hundred iterations; equality is judged over whole schedules: make accuracy)
+share_def=$(awk -v n="${a_none:-0}" -v z="${a_noef:-0}" -v a="${a_def:-0}" \
+	'BEGIN { if (n - z > 0) printf "%.0f", 100 * (a - z) / (n - z); else print "?" }')
+crit "$a_def" && ok "the defaults (feedback + balanced scaling) close $share_def% of the plain codec's gap" \
+	"(means over seeds $SEEDS: $a_def% against $a_noef% plain, $a_none% uncompressed)" \
+	|| ko "the defaults: $a_def% against $a_noef% plain, $a_none% uncompressed ($share_def% of the gap)"
+grep -q '"scaling":"balanced"' "$tmp/default.json" && grep -q '"scaling":"off"' "$tmp/none.json" \
+	&& ok "the log records the scaling (balanced by default, off uncompressed)" \
+	|| ko "the log does not record the default scaling"
 grep -q '"error_feedback":true' "$tmp/ef.json" && grep -q '"error_feedback":false' "$tmp/noef.json" \
 	&& ok "the log records the choice" || ko "the log does not record the choice"
 grep -q '"error_feedback":false' "$tmp/none.json" && ok "uncompressed: no feedback in the log" \
@@ -92,17 +108,22 @@ cases=(
 	"nic mgwfbp:--compression nic --schedule mgwfbp"
 	"truncation 16b bucket:--truncate 16 --schedule bucket --bucket-kb 256"
 	"software wa:--compression software --scheme wa"
-	"software sync, scaled:--compression software --scale 3"
-	"nic bucket, scaled:--compression nic --schedule bucket --bucket-kb 256 --scale 2"
-	"software wfbp, scaled to a ratio:--compression software --schedule wfbp --scale-ratio 12"
+	"software sync, headroom scaling:--compression software --scale 3"
+	"nic bucket, headroom scaling:--compression nic --schedule bucket --bucket-kb 256 --scale 2"
+	"software wfbp, balanced scaling at 12:--compression software --schedule wfbp --scale-ratio 12"
+	"software mgwfbp, each layer scaled:--compression software --schedule mgwfbp --scaling each"
+	"inc+sketch bucket, balanced scaling:--compression inc+sketch --schedule bucket --bucket-kb 256"
+	"software sync, WA algorithm, balanced scaling:--compression software"
 )
 i=0
 for c in "${cases[@]}"; do
 	name=${c%%:*} n=3
 	case $c in *"--scheme wa"*) n=4 ;; esac
 	i=$((i + 1))
+	algo=ring
+	case $name in *"WA algorithm"*) algo=wa ;; esac
 	# shellcheck disable=SC2086
-	timeout 300 nice "$run" -n $n "$train" "${rep[@]}" ${c#*:} --log "$tmp/rep$i.json" \
+	INC_ALGO=$algo timeout 300 nice "$run" -n $n "$train" "${rep[@]}" ${c#*:} --log "$tmp/rep$i.json" \
 		>"$tmp/rep$i.out" 2>&1 || ko "$name: a rank failed: $(tail -n 3 "$tmp/rep$i.out")"
 	same_digest "$tmp/rep$i.out" $n && grep -q '"error_feedback":true' "$tmp/rep$i.json" \
 		&& ok "$name with error feedback: replicas bit-identical ($n ranks)" \
@@ -150,6 +171,12 @@ fi
 "$train" --scale 3 --scale-ratio 12 --compression software >"$tmp/r5.out" 2>&1
 [ $? -eq 2 ] && grep -q "scale-ratio" "$tmp/r5.out" && ok "--scale with --scale-ratio refused" \
 	|| ko "--scale with --scale-ratio: $(cat "$tmp/r5.out")"
+"$train" --scaling each --compression none >"$tmp/r6.out" 2>&1
+[ $? -eq 2 ] && grep -q "scaling each" "$tmp/r6.out" && ok "--scaling each without an INCEPTIONN mode refused" \
+	|| ko "--scaling each with none: $(cat "$tmp/r6.out")"
+"$train" --scale-ratio 12 --scaling off --compression software >"$tmp/r7.out" 2>&1
+[ $? -eq 2 ] && grep -q "scale-ratio" "$tmp/r7.out" && ok "--scale-ratio with --scaling off refused" \
+	|| ko "--scale-ratio with --scaling off: $(cat "$tmp/r7.out")"
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"

@@ -17,9 +17,14 @@
  * The calls run blocking, non-blocking (several buckets in flight, each
  * with its slice of the residual), ring and worker-aggregator.
  *
- *   ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] [-e EB] [-x EXP] [-q] [-p]
+ *   ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] [-e EB] [-x EXP] [-A] [-q] [-p]
  * -x: the calls scale the values by 2^EXP on the way (opts.scale_exp); the
  * invariant, in the caller's units, is the same (the residual bound scales).
+ * -A: adaptive scaling (opts.scale): one inc_scale state per call site
+ * (blocking: the buffer in three parts; buckets: one state each, two
+ * parts), the library's balanced policy; the invariant and the identity
+ * must hold as they are, the residual bound follows the smallest exponent
+ * used, and the states must have scaled something and agree on every rank.
  * -p: a NIC (or its emulation) compresses tagged frames on the path (nic
  * mode's frames then may or may not be quantised by the NICs; the host
  * quantises before, so the invariant must hold exactly the same).
@@ -41,6 +46,7 @@
 static int nr, rk, quiet;
 static int nic_on_path;   /* -p */
 static int scale_exp;     /* -x: values travel scaled by 2^x */
+static int adaptive;      /* -A: adaptive scaling states */
 
 /* Gradient-like: most values below the error bound (what the codec would
  * drop without feedback), some in the 8- and 16-bit classes, a few above 1. */
@@ -122,6 +128,7 @@ static size_t invariant(struct inc_comm *c, const float *out, float *contrib, fl
 
 struct bufs {
 	float *x, *in, *res, *prev, *contrib, *mag;
+	struct inc_scale *sc[BUCKETS];   /* -A: blocking: sc[0]; buckets: one each */
 };
 
 /* One call (blocking or as BUCKETS non-blocking buckets) with options o. */
@@ -133,13 +140,18 @@ static int one_call(struct inc_comm *c, struct bufs *b, size_t n,
 	size_t lo, hi;
 	int k, rc = 0, w;
 
-	if (!nonblocking)
-		return inc_allreduce_f32(c, b->x, n, o);
+	if (!nonblocking) {
+		struct inc_allreduce_opts o1 = *o;
+
+		o1.scale = o->scale ? b->sc[0] : NULL;
+		return inc_allreduce_f32(c, b->x, n, &o1);
+	}
 	for (k = 0; k < BUCKETS; k++) {
 		lo = n * (size_t)k / BUCKETS;
 		hi = n * (size_t)(k + 1) / BUCKETS;
 		ob[k] = *o;
 		ob[k].residual = o->residual ? o->residual + lo : NULL;
+		ob[k].scale = o->scale ? b->sc[k] : NULL;
 		if (!rc)
 			rc = inc_iallreduce_f32(c, b->x + lo, hi - lo, &ob[k], &req[k]);
 	}
@@ -160,8 +172,24 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	int rc;
 	char what[96];
 
+	int emin = 0, scaled = 0, k;
+
 	snprintf(what, sizeof(what), "%s/%s%s n %zu%s", ci->name, algo == INC_ALGO_WA ? "wa" : "ring",
-		 nonblocking ? " buckets" : "", n, scale_exp ? " scaled" : "");
+		 nonblocking ? " buckets" : "", n, scale_exp ? " scaled" : adaptive ? " adaptive" : "");
+	for (k = 0; adaptive && ci->error_bound && k < BUCKETS; k++) {
+		size_t lo = n * (size_t)k / BUCKETS, hi = n * (size_t)(k + 1) / BUCKETS;
+		size_t ends[3] = { n / 3, 2 * n / 3, n };
+		size_t bends[2] = { (hi - lo) / 2, hi - lo };
+
+		inc_scale_destroy(b->sc[k]);
+		b->sc[k] = NULL;
+		if (!nonblocking && k)
+			continue;
+		rc = nonblocking ? inc_scale_create(&b->sc[k], hi - lo > 1 ? 2 : 1,
+						    hi - lo > 1 ? bends : NULL, 0)
+				 : inc_scale_create(&b->sc[k], n > 2 ? 3 : 1, n > 2 ? ends : NULL, 0);
+		CHECK(rc == 0, "%s: inc_scale_create: %s", what, inc_strerror(rc));
+	}
 	rc = inc_allreduce_opts_init(&o);
 	CHECK(rc == 0, "options: %s", inc_strerror(rc));
 	exact = o;
@@ -175,8 +203,20 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	o.residual = b->res;
 	o.seed = 77;
 	o.scale_exp = scale_exp;
+	o.scale = adaptive && b->sc[0] ? b->sc[0] : NULL;   /* a marker: one_call picks the site's */
 	memset(b->res, 0, n * sizeof(float));
 	for (call = 0; call < calls; call++) {
+		for (k = 0; o.scale && k < BUCKETS; k++) {
+			int e[3], np, j;
+
+			if (!b->sc[k])
+				continue;
+			np = inc_scale_get(b->sc[k], e, 3);
+			for (j = 0; j < np; j++) {
+				emin = e[j] < emin ? e[j] : emin;
+				scaled |= e[j] != 0;
+			}
+		}
 		gen(b->in, n, rk, call, cas);
 		memcpy(b->x, b->in, n * sizeof(float));
 		memcpy(b->prev, b->res, n * sizeof(float));
@@ -205,9 +245,23 @@ static void run(struct inc_comm *c, struct bufs *b, size_t n, enum inc_compressi
 	 * C_nat: the error of rounding v to a power of two is below |v|, and
 	 * a partial sum v is below the ranks' inputs plus residuals: a
 	 * residual that grew from call to call would pass 2 N max|input|. */
-	bound = ci->error_bound ? ldexp(inc_codec_abs_bound(eb), -scale_exp) : 2.0 * nr * maxin;
+	bound = ci->error_bound ? ldexp(inc_codec_abs_bound(eb), -scale_exp - emin) : 2.0 * nr * maxin;
 	CHECK(maxres <= bound, "%s: residual %.3g above its bound %.3g after %u calls", what,
 	      maxres, bound, calls);
+	if (o.scale) {
+		/* the states scaled something, and every rank holds the same
+		 * exponents (they are in the call header too) */
+		float e[BUCKETS * 3];
+		int got[3], j;
+
+		CHECK(calls < 3 || scaled, "%s: %u calls and the adaptive scaling never scaled", what,
+		      calls);
+		memset(e, 0, sizeof(e));
+		for (k = 0; k < BUCKETS; k++)
+			for (j = 0; b->sc[k] && j < inc_scale_get(b->sc[k], got, 3); j++)
+				e[3 * k + j] = (float)got[j];
+		inc_ar_check_identical(c, nr, e, BUCKETS * 3, &exact, what);
+	}
 	/* The check can fail: without feedback the quantisation's error is
 	 * lost and the same invariant breaks (on data that has values below
 	 * the error bound) — where something quantises: in nic mode the
@@ -242,10 +296,10 @@ int main(int argc, char **argv)
 	size_t n = 20011;
 	unsigned calls = 6, eb = 10, cas = 0;
 	struct inc_comm *c;
-	struct bufs b;
+	struct bufs b = { 0 };
 	int opt, rc, m, nb;
 
-	while ((opt = getopt(argc, argv, "m:a:s:c:e:x:qp")) != -1) {
+	while ((opt = getopt(argc, argv, "m:a:s:c:e:x:qpA")) != -1) {
 		switch (opt) {
 		case 'm': modes = optarg; break;
 		case 'a': algos = optarg; break;
@@ -255,9 +309,10 @@ int main(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'p': nic_on_path = 1; break;
 		case 'x': scale_exp = atoi(optarg); break;
+		case 'A': adaptive = 1; break;
 		default:
 			fprintf(stderr, "usage: ef-check [-m MODES] [-a ring,wa] [-s SIZE] [-c CALLS] "
-				"[-e EB] [-x EXP] [-q] [-p]\n");
+				"[-e EB] [-x EXP] [-A] [-q] [-p]\n");
 			return 2;
 		}
 	}
@@ -292,6 +347,8 @@ int main(int argc, char **argv)
 		}
 	}
 	inc_comm_destroy(c);
+	for (m = 0; m < BUCKETS; m++)
+		inc_scale_destroy(b.sc[m]);
 	free(b.x);
 	free(b.in);
 	free(b.res);

@@ -65,6 +65,10 @@ done
 ar=$efc one 3 -s 777 -c 25 -e 6
 ar=$efc one 4 -s 5 -c 3
 ar=$efc one 3 -s 4099 -c 4 -x 6 -m software,nic,inc+sketch   # values scaled by 2^6
+# adaptive scaling states (balanced): the same invariant, replicas and
+# exponents identical on every rank, ring and WA, blocking and buckets
+ar=$efc one 3 -s 4099 -c 6 -A -m software,nic,inc+sketch
+ar=$efc one 4 -s 20011 -c 4 -A -m software
 # IPv6: IPV6_TCLASS tagging and v6 address tables
 if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
 	addr=::1 INC_COMPRESSION=nic one 3 -s 1,1000,65541

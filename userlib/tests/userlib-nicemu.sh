@@ -77,6 +77,9 @@ run untagged 29502 -m none,software -a ring,wa -s 1000,65541
 # it pass (short frames, frames that would not shrink).
 ar=$efc run ef 29504 -m nic,software -a ring,wa -s "${NICEMU_EF_SIZE:-65541}" \
 	-c "${NICEMU_EF_CALLS:-4}"
+# ... and with the adaptive scaling's states (the values the NICs see are
+# the scaled ones; the exponents travel in the call header)
+ar=$efc run ef-scaled 29505 -m nic -a ring,wa -s 20011 -c 4 -A
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.
