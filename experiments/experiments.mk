@@ -17,6 +17,17 @@ time-to-accuracy: deps
 	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run $(NIC_SWITCH)
 	@experiments/train-time-to-accuracy.sh
 
+# torchvision's resnet18 through DDP, the inceptionn hook (defaults, plain
+# codec, the alternatives) and PyTorch's fp16 / PowerSGD hooks, 3 seeds each,
+# whole schedules (hours on 2 cores; resumable: a finished run is kept in
+# docs/results/torch/, a stopped one continues from its checkpoint), then
+# the docs/results.md section and its plot.
+.PHONY: accuracy-torch
+accuracy-torch: deps
+	@$(MAKE) --no-print-directory $(LIB)/libinceptionn.so
+	@experiments/accuracy-torch.py run
+	@experiments/accuracy-torch.py table
+
 .PHONY: reproduce
 reproduce: deps
 	@$(MAKE) --no-print-directory all $(NIC_SWITCH)
