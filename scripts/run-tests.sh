@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Run each test suite (make target test-<name>), keep its log in
-# build/test-logs/<name>.log, and sum the "N passed, N failed" lines.
-# A suite that exits non-zero or prints no such line counts one failure.
+# build/test-logs/<name>.log, and sum the "N passed, N failed[, N skipped]"
+# lines. A suite that exits non-zero or prints no such line counts one
+# failure; skips (a suite that needs root, run as another user) are summed
+# and shown.
 set -u
 cd "$(dirname "$0")/.."
 logdir=build/test-logs
 mkdir -p "$logdir"
-total_pass=0 total_fail=0 bad_suites=()
+total_pass=0 total_fail=0 total_skip=0 bad_suites=()
 for suite in "$@"; do
 	log="$logdir/$suite.log"
 	echo "=== $suite"
@@ -23,6 +25,8 @@ for suite in "$@"; do
 	fi
 	p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
 	f=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
+	k=$(sed -nE 's/.* failed, ([0-9]+) skipped.*/\1/p' <<<"$line")
+	k=${k:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 	fi
@@ -30,11 +34,11 @@ for suite in "$@"; do
 		grep -E 'FAIL|error|Error' "$log" | head -n 20
 		bad_suites+=("$suite")
 	fi
-	echo "--- $suite: $p passed, $f failed (${secs}s, log $log)"
-	total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+	echo "--- $suite: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped") (${secs}s, log $log)"
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + k))
 done
 if [ ${#bad_suites[@]} -ne 0 ]; then
 	echo "failing suites: ${bad_suites[*]}"
 fi
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed$([ "$total_skip" -gt 0 ] && echo ", $total_skip skipped")"
 [ "$total_fail" -eq 0 ]
