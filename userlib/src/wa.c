@@ -202,10 +202,26 @@ int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
 			    : wa_worker(c, buf, count, o, hdr_algo, op);
 }
 
+/* The call headers once around the ring first (no data): a rank that runs
+ * the ring while another runs the worker-aggregator meets the other's
+ * header on its ring link, and both fail with INC_E_PROTOCOL within one
+ * round trip instead of waiting on links the other never writes. */
+static int ring_agree(struct inc_comm *c, size_t count, const struct inc_allreduce_opts *o,
+		      enum inc_hdr_algo algo)
+{
+	const struct inc_seg_codec *sc = inc_seg_codec(o->compression);
+	struct inc_pair p;
+	int rc = inc_pair_open(&p, c, &c->ring_send, &c->ring_recv, o, sc, sc, algo, count, 0);
+
+	return rc ? rc : inc_pair_run_linear(&p, NULL, NULL, NULL, 0);
+}
+
 int inc_wa_allreduce(struct inc_comm *c, float *buf, size_t count,
 		     const struct inc_allreduce_opts *o,
 		     inc_wa_update_fn update, void *arg)
 {
-	return inc_wa_reduce(c, buf, count, o, INC_RED_SUM_F32,
-			     update ? INC_HDR_WA_UPDATE : INC_HDR_WA, update, arg);
+	enum inc_hdr_algo algo = update ? INC_HDR_WA_UPDATE : INC_HDR_WA;
+	int rc = c->size > 1 ? ring_agree(c, count, o, algo) : 0;
+
+	return rc ? rc : inc_wa_reduce(c, buf, count, o, INC_RED_SUM_F32, algo, update, arg);
 }

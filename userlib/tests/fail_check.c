@@ -10,8 +10,15 @@
  *              [-a ring|wa] [-m none|nic|software] [-c COUNT]
  *   fail-check -x envcheck   (init from the environment, exit with -code)
  *   -x mismatchK: rank VICTIM disagrees about the call (K = 1: one more
- *   value, 2: another compression mode, 3: one extra call); every rank must
- *   fail with INC_E_PROTOCOL or INC_E_CLOSED, none may hang or succeed.
+ *   value, 2: another compression mode, 3: one extra call, 4: the other
+ *   algorithm (ring / WA), 5: scale_exp 3, 6: another seed (the sketch
+ *   modes' hashes: -m sketch), 7: an adaptive scaling state whose
+ *   exponents differ (-m software)); every rank must fail with
+ *   INC_E_PROTOCOL or INC_E_CLOSED within MARGIN_MS, whatever the timeout,
+ *   none may hang or succeed.
+ *   -x agreeK: rank VICTIM differs only in a setting that does not apply
+ *   (K = 8: the error bound in mode none, 9: the seed in mode software);
+ *   every rank must keep calling (then the victim is killed as with kill).
  *   -i K: non-blocking: every iteration issues K inc_iallreduce_f32 calls
  *   on K slices of the buffer, then waits for them last to first; a rank
  *   that sees an error waits for every request it issued, checks that a
@@ -128,6 +135,28 @@ static void child(int rank, int n, int port, int timeout, int wfd, int algo,
 		o.compression = mode == INC_COMP_SOFTWARE ? INC_COMP_NONE : INC_COMP_SOFTWARE;
 	if (bad == 3)
 		(void)inc_allreduce_f32(c, buf, 0, &o);
+	if (bad == 4)
+		o.algo = o.algo == INC_ALGO_RING ? INC_ALGO_WA : INC_ALGO_RING;
+	if (bad == 5)
+		o.scale_exp = 3;
+	if (mode == 6)
+		o.compression = INC_COMP_SKETCH;
+	if (bad == 6)
+		o.seed = 12345;
+	if (bad == 8)
+		o.error_bound = 14;
+	if (bad == 9)
+		o.seed = 999;
+	if (mode == INC_COMP_SOFTWARE) {
+		/* every rank a scaling state; the victim's exponents differ */
+		struct inc_scale *sc;
+		int e = bad == 7 ? 2 : 0;
+
+		if (inc_scale_create(&sc, 1, NULL, 0) == 0) {
+			(void)inc_scale_set(sc, &e, 1);
+			o.scale = sc;       /* freed at _exit */
+		}
+	}
 	for (;;) {
 		rc = inflight ? call_nonblocking(c, buf, count, &o, inflight)
 			      : inc_allreduce_f32(c, buf, count, &o);
@@ -171,7 +200,8 @@ int main(int argc, char **argv)
 		case 'x': how = optarg; break;
 		case 'v': victim = atoi(optarg); break;
 		case 'a': algo = !strcmp(optarg, "wa"); break;
-		case 'm': mode = !strcmp(optarg, "nic") ? 1 : !strcmp(optarg, "software") ? 2 : 0; break;
+		case 'm': mode = !strcmp(optarg, "nic") ? 1 : !strcmp(optarg, "software") ? 2 :
+				 !strcmp(optarg, "sketch") ? 6 : 0; break;
 		case 'c': count = strtoul(optarg, NULL, 0); break;
 		case 'i':
 			inflight = atoi(optarg);
@@ -219,7 +249,8 @@ int main(int argc, char **argv)
 		if (pids[i] == 0) {
 			close(p[0]);
 			child(i, n, port, timeout, p[1], algo, mode, count,
-			      i == victim && !strncmp(how, "mismatch", 8) ? atoi(how + 8) : 0,
+			      i != victim ? 0 : !strncmp(how, "mismatch", 8) ? atoi(how + 8) :
+			      !strncmp(how, "agree", 5) ? atoi(how + 5) : 0,
 			      inflight);
 		}
 	}
@@ -245,6 +276,9 @@ int main(int argc, char **argv)
 		      "rank %d: unexpected code %d (%s)", r.rank, r.rc, inc_strerror(r.rc));
 		CHECK(!mism || r.rc == INC_E_PROTOCOL || r.rc == INC_E_CLOSED,
 		      "mismatch: rank %d got %s", r.rank, inc_strerror(r.rc));
+		CHECK(!mism || r.t_ms - t_fault <= MARGIN_MS + 3000,
+		      "mismatch: rank %d failed after %lld ms: it waited for a timeout", r.rank,
+		      (long long)(r.t_ms - t_fault));
 		CHECK(r.t_ms - t_fault <= timeout + MARGIN_MS,
 		      "rank %d: error after %lld ms, timeout %d ms", r.rank,
 		      (long long)(r.t_ms - t_fault), timeout);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Suite userlib-fail: a peer that dies (SIGKILL), stalls (SIGSTOP) or never
 # starts makes every other rank's call return an error within the timeout;
-# ranks that disagree about a call (count, mode, a skipped call) all fail;
+# ranks that disagree about a call (count, mode, a skipped call, algorithm,
+# scale, seed, scaling state) all fail at once, ranks that differ only in a
+# setting their mode does not use do not;
 # inc-run propagates a failing rank's status and stops the others; bad
 # environment values give INC_E_ENV. Last line "N passed, N failed".
 set -u
@@ -40,6 +42,17 @@ one -n 3 -x mismatch2 -v 0 -t 3000 -m nic
 one -n 4 -x mismatch3 -v 1 -t 3000
 one -n 3 -x mismatch1 -v 0 -t 3000 -a wa -m software
 one -n 3 -x mismatch3 -v 2 -t 3000 -a wa
+# ... about the algorithm, the scale, the seed, the scaling state: every rank
+# fails at once (within MARGIN_MS), not after the 20 s timeout; ranks that
+# differ only in a setting their mode does not use work together.
+one -n 2 -x mismatch4 -v 1 -t 20000
+one -n 3 -x mismatch4 -v 0 -t 20000 -a wa -m software
+one -n 3 -x mismatch5 -v 1 -t 20000 -m nic
+one -n 3 -x mismatch6 -v 2 -t 20000 -m sketch
+one -n 3 -x mismatch7 -v 1 -t 20000 -m software
+one -n 4 -x mismatch7 -v 0 -t 20000 -m software -a wa
+one -n 3 -x agree8 -v 1 -t 3000
+one -n 3 -x agree9 -v 2 -t 3000 -m software
 
 # inc-run: a failing rank's status comes back and the others are stopped.
 start=$(date +%s)
