@@ -60,10 +60,28 @@ ORDER = [("ddp", 1), ("inc", 1), ("plain", 1), ("ef", 1), ("each", 1),
          ("fp16", 3), ("psgd1", 3), ("psgd4", 3), ("ef", 2), ("ef", 3), ("each", 2), ("each", 3)]
 
 
+# Table III / Fig. 14 per network: the plain codec's classes at each error
+# bound over the first T3_ITERS iterations (4 workers x batch 16, seed 1)
+T3_ARCHS = ("alexnet", "vgg16", "resnet50", "resnet18")
+T3_BOUNDS = (10, 8, 6)
+T3_ITERS = 40
+T3_AFTER = ("plain", 1)      # taken after this run of ORDER
+
+
 def runs():
-    return [("resnet18-%s-seed%d" % (comm, seed),
-             ["--arch", "resnet18"] + SCHEDULE + COMMS[comm] + ["--seed", str(seed)])
-            for comm, seed in ORDER]
+    out = []
+    for comm, seed in ORDER:
+        out.append(("resnet18-%s-seed%d" % (comm, seed),
+                    ["--arch", "resnet18"] + SCHEDULE + COMMS[comm] + ["--seed", str(seed)]))
+        if (comm, seed) == T3_AFTER:
+            for arch in T3_ARCHS:
+                for eb in T3_BOUNDS:
+                    out.append(("t3-%s-eb%d" % (arch, eb),
+                                ["--arch", arch, "--iterations", str(T3_ITERS), "--batch", "16",
+                                 "--comm", "inceptionn", "--compression", "software", "--plain",
+                                 "--error-bound", str(eb), "--no-eval", "--seed", "1",
+                                 "--log-every", "5"]))
+    return out
 
 
 def finished(name):
@@ -266,7 +284,8 @@ def main():
     if a.cmd == "status" or a.list:
         for n, args in todo:
             s = finished(n)
-            state = "done %.2f %%" % s["accuracy"] if s else \
+            state = ("done %.2f %%" % s["accuracy"] if s.get("accuracy") is not None else
+                     "done %.1fx" % (s.get("ratio") or 0)) if s else \
                 ("started" if os.path.exists(os.path.join(WORK, n)) else "to run")
             print("%-28s %-14s %s" % (n, state, " ".join(args) if a.list else ""))
         return 0

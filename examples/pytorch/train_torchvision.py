@@ -288,6 +288,8 @@ def parse():
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")
     ap.add_argument("--eval-every", type=int, default=0,
                     help="iterations between test-set evaluations (0: four per epoch)")
+    ap.add_argument("--no-eval", action="store_true",
+                    help="no test-set evaluation (runs that only gather the hook's statistics)")
     ap.add_argument("--log-every", type=int, default=20, help="iterations between progress lines")
     ap.add_argument("--checkpoint", help="directory for checkpoints (resume from it when present)")
     ap.add_argument("--checkpoint-every", type=int, default=200)
@@ -414,7 +416,7 @@ def main():
                 print("%s: iter %d/%d epoch %.2f loss %.4f %.2f it/s eta %dm%02ds"
                       % (PROG, done, total, done / order.per_epoch, float(loss), rate,
                          eta // 60, eta % 60), flush=True)
-        if done % eval_every == 0 or done == total:
+        if not a.no_eval and (done % eval_every == 0 or done == total):
             t3 = time.monotonic()
             acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
             clock["eval_s"] += time.monotonic() - t3
@@ -430,7 +432,9 @@ def main():
                                               or done % order.per_epoch == 0):
             save_checkpoint(a, rank, done, ddp, opt, sched, state, kind, clock)
 
-    acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
+    acc, tl = (None, None) if a.no_eval else evaluate(model, test_x, test_y, a.input_size, rank,
+                                                      workers)
+    sync_buffers(model)
     dg = digest(model)
     every = [None] * workers
     dist.all_gather_object(every, dg)
@@ -448,9 +452,9 @@ def main():
            ratio=4.0 * nparams / bytes_iter if bytes_iter else None,
            stats={k: v for k, v in st.items() if isinstance(v, (int, float, str, bool, dict))})
     if rank == 0:
-        print("%s: done: %d iterations, test accuracy %.2f %%, weights %s, replicas %s"
-              % (PROG, total, acc, dg, "identical" if all(d == dg for d in every) else "DIFFER"),
-              flush=True)
+        print("%s: done: %d iterations, test accuracy %s, weights %s, replicas %s"
+              % (PROG, total, "%.2f %%" % acc if acc is not None else "not measured", dg,
+                 "identical" if all(d == dg for d in every) else "DIFFER"), flush=True)
     if kind == "inceptionn":
         state.close()
     if log:
