@@ -14,7 +14,12 @@
  * the same options: same link type and snapshot length, dropped frames
  * (oversize; compressed frames that fail their payload checksum) omitted,
  * frames captured short of their length (caplen < len) written unchanged
- * without entering the engine. Which frames the engine dropped comes from
+ * without entering the engine; the output's snapshot length is raised in
+ * decompress mode so no restored frame is cut, and matching TCP frames with
+ * a wrong checksum of their own are compressed and counted as
+ * "input_tcp_csum" (tools/inc_tool.c, as inc-pcap does). OUT.pcap is
+ * written through a temporary and renamed at the end (a failure leaves it
+ * as it was) and may not be IN.pcap. Which frames the engine dropped comes from
  * its per-frame statistics pulse (one per frame, in order): the output
  * frames are matched with the input records that were not dropped, and the
  * summary counts the drops by reason.
@@ -70,7 +75,7 @@ static int snaplen;
  * yet. */
 static struct rec *pend;
 static size_t pend_head, stat_head, pend_tail, pend_cap;
-static uint64_t frames_out, bytes_out, drops, drop_reason[INC_R_COUNT];
+static uint64_t frames_out, bytes_out, drops, drop_reason[INC_R_COUNT], in_csum;
 static int rx_side;
 
 static void write_rec(const struct pcap_pkthdr *in, const uint8_t *d, size_t len)
@@ -193,6 +198,7 @@ int top_main(int argc, char **argv)
 	pcap_t *pin, *pdead;
 	uint64_t frames = 0, c0, c1;
 	char *vargv[2] = { argv[0], NULL };
+	struct inc_frame_config cfg;
 
 	inc_tool_name = "inc-rtl-pcap";
 
@@ -234,19 +240,27 @@ int top_main(int argc, char **argv)
 	if (!in_path || !out_path)
 		inc_usage_error("want IN.pcap and OUT.pcap; see --help");
 	compress = !strcmp(cmd, "compress");
+	if (inc_same_file(in_path, out_path))
+		inc_usage_error("output %s is the input %s (the same file); nothing written",
+				out_path, in_path);
 	if (width != INC_RTL_WIDTH)
 		exec_width(width, argv);
+	inc_frame_config_default(&cfg);
+	cfg.eb = (uint8_t)eb;
+	cfg.tos_value = tos_value;
+	cfg.tos_mask = tos_mask;
+	cfg.max_frame = MAX_FRAME;
 
 	pin = pcap_open_offline(in_path, errbuf);
 	if (!pin)
 		inc_die("%s", errbuf);
 	if (pcap_datalink(pin) != DLT_EN10MB)
 		inc_die("%s: link type is not Ethernet (DLT_EN10MB)", in_path);
-	snaplen = pcap_snapshot(pin);
+	snaplen = inc_out_snaplen(pcap_snapshot(pin), !compress, MAX_FRAME);
 	pdead = pcap_open_dead(DLT_EN10MB, snaplen);
 	if (!pdead)
 		inc_die("cannot set up the output capture");
-	dump = pcap_dump_open(pdead, out_path);
+	dump = pcap_dump_fopen(pdead, inc_out_open(out_path, in_path));
 	if (!dump)
 		inc_die("%s", pcap_geterr(pdead));
 
@@ -289,6 +303,8 @@ int top_main(int argc, char **argv)
 					inc_die("out of memory");
 			}
 		}
+		if (compress && inc_tcp_csum_bad(data, hdr->caplen, &cfg))
+			in_csum++;
 		pend[pend_tail].h = *hdr;
 		pend[pend_tail++].dropped = 0;
 		inc_axis_src_push(src, data, hdr->caplen, frames);
@@ -311,12 +327,19 @@ int top_main(int argc, char **argv)
 		if (drop_reason[i])
 			printf(" %s=%llu", inc_reason_name(i), (unsigned long long)drop_reason[i]);
 	printf("%s\n", drops ? "" : " (none)");
+	if (in_csum)
+		printf("input_tcp_csum=%llu (frames whose own TCP checksum is wrong: compressed, the receiver drops them)\n",
+		       (unsigned long long)in_csum);
 	print_counters(compress ? INC_REG_TX_BASE : INC_REG_RX_BASE, compress ? "TX" : "RX");
 	printf("beats/cycle (%u-bit): in %.3f, out %.3f (%llu cycles%s)\n", INC_RTL_WIDTH,
 	       c1 > c0 ? (double)src->beats / (double)(c1 - c0) : 0.0,
 	       c1 > c0 ? (double)sink->beats / (double)(c1 - c0) : 0.0,
 	       (unsigned long long)(c1 - c0), stall ? ", with stalls" : "");
+	if (pcap_dump_flush(dump) || ferror(pcap_dump_file(dump)) ||
+	    (pcap_dump_file(dump) != stdout && fsync(fileno(pcap_dump_file(dump)))))
+		inc_die("%s: write failed: %s", out_path, strerror(errno));
 	pcap_dump_close(dump);
+	inc_out_commit();
 	pcap_close(pdead);
 	pcap_close(pin);
 	free(pend);

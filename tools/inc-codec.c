@@ -91,6 +91,8 @@ int main(int argc, char **argv)
 	if (!compress && !have_count)
 		inc_usage_error("decompress needs --count N (the stream carries no length)");
 
+	if (inc_stdio_same_file())
+		inc_usage_error("stdin and stdout are the same file; write to another file");
 	if (inc_read_all(stdin, &in, &in_len))
 		inc_die("cannot read stdin: %s", strerror(errno));
 

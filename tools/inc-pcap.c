@@ -8,10 +8,17 @@
  *   inc-pcap decompress IN.pcap [OUT.pcap] [--tos V[/M]]
  *   inc-pcap stats      IN.pcap            [--error-bound N] [--tos V[/M]]
  *
- * The output is a pcap file with the input's link type and snapshot length;
- * every frame keeps its timestamp, dropped (oversize) frames are omitted.
- * Frames captured short of their wire length (caplen < len) cannot be
- * processed: they are written unchanged and counted as "capture_truncated".
+ * The output is a pcap file with the input's link type and snapshot length
+ * (in decompress mode raised to the largest frame that can be restored, so
+ * no restored frame is cut); every frame keeps its timestamp, dropped
+ * (oversize) frames are omitted. Frames captured short of their wire length
+ * (caplen < len) cannot be processed: they are written unchanged and counted
+ * as "capture_truncated". In compress and stats, matching TCP frames whose
+ * own checksum is wrong (captured before checksum offload filled it) are
+ * compressed as the NIC would and counted as "input_tcp_csum"; their error
+ * is not measured (the receiver would drop them). The output is written
+ * to a temporary beside OUT.pcap and renamed over it at the end: a failure
+ * leaves OUT.pcap as it was; OUT.pcap may not be the input.
  */
 #include "inc_model.h"
 #include "inc_tool.h"
@@ -21,7 +28,7 @@
 #include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
 "usage: inc-pcap compress   IN.pcap [OUT.pcap] [options]\n"
@@ -49,7 +56,7 @@ static const char usage[] =
 enum mode { M_COMPRESS, M_DECOMPRESS, M_STATS };
 
 struct report {
-	uint64_t frames, matched, cap_trunc;
+	uint64_t frames, matched, cap_trunc, in_csum;
 	uint64_t outcome[INC_OUT_COUNT];
 	uint64_t reason[INC_R_COUNT];     /* bypassed, malformed or dropped frames */
 					  /* (dropped ones are all oversize) */
@@ -173,13 +180,14 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 	int first = 1;
 
 	if (kv) {
-		fprintf(f, "frames=%llu matched=%llu %s=%llu bypassed=%llu malformed=%llu dropped=%llu capture_truncated=%llu",
+		fprintf(f, "frames=%llu matched=%llu %s=%llu bypassed=%llu malformed=%llu dropped=%llu capture_truncated=%llu input_tcp_csum=%llu",
 			(unsigned long long)r->frames,
 			(unsigned long long)r->matched, verb,
 			(unsigned long long)done, (unsigned long long)bypassed,
 			(unsigned long long)r->outcome[INC_OUT_MALFORMED],
 			(unsigned long long)r->outcome[INC_OUT_DROPPED],
-			(unsigned long long)r->cap_trunc);
+			(unsigned long long)r->cap_trunc,
+			(unsigned long long)r->in_csum);
 		for (i = 1; i < INC_R_COUNT; i++)
 			if (r->reason[i])
 				fprintf(f, " reason_%s=%llu", inc_reason_name(i),
@@ -240,6 +248,11 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 			(unsigned long long)r->cap_trunc);
 		first = 0;
 	}
+	if (r->in_csum) {
+		fprintf(f, "%s input_tcp_csum %llu (compressed; not measured)",
+			first ? "" : ",", (unsigned long long)r->in_csum);
+		first = 0;
+	}
 	fprintf(f, "%s\n", first ? " (none)" : "");
 	fprintf(f, "  bytes         all frames %llu -> %llu (ratio %.2f); %s frames %llu -> %llu (ratio %.2f)\n",
 		(unsigned long long)r->bytes_in,
@@ -261,15 +274,6 @@ static void print_report(FILE *f, const struct report *r, enum mode m,
 			r->max_err, r->max_err > 0 ? "2^" : "",
 			r->max_err > 0 ? log2(r->max_err) : 0.0,
 			(unsigned long long)r->err_values);
-}
-
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (stat(a, &sa) || stat(b, &sb))
-		return 0;
-	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int main(int argc, char **argv)
@@ -342,8 +346,9 @@ int main(int argc, char **argv)
 	}
 	if (!in_path)
 		inc_usage_error("missing input capture; see --help");
-	if (out_path && strcmp(out_path, "-") && same_file(in_path, out_path))
-		inc_usage_error("output %s is the input capture", out_path);
+	if (out_path && strcmp(out_path, "-") && inc_same_file(in_path, out_path))
+		inc_usage_error("output %s is the input %s (the same file); nothing written",
+				out_path, in_path);
 
 	pin = pcap_open_offline(in_path, errbuf);
 	if (!pin)
@@ -353,12 +358,13 @@ int main(int argc, char **argv)
 		inc_die("%s: link type %s is not Ethernet (DLT_EN10MB)", in_path,
 			pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) :
 							"unknown");
-	snaplen = pcap_snapshot(pin);
+	snaplen = inc_out_snaplen(pcap_snapshot(pin), mode == M_DECOMPRESS,
+				  cfg.max_frame);
 	if (out_path) {
 		pdead = pcap_open_dead(lt, snaplen);
 		if (!pdead)
 			inc_die("cannot set up the output capture");
-		dump = pcap_dump_open(pdead, out_path);
+		dump = pcap_dump_fopen(pdead, inc_out_open(out_path, in_path));
 		if (!dump)
 			inc_die("%s", pcap_geterr(pdead));
 	}
@@ -402,7 +408,10 @@ int main(int argc, char **argv)
 				inc_die("frame %llu: %s", (unsigned long long)rep.frames,
 					inc_model_strerror((int)r));
 			account(&rep, &info, hdr->caplen, r);
-			if (info.outcome == INC_OUT_COMPRESSED)
+			if (info.outcome == INC_OUT_COMPRESSED &&
+			    inc_tcp_csum_bad(data, hdr->caplen, &cfg))
+				rep.in_csum++;
+			else if (info.outcome == INC_OUT_COMPRESSED)
 				round_trip(data, (size_t)info.payload_off + info.payload_in,
 					   out, (size_t)r, &cfg, buf, cap, rep.frames, &rep);
 			if (info.outcome == INC_OUT_DROPPED)
@@ -428,10 +437,14 @@ int main(int argc, char **argv)
 		inc_die("%s: frame %llu: %s", in_path,
 			(unsigned long long)rep.frames + 1, pcap_geterr(pin));
 	if (dump) {
-		if (pcap_dump_flush(dump) || ferror(pcap_dump_file(dump)))
+		FILE *of = pcap_dump_file(dump);
+
+		if (pcap_dump_flush(dump) || ferror(of) ||
+		    (of != stdout && fsync(fileno(of))))
 			inc_die("%s: write failed: %s", out_path, strerror(errno));
 		pcap_dump_close(dump);
 		pcap_close(pdead);
+		inc_out_commit();
 	}
 	pcap_close(pin);
 

@@ -6,6 +6,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *inc_tool_name = "inc";
 
@@ -184,4 +187,115 @@ void inc_print_classes(FILE *f, const struct inc_class_counts *cc,
 	fprintf(f, "bytes %zu raw, %zu packed, ratio %.2f\n", raw_bytes,
 		packed_bytes,
 		packed_bytes ? (double)raw_bytes / (double)packed_bytes : 0.0);
+}
+
+/* ---- output files through a temporary ----------------------------------- */
+static char out_tmp[4096], out_final[4096];
+static volatile sig_atomic_t out_pending;
+
+static void out_cleanup(void)
+{
+	if (out_pending) {
+		out_pending = 0;
+		unlink(out_tmp);
+	}
+}
+
+static void out_signal(int sig)
+{
+	if (out_pending)
+		unlink(out_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int inc_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b || stat(a, &sa) || stat(b, &sb))
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int inc_stdio_same_file(void)
+{
+	struct stat si, so;
+
+	if (fstat(0, &si) || fstat(1, &so) || !S_ISREG(si.st_mode))
+		return 0;
+	return si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+}
+
+FILE *inc_out_open(const char *path, const char *in)
+{
+	mode_t um;
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	if (inc_same_file(in, path))
+		inc_usage_error("output %s is the input %s (the same file); nothing written",
+				path, in);
+	if (out_pending || strlen(path) + 8 > sizeof(out_tmp))
+		inc_die("%s: path too long", path);
+	snprintf(out_tmp, sizeof(out_tmp), "%s.XXXXXX", path);
+	strcpy(out_final, path);
+	fd = mkstemp(out_tmp);
+	if (fd < 0)
+		inc_die("%s: cannot create a temporary beside it: %s", path, strerror(errno));
+	out_pending = 1;
+	atexit(out_cleanup);
+	signal(SIGINT, out_signal);
+	signal(SIGTERM, out_signal);
+	signal(SIGHUP, out_signal);
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um))
+		inc_die("%s: %s", out_tmp, strerror(errno));
+	f = fdopen(fd, "wb");
+	if (!f)
+		inc_die("%s: %s", out_tmp, strerror(errno));
+	return f;
+}
+
+void inc_out_commit(void)
+{
+	if (!out_pending)
+		return;
+	if (rename(out_tmp, out_final))
+		inc_die("%s: cannot rename %s over it: %s", out_final, out_tmp,
+			strerror(errno));
+	out_pending = 0;
+}
+
+/* ---- frames ----------------------------------------------------------------- */
+int inc_tcp_csum_bad(const uint8_t *f, size_t len,
+		     const struct inc_frame_config *cfg)
+{
+	struct inc_frame_hdr h;
+	uint8_t ph[12];
+	uint32_t sum;
+	uint16_t seg;
+
+	if (inc_frame_parse(f, len, &h) != INC_R_NONE || h.proto != 6 ||
+	    (h.tos & cfg->tos_mask) != (cfg->tos_value & cfg->tos_mask))
+		return 0;
+	seg = (uint16_t)(h.ip_total - h.ip_hlen);
+	memcpy(ph, f + h.l3_off + 12, 8);      /* source and destination */
+	ph[8] = 0;
+	ph[9] = 6;
+	ph[10] = (uint8_t)(seg >> 8);
+	ph[11] = (uint8_t)seg;
+	sum = inc_csum_add(0, ph, sizeof(ph));
+	sum = inc_csum_add(sum, f + h.l4_off, seg);
+	return inc_csum_fold(sum) != 0;
+}
+
+int inc_out_snaplen(int in_snaplen, int decompress, unsigned max_frame)
+{
+	int need = (int)(max_frame ? max_frame : INC_FRAME_OUT_MAX);
+
+	return decompress && in_snaplen < need ? need : in_snaplen;
 }

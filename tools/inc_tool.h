@@ -48,4 +48,37 @@ double inc_class_share(const struct inc_class_counts *cc, unsigned t);
 void inc_print_classes(FILE *f, const struct inc_class_counts *cc,
 		       size_t raw_bytes, size_t packed_bytes);
 
+/*
+ * Output files. inc_out_open opens PATH for writing through a temporary in
+ * the same directory (PATH.XXXXXX, mode 0666 & ~umask); inc_out_commit,
+ * called after the caller has flushed and closed the FILE without error,
+ * renames it over PATH. Until then PATH is untouched: if the program exits
+ * (inc_die) or is killed by SIGINT/SIGTERM/SIGHUP first, the temporary is
+ * removed. "-" is stdout (no temporary). IN (may be NULL) is the program's
+ * input: an output that is the same file (same device and inode) is a
+ * usage error. One output per program.
+ */
+FILE *inc_out_open(const char *path, const char *in);
+void inc_out_commit(void);
+/* 1 when both paths name the same existing file (device and inode). */
+int inc_same_file(const char *a, const char *b);
+/* 1 when stdin and stdout are the same regular file (tools that filter
+ * stdin to stdout refuse this). */
+int inc_stdio_same_file(void);
+
+/*
+ * Frames of a capture. inc_tcp_csum_bad: 1 when the frame is a well-formed
+ * IPv4 TCP frame whose ToS matches cfg and whose TCP checksum does not
+ * verify (a capture taken on a sender with checksum offload, where the NIC
+ * fills it later). The compress tools count such frames under
+ * "input_tcp_csum" and carry on (the model and the RTL compress them alike;
+ * the receiver will drop them). inc_out_snaplen: the snapshot length of an
+ * output capture: the input's, raised in decompress mode to the largest
+ * frame decompression can restore (max_frame, or INC_FRAME_OUT_MAX when 0),
+ * so no restored frame is cut.
+ */
+int inc_tcp_csum_bad(const uint8_t *f, size_t len,
+		     const struct inc_frame_config *cfg);
+int inc_out_snaplen(int in_snaplen, int decompress, unsigned max_frame);
+
 #endif

@@ -90,3 +90,12 @@ DESC_wireshark := the Lua dissector under tshark against inc-pcap, and on a nic-
 .PHONY: test-wireshark
 test-wireshark: $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check
 	tools/tests/test_wireshark.sh $(BIN)/inc-pcap $(BUILD)/userlib-test/nic-switch $(BUILD)/userlib-test/ar-check
+
+# Files are never destroyed or half-written: output == input refused, a
+# failure leaves the old output, checksum-offload frames and small snapshot
+# lengths handled alike by inc-pcap and inc-rtl-pcap (when built).
+SUITES_tools += tools-safety
+DESC_tools-safety := inc-pcap/inc-rtl-pcap/inc-codec: output==input refused, no partial output, offload checksums, snaplen
+.PHONY: test-tools-safety
+test-tools-safety: $(SAN_TOOLS)
+	INC_BIN=$(SAN_BIN) tools/tests/test_safety.sh

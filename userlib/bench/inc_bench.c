@@ -60,6 +60,7 @@
  *   where the sketch modes (ring/sk, ring/inc+sk, wa/...) pay; their rows
  *   end with "rec", the share of candidates peeled so far.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,6 +853,50 @@ static int barrier(struct inc_comm *c)
 	return inc_allreduce_f32(c, &x, 1, &o);
 }
 
+/* A whole-string decimal integer in lo..hi: 0, else -1. */
+static int bench_int(const char *s, long lo, long hi, int *v)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (!*s || *end || errno || x < lo || x > hi)
+		return -1;
+	*v = (int)x;
+	return 0;
+}
+
+static int bench_bad(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "inc-bench: bad %s '%s' (want %s)\n", opt, val, want);
+	return 2;
+}
+
+/* Every comma-separated name of list is one of the names in allowed. */
+static int bench_check_list(const char *list, const char *allowed, const char *opt)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!inc_listed(allowed, tok)) {
+			fprintf(stderr, "inc-bench: %s: unknown name '%s' (want %s)\n", opt, tok,
+				allowed);
+			return -1;
+		}
+	return 0;
+}
+
+/* -m names modes of the compression table. */
+static int bench_check_modes(const char *list)
+{
+	char names[256];
+
+	inc_compression_list(names, sizeof(names), ",");
+	return bench_check_list(list, names, "-m");
+}
+
 struct cfg {
 	const char *name;
 	enum inc_algo algo;
@@ -866,11 +911,15 @@ static int bench_allreduce(int argc, char **argv)
 		{ "ring/nic", INC_ALGO_RING, INC_COMP_NIC },
 		{ "ring/sk", INC_ALGO_RING, INC_COMP_SKETCH },
 		{ "ring/inc+sk", INC_ALGO_RING, INC_COMP_INC_SKETCH },
+		{ "ring/cnat", INC_ALGO_RING, INC_COMP_CNAT },
+		{ "ring/cnat-det", INC_ALGO_RING, INC_COMP_CNAT_DET },
 		{ "wa/none", INC_ALGO_WA, INC_COMP_NONE },
 		{ "wa/sw", INC_ALGO_WA, INC_COMP_SOFTWARE },
 		{ "wa/nic", INC_ALGO_WA, INC_COMP_NIC },
 		{ "wa/sk", INC_ALGO_WA, INC_COMP_SKETCH },
 		{ "wa/inc+sk", INC_ALGO_WA, INC_COMP_INC_SKETCH },
+		{ "wa/cnat", INC_ALGO_WA, INC_COMP_CNAT },
+		{ "wa/cnat-det", INC_ALGO_WA, INC_COMP_CNAT_DET },
 	};
 #define NCFG ((int)(sizeof(all) / sizeof(all[0])))
 	size_t lo = 4096, hi = 256u << 20, size, segb = 0;
@@ -882,15 +931,38 @@ static int bench_allreduce(int argc, char **argv)
 	uint64_t rng = 0x5eed5eed12345ull, *wires;
 	int mpi = 0;
 
-	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:d:h")) != -1) {
 		switch (opt) {
 		case 'b': lo = parse_size(optarg); break;
 		case 'e': hi = parse_size(optarg); break;
 		case 'f': factor = strtod(optarg, NULL); break;
-		case 'w': warm = atoi(optarg); break;
-		case 'n': iters = atoi(optarg); break;
-		case 'm': snprintf(modes, sizeof(modes), "%s", optarg); break;
-		case 'a': snprintf(algos, sizeof(algos), "%s", optarg); break;
+		case 'w':
+			if (bench_int(optarg, 0, 1000000, &warm))
+				return bench_bad("-w", optarg, "warm-up calls, 0..1000000");
+			break;
+		case 'n':
+			if (bench_int(optarg, 1, 100000000, &iters))
+				return bench_bad("-n", optarg, "timed calls per size, 1..100000000");
+			break;
+		case 'm':
+			if (strlen(optarg) >= sizeof(modes) || bench_check_modes(optarg))
+				return 2;
+			snprintf(modes, sizeof(modes), "%s", optarg);
+			break;
+		case 'a':
+			if (strlen(optarg) >= sizeof(algos) || bench_check_list(optarg, "ring,wa", "-a"))
+				return 2;
+			snprintf(algos, sizeof(algos), "%s", optarg);
+			break;
+		case 'h':
+			printf("usage: inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] "
+			       "[-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES] [-d DENSITY]\n"
+			       "  -m MODES  comma-separated compression modes (none, nic, software, cnat,\n"
+			       "            cnat-det, sketch, inc+sketch); default none,software\n"
+			       "  -a ALGOS  ring, wa or both (ring,wa, the default)\n"
+			       "  -n ITERS  timed calls per size (default 20, 5 or 2 by size); -w warm-up calls\n"
+			       "Run under inc-run: inc-run -n 4 inc-bench allreduce ...\n");
+			return 0;
 		case 'g': segb = parse_size(optarg); break;
 		case 'd': dens = strtod(optarg, NULL); break;
 		default:
@@ -914,8 +986,8 @@ static int bench_allreduce(int argc, char **argv)
 		k += use[i];
 	}
 	if (k == 0) {
-		fprintf(stderr, "inc-bench: -m/-a select nothing (modes none, software, nic, sketch, "
-			"inc+sketch; algorithms ring, wa)\n");
+		fprintf(stderr, "inc-bench: -m/-a select nothing (modes none, software, nic, cnat, "
+			"cnat-det, sketch, inc+sketch; algorithms ring, wa)\n");
 		return 2;
 	}
 #ifdef INC_WITH_MPI
@@ -1071,6 +1143,16 @@ static int bench_allreduce(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: inc-bench codec|codecs|frame|allreduce|sketch [OPTIONS]\n"
+		       "  codec      the stream codec's GB/s beside memcpy\n"
+		       "  codecs     every codec of the compression table on a gradient file\n"
+		       "  frame      the frame format's GB/s (model and SIMD paths)\n"
+		       "  allreduce  inc_allreduce_f32 over sizes, modes and algorithms (under inc-run)\n"
+		       "  sketch     the sketch codec\n"
+		       "inc-bench COMMAND -h lists a command's options.\n");
+		return 0;
+	}
 	if (argc >= 2 && !strcmp(argv[1], "codec"))
 		return bench_codec(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "allreduce"))

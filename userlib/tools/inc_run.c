@@ -26,9 +26,23 @@
 
 #include "inceptionn/inceptionn.h"
 
+static const char usage_text[] =
+"usage: inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...\n"
+"\n"
+"Starts N copies of PROGRAM on this machine as the ranks of one job: each\n"
+"gets INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR, INC_MASTER_PORT and a\n"
+"fresh INC_JOB_ID (kept if already set) in its environment. Exits with the\n"
+"first failing rank's status (0 when all succeed).\n"
+"\n"
+"  -n N     ranks, 1..1024 (default 1)\n"
+"  -a ADDR  rendezvous address (default 127.0.0.1)\n"
+"  -p PORT  rendezvous port (default: a free one)\n"
+"  -k       keep the other ranks running when one fails\n"
+"  -h, --help  this text\n";
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: inc-run [-n N] [-a ADDR] [-p PORT] [-k] PROGRAM ARGS...\n");
+	fputs(usage_text, stderr);
 	exit(2);
 }
 
@@ -69,6 +83,10 @@ int main(int argc, char **argv)
 	char buf[32];
 	struct timespec t0 = { 0, 0 };
 
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
 	while ((opt = getopt(argc, argv, "+n:a:p:kh")) != -1) {
 		switch (opt) {
 		case 'n':
