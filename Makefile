@@ -43,6 +43,7 @@ include python/python.mk
 include synth/synth.mk
 include cluster/cluster.mk
 include experiments/experiments.mk
+include simulate/simulate.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)

@@ -32,6 +32,7 @@ pkgs=(
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev
 	libopenblas-dev zlib1g-dev libjansson-dev gnuplot-nox dataset-fashion-mnist
+	libsimgrid-dev
 	python3 python3-torch python3-torchvision python3-numpy
 )
 [ "$mode" = demo ] && pkgs=("${demo_pkgs[@]}")
