@@ -84,3 +84,37 @@ test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-s
 SUITES_train += train-rtl
 DESC_train-rtl := inc-train over the Verilated NICs: the same weights as over the model's NICs (root)
 DESC_train-ef := error feedback: closes the gap on 3 seeds, replicas bit-identical in every mode, nic = software (root)
+
+# ---------------------------------------------------------------- report
+# `inc-train report` on hostile and mistaken logs: fields checked for type
+# and range (FILE:LINE: field ...), no input that makes it run long,
+# --log /dev/full fails.
+.PHONY: test-train-report
+test-train-report: $(BIN)/inc-train
+	train/tests/train-report.sh $(BIN)/inc-train
+SUITES_train += train-report
+DESC_train-report := inc-train report on bad logs (type, range, names; answers at once), --log /dev/full fails
+
+# The log reader under libFuzzer (train/tests/fuzz_report_log.c): one of
+# the targets of make fuzz and of the fuzz-quick suite (sw-model/tests/tests.mk).
+# The reader is compiled with the fuzzer's instrumentation; the rest of
+# the trainer it links against comes from libinctrain.a.
+$(TEST_BIN)/fuzz_report_log: train/tests/fuzz_report_log.c train/src/tr_report.c $(TR_HDRS) \
+		$(LIB)/libinctrain.a $(LIB)/libinceptionn.a
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -Iuserlib/include -Itrain/src $< train/src/tr_report.c \
+		$(LIB)/libinctrain.a $(LIB)/libinceptionn.a $(UL_LDLIBS) $(TR_LIBS) -o $@
+
+# Seeds: a complete log and a few records of each type.
+$(FUZZ_DIR)/seeds-report.stamp: $(FUZZ_DIR)/seeds.stamp
+	@rm -rf $(FUZZ_DIR)/seeds/fuzz_report_log && mkdir -p $(FUZZ_DIR)/seeds/fuzz_report_log
+	printf '%s\n' '{"type":"config","model":"hdc","scheme":"inc","compression":"software","error_bound":10,"truncate":0,"workers":4,"iterations":20,"schedule":"sync","error_feedback":true}' \
+		'{"type":"iter","iter":10,"time":0.5,"loss":0.9,"lr":0.1}' \
+		'{"type":"eval","iter":20,"time":1.0,"accuracy":71.5,"test_loss":0.8}' \
+		'{"type":"summary","iterations":20,"train_s":1.0,"iter_ms":50.0,"data_ms":1,"forward_ms":10,"backward_ms":20,"sum_ms":2,"comm_ms":15,"update_ms":2,"codec_ms":1,"bytes_sent":1000,"bytes_per_iter":50.0,"codec_ratio":4.5,"share2":0.5,"share10":0.3,"share18":0.1,"share34":0.1,"accuracy":71.5,"test_loss":0.8,"loss":0.7,"predicted_iter_ms":0}' \
+		>$(FUZZ_DIR)/seeds/fuzz_report_log/log.json
+	printf '%s\n' '{"type":"wire","bytes_wire_per_iter":12.5}' >$(FUZZ_DIR)/seeds/fuzz_report_log/wire.json
+	@touch $@
+
+FUZZ_ALL += fuzz_report_log
+test-fuzz-quick fuzz: $(TEST_BIN)/fuzz_report_log $(FUZZ_DIR)/seeds-report.stamp

@@ -4,6 +4,7 @@
  * JSON-lines log (config, iter, eval, summary records; docs/train.md) and
  * the summary's counters summed over ranks.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -81,7 +82,7 @@ int tr_log_summary(struct run *r, long iters, double acc, double tloss, double l
 	uint64_t v[TR_ACC_N];
 	struct inc_comm_stats st = { 0 };
 	struct tr_summary s;
-	int i, rc;
+	int i, rc, e;
 
 	if (r->c.comm)
 		inc_comm_stats(r->c.comm, &st);
@@ -118,5 +119,11 @@ int tr_log_summary(struct run *r, long iters, double acc, double tloss, double l
 		loss, digest, r->sched->name, r->plan.predicted_ms,
 		r->sched->identical ? acc : r->gossip.acc_rank0, r->gossip.spread,
 		st.sketch_candidates, st.sketch_peeled, st.sketch_estimated, st.sketch_retries);
+	/* Every record went through this stream: a write that failed on the
+	 * way (a full disk, /dev/full) left the error flag set. */
+	e = fflush(r->log) ? errno : 0;
+	if (e || ferror(r->log))
+		return tr_bad("%s: the log is incomplete: %s", r->o.log,
+			      e ? strerror(e) : "a write failed (full disk or I/O error)");
 	return 0;
 }

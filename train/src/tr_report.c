@@ -15,6 +15,8 @@
  * Run labels take the mode's label from libinceptionn's compression table.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,10 @@
 
 #include <jansson.h>
 
+#include "inc_model.h"
 #include "inceptionn/inceptionn.h"
+#include "tr_model.h"
+#include "tr_report.h"
 #include "tr_schedules.h"
 #include "tr_train.h"
 
@@ -88,121 +93,285 @@ struct run_log {
 	double ev_time[MAX_EVALS], ev_acc[MAX_EVALS];
 };
 
-/* A record's number (integer or real), or dflt when absent. */
-static double jnum(const json_t *o, const char *key, double dflt)
-{
-	const json_t *v = json_object_get(o, key);
+/*
+ * Fields. Every field a record carries is checked for type and range; an
+ * absent field takes its default (logs of older builds lack some). A bad
+ * field fails the log with "FILE:LINE: field NAME: ..." (the message is
+ * built in struct rd and printed by the caller).
+ */
+struct rd {
+	const char *path;
+	long line;
+	char err[512];
+};
 
-	return json_is_number(v) ? json_number_value(v) : dflt;
+__attribute__((format(printf, 3, 4)))
+static int bad_field(struct rd *d, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(d->err, sizeof(d->err), "%s:%ld: field %s: ", d->path, d->line, key);
+	if (n < 0 || (size_t)n >= sizeof(d->err))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(d->err + n, sizeof(d->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
-/* A record's string into out, or dflt when absent. */
-static void jstr(const json_t *o, const char *key, char *out, size_t len, const char *dflt)
+/* A number in [lo, hi] (integer or real), or dflt when absent. */
+static int jnum(struct rd *d, const json_t *o, const char *key, double lo, double hi,
+		double dflt, double *out)
 {
 	const json_t *v = json_object_get(o, key);
+	double x;
 
-	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : dflt);
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return bad_field(d, key, "not a number (want %g..%g)", lo, hi);
+	x = json_number_value(v);
+	if (!isfinite(x) || x < lo || x > hi)
+		return bad_field(d, key, "%g out of range (want %g..%g)", x, lo, hi);
+	*out = x;
+	return 0;
 }
 
-static void read_config(struct run_log *r, const json_t *o)
+/* An integer in [lo, hi], or dflt when absent. */
+static int jint(struct rd *d, const json_t *o, const char *key, long lo, long hi, long dflt,
+		long *out)
 {
+	const json_t *v = json_object_get(o, key);
+	json_int_t x;
+
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	if (!json_is_integer(v)) {
+		if (json_is_number(v))
+			return bad_field(d, key, "%g is not an integer (want %ld..%ld)",
+					 json_number_value(v), lo, hi);
+		return bad_field(d, key, "not an integer (want %ld..%ld)", lo, hi);
+	}
+	x = json_integer_value(v);
+	if (x < lo || x > hi)
+		return bad_field(d, key, "%lld out of range (want %ld..%ld)", (long long)x, lo, hi);
+	*out = (long)x;
+	return 0;
+}
+
+/* A string that fits out (len bytes with the NUL), or dflt when absent. */
+static int jstr(struct rd *d, const json_t *o, const char *key, char *out, size_t len,
+		const char *dflt)
+{
+	const json_t *v = json_object_get(o, key);
+	const char *sv;
+
+	if (!v) {
+		snprintf(out, len, "%s", dflt);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return bad_field(d, key, "not a string");
+	sv = json_string_value(v);
+	if (strlen(sv) >= len || strlen(sv) != json_string_length(v))
+		return bad_field(d, key, "'%.32s' is not a name this build knows", sv);
+	snprintf(out, len, "%s", sv);
+	return 0;
+}
+
+/* Limits of the numbers a real run writes (docs/train.md). */
+#define MAX_WORKERS 65536L
+#define MAX_ITERS   1000000000000L  /* 10^12 iterations */
+#define MAX_MS      1e12            /* times in ms or s: ~30 years */
+#define MAX_BYTES   1e18
+
+static int read_config(struct rd *d, struct run_log *r, const json_t *o)
+{
+	const json_t *ef = json_object_get(o, "error_feedback");
+	enum inc_compression m;
+	long eb, trunc, workers, iters;
+	int i, known = 0;
+
 	r->has_config = 1;
-	jstr(o, "model", r->model, sizeof(r->model), "");
-	jstr(o, "scheme", r->scheme, sizeof(r->scheme), "");
-	jstr(o, "compression", r->comp, sizeof(r->comp), "");
-	jstr(o, "schedule", r->sched, sizeof(r->sched), tr_schedule_at(0)->name);
-	r->eb = (int)jnum(o, "error_bound", 10);
-	r->trunc = (int)jnum(o, "truncate", 0);
-	r->workers = (int)jnum(o, "workers", 1);
-	r->iterations = (long)jnum(o, "iterations", 0);
-	r->ef = json_is_true(json_object_get(o, "error_feedback"));
+	if (jstr(d, o, "model", r->model, sizeof(r->model), "") ||
+	    jstr(d, o, "scheme", r->scheme, sizeof(r->scheme), "") ||
+	    jstr(d, o, "compression", r->comp, sizeof(r->comp), "") ||
+	    jstr(d, o, "schedule", r->sched, sizeof(r->sched), tr_schedule_at(0)->name) ||
+	    jint(d, o, "error_bound", INC_EB_MIN, INC_EB_MAX, 10, &eb) ||
+	    jint(d, o, "truncate", 0, 31, 0, &trunc) ||
+	    jint(d, o, "workers", 1, MAX_WORKERS, 1, &workers) ||
+	    jint(d, o, "iterations", 0, MAX_ITERS, 0, &iters))
+		return -1;
+	for (i = 0; tr_model_names[i]; i++)
+		known |= !strcmp(r->model, tr_model_names[i]);
+	if (!known)
+		return bad_field(d, "model", "'%s' is not a model (want hdc or lenet)", r->model);
+	if (strcmp(r->scheme, "wa") && strcmp(r->scheme, "inc"))
+		return bad_field(d, "scheme", "'%s' is not a scheme (want wa or inc)", r->scheme);
+	if (inc_compression_parse(r->comp, &m)) {
+		char names[256];
+
+		inc_compression_list(names, sizeof(names), ", ");
+		return bad_field(d, "compression", "'%s' is not in the compression table (%s)",
+				 r->comp, names);
+	}
+	if (tr_schedule_find(r->sched) < 0)
+		return bad_field(d, "schedule", "'%s' is not a schedule", r->sched);
+	if (ef && !json_is_boolean(ef))
+		return bad_field(d, "error_feedback", "not true or false");
+	r->eb = (int)eb;
+	r->trunc = (int)trunc;
+	r->workers = (int)workers;
+	r->iterations = iters;
+	r->ef = json_is_true(ef);
+	return 0;
 }
 
-static void read_summary(struct run_log *r, const json_t *o)
+static int read_summary(struct rd *d, struct run_log *r, const json_t *o)
 {
 	static const char *const shares[4] = { "share2", "share10", "share18", "share34" };
 	char key[32];
+	long iters;
 	int i;
 
 	r->has_summary = 1;
-	r->row[TR_ROW_ITER] = jnum(o, "iter_ms", 0);
+	if (jnum(d, o, "iter_ms", 0, MAX_MS, 0, &r->row[TR_ROW_ITER]))
+		return -1;
 	for (i = 0; i < TR_ROW_N; i++)
 		if (i != TR_ROW_ITER) {
 			snprintf(key, sizeof(key), "%s_ms", tr_row_names[i]);
-			r->row[i] = jnum(o, key, 0);
+			if (jnum(d, o, key, 0, MAX_MS, 0, &r->row[i]))
+				return -1;
 		}
-	r->ratio = jnum(o, "codec_ratio", 0);
 	for (i = 0; i < 4; i++)
-		r->share[i] = jnum(o, shares[i], 0);
-	r->acc = jnum(o, "accuracy", 0);
-	r->loss = jnum(o, "loss", 0);
-	r->predicted = jnum(o, "predicted_iter_ms", 0);
-	r->acc_rank0 = jnum(o, "accuracy_rank0", 0);
-	r->spread = jnum(o, "spread", 0);
-	r->bytes_iter = jnum(o, "bytes_per_iter", 0);
-	r->train_s = jnum(o, "train_s", 0);
-	r->iterations = (long)jnum(o, "iterations", (double)r->iterations);
+		if (jnum(d, o, shares[i], 0, 1, 0, &r->share[i]))
+			return -1;
+	if (jnum(d, o, "codec_ratio", 0, 1e6, 0, &r->ratio) ||
+	    jnum(d, o, "accuracy", 0, 100, 0, &r->acc) ||
+	    jnum(d, o, "loss", 0, 1e30, 0, &r->loss) ||
+	    jnum(d, o, "predicted_iter_ms", 0, MAX_MS, 0, &r->predicted) ||
+	    jnum(d, o, "accuracy_rank0", 0, 100, 0, &r->acc_rank0) ||
+	    jnum(d, o, "spread", 0, 1e30, 0, &r->spread) ||
+	    jnum(d, o, "bytes_per_iter", 0, MAX_BYTES, 0, &r->bytes_iter) ||
+	    jnum(d, o, "train_s", 0, MAX_MS, 0, &r->train_s) ||
+	    jint(d, o, "iterations", 0, MAX_ITERS, r->iterations, &iters))
+		return -1;
+	r->iterations = iters;
+	return 0;
 }
 
-/* One JSON object per line (blank lines pass); a line that is not one is
- * named by file and line number. */
-static int read_log(struct run_log *r, const char *path)
+static int read_eval(struct rd *d, struct run_log *r, const json_t *o)
 {
-	FILE *f = fopen(path, "r");
+	long it;
+
+	if (r->nevals == MAX_EVALS)
+		return bad_field(d, "type", "more than %d eval records", MAX_EVALS);
+	if (jint(d, o, "iter", 0, MAX_ITERS, 0, &it) ||
+	    jnum(d, o, "time", 0, MAX_MS, 0, &r->ev_time[r->nevals]) ||
+	    jnum(d, o, "accuracy", 0, 100, 0, &r->ev_acc[r->nevals]))
+		return -1;
+	r->nevals++;
+	return 0;
+}
+
+/* One record; -1 with d->err set when it is not a valid one. */
+static int read_record(struct rd *d, struct run_log *r, const char *line)
+{
+	json_error_t jerr;
+	const char *type;
+	json_t *o;
+	int rc = 0;
+
+	o = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o || !json_is_object(o)) {
+		snprintf(d->err, sizeof(d->err), "%s:%ld: malformed record (%s)", d->path, d->line,
+			 o ? "not a JSON object" : jerr.text);
+		rc = -1;
+	} else if (!json_is_string(json_object_get(o, "type"))) {
+		snprintf(d->err, sizeof(d->err), "%s:%ld: malformed record (no \"type\")", d->path,
+			 d->line);
+		rc = -1;
+	} else {
+		type = json_string_value(json_object_get(o, "type"));
+		if (!strcmp(type, "config"))
+			rc = read_config(d, r, o);
+		else if (!strcmp(type, "eval"))
+			rc = read_eval(d, r, o);
+		else if (!strcmp(type, "summary"))
+			rc = read_summary(d, r, o);
+		else if (!strcmp(type, "wire"))
+			/* bytes the emulated wire carried (scripts/train-cluster.sh) */
+			rc = jnum(d, o, "bytes_wire_per_iter", 0, MAX_BYTES, 0, &r->wire_iter);
+	}
+	json_decref(o);
+	return rc;
+}
+
+/* A whole log from f: one JSON object per line (blank lines pass), a
+ * config and a summary record. 0, or -1 with err (len bytes) set. */
+static int read_log_stream(struct run_log *r, FILE *f, const char *path, char *err, size_t len)
+{
+	struct rd d = { path, 0, "" };
 	char *line = NULL;
 	size_t cap = 0;
-	long lineno = 0;
+	ssize_t n;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
+	while (rc == 0 && (n = getline(&line, &cap, f)) > 0) {
+		d.line++;
+		if (strspn(line, " \t\r\n") == (size_t)n)
+			continue;
+		if (strlen(line) != (size_t)n) {
+			snprintf(d.err, sizeof(d.err), "%s:%ld: malformed record (a NUL byte)", path,
+				 d.line);
+			rc = -1;
+		} else {
+			rc = read_record(&d, r, line);
+		}
+	}
+	free(line);
+	if (rc == 0 && ferror(f)) {
+		snprintf(d.err, sizeof(d.err), "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0 && (!r->has_config || !r->has_summary)) {
+		snprintf(d.err, sizeof(d.err), "%s: not a complete inc-train log (no %s record)",
+			 path, r->has_config ? "summary" : "config");
+		rc = -1;
+	}
+	snprintf(err, len, "%s", d.err);
+	return rc;
+}
+
+static int read_log(struct run_log *r, const char *path)
+{
+	char err[512];
+	FILE *f = fopen(path, "r");
+	int rc;
+
 	if (!f) {
 		fprintf(stderr, "inc-train report: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (rc == 0 && getline(&line, &cap, f) > 0) {
-		json_error_t err;
-		json_t *o;
-		const char *type;
-
-		lineno++;
-		if (strspn(line, " \t\r\n") == strlen(line))
-			continue;
-		o = json_loads(line, JSON_REJECT_DUPLICATES, &err);
-		if (!o || !json_is_object(o)) {
-			fprintf(stderr, "inc-train report: %s:%ld: malformed record (%s)\n", path,
-				lineno, o ? "not a JSON object" : err.text);
-			rc = -1;
-		} else if (!json_is_string(json_object_get(o, "type"))) {
-			fprintf(stderr, "inc-train report: %s:%ld: malformed record (no \"type\")\n",
-				path, lineno);
-			rc = -1;
-		} else {
-			type = json_string_value(json_object_get(o, "type"));
-			if (!strcmp(type, "config")) {
-				read_config(r, o);
-			} else if (!strcmp(type, "eval") && r->nevals < MAX_EVALS) {
-				r->ev_time[r->nevals] = jnum(o, "time", 0);
-				r->ev_acc[r->nevals++] = jnum(o, "accuracy", 0);
-			} else if (!strcmp(type, "summary")) {
-				read_summary(r, o);
-			} else if (!strcmp(type, "wire")) {
-				/* bytes the emulated wire carried (scripts/train-cluster.sh) */
-				r->wire_iter = jnum(o, "bytes_wire_per_iter", 0);
-			}
-		}
-		json_decref(o);
-	}
-	free(line);
+	rc = read_log_stream(r, f, path, err, sizeof(err));
 	fclose(f);
 	if (rc)
-		return rc;
-	if (!r->has_config || !r->has_summary) {
-		fprintf(stderr, "inc-train report: %s: not a complete inc-train log "
-			"(no %s record)\n", path, r->has_config ? "summary" : "config");
-		return -1;
-	}
-	return 0;
+		fprintf(stderr, "inc-train report: %s\n", err);
+	return rc;
+}
+
+int tr_report_check_log(FILE *f, const char *name, char *err, size_t len)
+{
+	static struct run_log r;
+
+	return read_log_stream(&r, f, name, err, len);
 }
 
 /* Fig. 12's split of an iteration: computation (data, forward, backward,
@@ -505,17 +674,24 @@ static int plot_scaling(const char *dir, struct run_log *r, int n, int *made)
 			return -1;
 		}
 		fprintf(f, "# workers exchange_ms (%s)\n", keys[k]);
-		for (w = lo; w <= hi; w++)
+		/* The curve's runs by increasing workers, the first run of
+		 * each count: at most n points, whatever the counts are. */
+		for (w = 0;;) {
+			int best = -1;
+
 			for (j = 0; j < n; j++) {
 				char key[64];
 
 				scaling_key(&r[j], key, sizeof(key));
-				if (r[j].workers == w && !strcmp(key, keys[k])) {
-					fprintf(f, "%d %.4f\n", w,
-						comm_ms(&r[j]));
-					break;
-				}
+				if (r[j].workers > w && !strcmp(key, keys[k]) &&
+				    (best < 0 || r[j].workers < r[best].workers))
+					best = j;
 			}
+			if (best < 0)
+				break;
+			w = r[best].workers;
+			fprintf(f, "%d %.4f\n", w, comm_ms(&r[best]));
+		}
 		fclose(f);
 		fprintf(g, "%s'%s' using 1:2 with linespoints lw 2 pt %d title '%s'",
 			k ? ", \\\n     " : "", dat, 5 + k, keys[k]);
