@@ -283,7 +283,7 @@ enum inc_error_feedback {
  * INC_E_PROTOCOL. One call at a time may use a state. 0, INC_E_ARG (bad
  * parts or ratio) or INC_E_NOMEM.
  */
-#define INC_SCALE_RATIO_DEFAULT 10.0
+#define INC_SCALE_RATIO_DEFAULT 8.0
 #define INC_SCALE_EMAX 40
 #define INC_SCALE_PARTS_MAX (1u << 20)
 struct inc_scale;
