@@ -133,6 +133,7 @@ help:
 	@echo "make demo-capture  real tagged TCP traffic through the codec"
 	@echo "make reproduce     the paper's experiments at full length (long)"
 	@echo "make accuracy      equal accuracy over the whole schedule, with and without error feedback (long)"
+	@echo "make defaults-hdc   the HDC runs that chose the defaults, 3 seeds (about 2 hours)"
 	@echo "make accuracy-torch  resnet18 through DDP, the inceptionn hook, fp16 and PowerSGD, 3 seeds, whole schedules (hours, resumable)"
 	@echo "make time-to-accuracy  time to INC's final accuracy - 0.3 on the emulated cluster (root; uses make accuracy's HDC logs)"
 	@echo "make schedules     sync / wfbp / bucket / mgwfbp / gossip on the emulated cluster (long)"

@@ -17,6 +17,15 @@ time-to-accuracy: deps
 	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run $(NIC_SWITCH)
 	@experiments/train-time-to-accuracy.sh
 
+# The HDC runs that chose the defaults (feedback, scaling policy and ratio),
+# 3 seeds, and their table in docs/results.md (about 2 hours on 2 cores;
+# finished runs kept in docs/results/defaults-hdc/).
+.PHONY: defaults-hdc
+defaults-hdc: deps
+	@$(MAKE) --no-print-directory $(BIN)/inc-train $(BIN)/inc-run
+	@experiments/defaults-hdc.py run
+	@experiments/defaults-hdc.py table
+
 # torchvision's resnet18 through DDP, the inceptionn hook (defaults, plain
 # codec, the alternatives) and PyTorch's fp16 / PowerSGD hooks, 3 seeds each,
 # whole schedules (hours on 2 cores; resumable: a finished run is kept in
