@@ -85,18 +85,18 @@ def main():
                      (dict(compression="gzip"), "compression"), (dict(algo="tree"), "algo")):
         try:
             inct._options(kw.get("compression"), kw.get("error_bound"), kw.get("error_feedback"),
-                          {k: v for k, v in kw.items() if k == "algo"})
+                          None, None, {k: v for k, v in kw.items() if k == "algo"})
             report(False, "%s=%r accepted" % (what, kw))
         except ValueError as e:
             report(True, "refused: %s" % e)
     env = dict(os.environ, INC_ERROR_FEEDBACK="off")
     r = subprocess.run([sys.executable, "-c", "import inceptionn.torch as t; "
-                        "print(t._options('software', None, None, {})[1]['error_feedback_active'])"],
+                        "print(t._options('software', None, None, None, None, {})[1]['error_feedback_active'])"],
                        env=env, capture_output=True, text=True)
     report(r.stdout.strip() == "False", "INC_ERROR_FEEDBACK=off applies when register() does not "
            "say: %s" % r.stdout.strip())
     r = subprocess.run([sys.executable, "-c", "import inceptionn.torch as t; "
-                        "print(t._options('software', None, True, {})[1]['error_feedback_active'])"],
+                        "print(t._options('software', None, True, None, None, {})[1]['error_feedback_active'])"],
                        env=env, capture_output=True, text=True)
     report(r.stdout.strip() == "True", "error_feedback=True wins over INC_ERROR_FEEDBACK=off")
     for lib_env in ("/nonexistent/libinceptionn.so", "/etc/hostname"):
