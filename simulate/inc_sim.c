@@ -78,6 +78,7 @@ static struct sim {
 	double ratio;           /* raw bytes / compressed bytes */
 	double overhead;        /* wire bytes / payload bytes */
 	double seg_bytes;       /* raw bytes per segment */
+	double seg_cost;        /* host s per segment received (calibration) */
 	double bucket_bytes;
 	int leaf, oversub;
 	/* compute, s */
@@ -123,8 +124,9 @@ static double jget(json_t *o, const char *key, double dflt)
 	return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
-/* The summary record (and config) of an inc-train JSON-lines log. */
-static void read_train_log(const char *path, json_t **summary, json_t **config)
+/* The summary and config records of an inc-train JSON-lines log, and the
+ * wire bytes per iteration of train-cluster.sh's wire record (-1: none). */
+static void read_train_log(const char *path, json_t **summary, json_t **config, double *wire_pi)
 {
 	FILE *f = fopen(path, "r");
 	char line[8192];
@@ -142,6 +144,9 @@ static void read_train_log(const char *path, json_t **summary, json_t **config)
 		} else if (t && !strcmp(t, "config")) {
 			json_decref(*config);
 			*config = o;
+		} else if (t && !strcmp(t, "wire")) {
+			*wire_pi = jget(o, "bytes_wire_per_iter", -1);
+			json_decref(o);
 		} else {
 			json_decref(o);
 		}
@@ -299,8 +304,11 @@ static double wire(double raw_bytes, int compressed)
 	return raw_bytes / (compressed ? S.ratio : 1.0) * S.overhead;
 }
 
-/* A stream of segments to one peer: at most SIM_WINDOW in flight, so the
- * segments arrive in order, as on one TCP connection. */
+/* A stream of segments to one peer, as on one TCP connection: at most two
+ * in flight, so they arrive nearly in order (segments in flight share the
+ * path's bandwidth in the flow model; many in flight would all finish
+ * together, which a byte stream never does) while the second hides the
+ * path's latency behind the first. */
 #define SIM_WINDOW 2
 struct sim_stream {
 	sg_mailbox_t to;
@@ -356,6 +364,7 @@ static void ring_allreduce(int me, double bytes)
 	for (s = 0; s < steps; s++)
 		for (k = 0; k < nseg; k++) {
 			sg_mailbox_get(mine);
+			host_sleep(S.seg_cost);
 			if (sw)   /* reduce-scatter: decompress, sum, compress again;
 				   * all-gather: decompress the forwarded segment */
 				host_sleep(seg / S.sw_dec_Bps + (s < p - 1 ? seg / S.sw_comp_Bps : 0));
@@ -387,8 +396,10 @@ static void wa_worker(int me, double bytes)
 		if (me == 0)
 			S.wire_bytes += wire(seg, comp);
 	}
-	for (k = 0; k < nseg; k++)
+	for (k = 0; k < nseg; k++) {
 		sg_mailbox_get(down);
+		host_sleep(S.seg_cost);
+	}
 	stream_flush(&up);
 }
 
@@ -409,8 +420,10 @@ static void wa_aggregator(double bytes)
 		nseg = 1;
 	seg = bytes / nseg;
 	for (k = 0; k < nseg; k++) {
-		for (i = 0; i < S.p; i++)
+		for (i = 0; i < S.p; i++) {
 			sg_mailbox_get(mbox("a%d", i, 0));
+			host_sleep(S.seg_cost);
+		}
 		if (sw)
 			host_sleep(S.p * seg / S.sw_dec_Bps);
 		for (i = 0; i < S.p; i++)
@@ -520,7 +533,8 @@ static void usage(void)
 		"               [--scheme inc|wa] [--compression none|nic|software] [--ratio R] [--compute-ms C]\n"
 		"               [--topology star|fattree] [--leaf K] [--oversub O] [--schedule sync|wfbp|bucket|mgwfbp]\n"
 		"               [--bucket-mb B] [--segment-kb S] [--rtl FILE] [--bench FILE] [--error-bound E]\n"
-		"               [--wire-overhead F] [--gpu-tflops T] [--batch B] [--platform-out FILE]\n");
+		"               [--wire-overhead F] [--gpu-tflops T] [--batch B] [--segment-us U]\n"
+		"               [--platform-out FILE]\n");
 	exit(2);
 }
 
@@ -534,7 +548,7 @@ int main(int argc, char **argv)
 		{ "oversub", 1, 0, 'o' }, { "schedule", 1, 0, 'S' }, { "bucket-mb", 1, 0, 'b' },
 		{ "segment-kb", 1, 0, 'e' }, { "rtl", 1, 0, 'R' }, { "bench", 1, 0, 'B' },
 		{ "error-bound", 1, 0, 'E' }, { "wire-overhead", 1, 0, 'w' }, { "gpu-tflops", 1, 0, 'T' },
-		{ "batch", 1, 0, 'm' }, { "platform-out", 1, 0, 'P' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "batch", 1, 0, 'm' }, { "segment-us", 1, 0, 'u' }, { "platform-out", 1, 0, 'P' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	const char *model = NULL, *logf = NULL, *rtl = "simulate/rtl-nic.json";
 	const char *bench = NULL, *plat = NULL;
@@ -555,7 +569,7 @@ int main(int argc, char **argv)
 	/* TCP/IPv4 with timestamps in 9000-byte frames: 52 bytes of headers,
 	 * 38 of Ethernet framing, preamble and gap per 8948 of payload */
 	S.overhead = 9038.0 / 8948.0;
-	S.seg_bytes = 256 * 1024;
+	S.seg_bytes = 64 * 1024;        /* libinceptionn's INC_SEG_DEFAULT */
 	S.bucket_bytes = 25e6;
 	S.leaf = 16;
 	S.oversub = 1;
@@ -603,6 +617,7 @@ int main(int argc, char **argv)
 		case 'T': tflops = num("--gpu-tflops", optarg, 1e-6, 1e6); break;
 		case 'm': batch = num("--batch", optarg, 1, 1e6); break;
 		case 'P': plat = optarg; break;
+		case 'u': S.seg_cost = num("--segment-us", optarg, 0, 1e9) * 1e-6; break;
 		default: usage();
 		}
 	}
@@ -614,7 +629,7 @@ int main(int argc, char **argv)
 		json_t *sum, *cfg;
 		double w;
 
-		read_train_log(logf, &sum, &cfg);
+		read_train_log(logf, &sum, &cfg, &measured_wire);
 		if (!S.p)
 			S.p = (int)jget(cfg, "workers", 0);
 		S.nlayers = 1;
@@ -629,7 +644,8 @@ int main(int argc, char **argv)
 		if (!ratio_set && S.comp != SIM_NONE)
 			S.ratio = jget(sum, "codec_ratio", 1);
 		w = jget(sum, "bytes_per_iter", -1);
-		measured_wire = w;
+		if (measured_wire <= 0)
+			measured_wire = w;
 		json_decref(sum);
 		json_decref(cfg);
 		if (S.layer[0].params <= 0)

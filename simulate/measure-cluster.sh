@@ -2,18 +2,18 @@
 # measure-cluster.sh - the measured side of the simulator's validation: short
 # inc-train runs on the emulated cluster (cluster/train-cluster.sh, root)
 # for HDC and LeNet, 4 and 8 workers, WA / INC / WA+C / INC+C, at RATE
-# Mbit/s, ROUNDS times each, logs in OUT/<model>-<run>-<w>-r<round>.json.
+# Mbit/s, ROUNDS times each (rounds FIRST_ROUND...), logs in OUT/<model>-<run>-<w>-r<round>.json.
 # While it runs, /tmp/inc-quiet pauses the machine's background training;
 # it is removed on exit (also on error or interrupt) and the script starts
 # no new run after LIMIT seconds, so the quiet window stays bounded.
 #
-#   simulate/measure-cluster.sh [-i ITERS] [-r MBIT] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m "hdc lenet"] [-w "4 8"]
+#   simulate/measure-cluster.sh [-i ITERS] [-r MBIT] [-s FIRST_ROUND] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m "hdc lenet"] [-w "4 8"]
 set -u
 cd "$(dirname "$0")/.."
-iters=40 rate=250 rounds=2 limit=780 out=build/simulate/measured models="hdc lenet" ws="4 8"
-while getopts "i:r:n:l:o:m:w:" o; do
+iters=40 rate=250 first=1 rounds=2 limit=780 out=build/simulate/measured models="hdc lenet" ws="4 8"
+while getopts "i:r:s:n:l:o:m:w:" o; do
 	case $o in
-	i) iters=$OPTARG ;; r) rate=$OPTARG ;; n) rounds=$OPTARG ;; l) limit=$OPTARG ;;
+	i) iters=$OPTARG ;; r) rate=$OPTARG ;; s) first=$OPTARG ;; n) rounds=$OPTARG ;; l) limit=$OPTARG ;;
 	o) out=$OPTARG ;; m) models=$OPTARG ;; w) ws=$OPTARG ;;
 	*) echo "usage: $0 [-i ITERS] [-r MBIT] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m MODELS] [-w WORKERS]" >&2; exit 2 ;;
 	esac
@@ -27,7 +27,7 @@ trap 'exit 130' INT TERM
 sleep 5
 echo "measure-cluster: load $(cut -d' ' -f1-3 /proc/loadavg) at start"
 t0=$(date +%s)
-for r in $(seq 1 "$rounds"); do
+for r in $(seq "$first" $((first + rounds - 1))); do
 	for m in $models; do
 		for w in $ws; do
 			for s in wa inc wa-c inc-c; do

@@ -6,3 +6,11 @@ ALL_TARGETS += $(BIN)/inc-sim
 $(BIN)/inc-sim: simulate/inc_sim.c
 	@mkdir -p $(dir $@)
 	$(CC) $(SIM_CFLAGS) -o $@ $< $(SIM_LIBS)
+
+# The quick validation (seconds): ring vs the alpha-beta formula, WA linear
+# in p, ring flat, nic and software codecs, topologies, an inc-train log.
+TEST_SUITES += simulate
+DESC_simulate := inc-sim: ring within 10 % of alpha-beta at 16 workers, WA linear in p, ring flat, codecs, fat tree, logs
+.PHONY: test-simulate
+test-simulate: $(BIN)/inc-sim
+	@simulate/tests/simulate-check.sh
