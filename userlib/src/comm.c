@@ -459,6 +459,33 @@ static void ctrl_accepted(void *arg, const struct inc_hello *h, int fd)
 	entry_put(d->table + ENTRY_BYTES * h->rank, &ss, (uint16_t)h->port);
 }
 
+/* The master's address and port and the bind address, each refusal
+ * naming its variable. */
+static int env_bootstrap(const char *addr, const char *port_s, const char *bind_s, long *port,
+			 struct sockaddr_storage *master, socklen_t *mlen,
+			 struct sockaddr_storage *bind_ss, socklen_t *blen)
+{
+	const char *pn = getenv("INC_MASTER_PORT") && *getenv("INC_MASTER_PORT") ?
+			 "INC_MASTER_PORT" : "MASTER_PORT";
+	const char *an = getenv("INC_MASTER_ADDR") && *getenv("INC_MASTER_ADDR") ?
+			 "INC_MASTER_ADDR" : "MASTER_ADDR";
+	char dec[16];
+
+	if (!addr)
+		return inc_env_refuse("INC_MASTER_ADDR", NULL, "not set (nor MASTER_ADDR)");
+	if (!port_s)
+		return inc_env_refuse("INC_MASTER_PORT", NULL, "not set (nor MASTER_PORT)");
+	if (inc_parse_long(port_s, 1, 65535, port))
+		return inc_env_refuse(pn, port_s, "want a port 1..65535 (decimal, or 0x hex)");
+	snprintf(dec, sizeof(dec), "%ld", *port);   /* getaddrinfo wants decimal */
+	if (resolve(addr, dec, master, mlen))
+		return inc_env_refuse(an, addr, "not an address or a name that resolves");
+	if (bind_s && resolve(bind_s, "0", bind_ss, blen))
+		return inc_env_refuse("INC_BIND_ADDR", bind_s,
+				      "not an address or a name that resolves");
+	return 0;
+}
+
 /* Environment bootstrap. */
 static int init_env(struct inc_comm **out, int rank, int size)
 {
@@ -496,10 +523,8 @@ static int init_env(struct inc_comm **out, int rank, int size)
 		return 0;
 	}
 	deadline = inc_now_ms() + timeout;
-	rc = INC_E_ENV;
-	if (!addr || inc_parse_long(port_s, 1, 65535, &port) ||
-	    resolve(addr, port_s, &master, &mlen) ||
-	    (bind_s && resolve(bind_s, "0", &bind_ss, &blen)))
+	rc = env_bootstrap(addr, port_s, bind_s, &port, &master, &mlen, &bind_ss, &blen);
+	if (rc)
 		goto out;
 	rc = tables_alloc(size, &addrs, &alens, &table);
 	if (rc)
@@ -605,7 +630,8 @@ static int local_addr(struct sockaddr_in *sin)
 	sin->sin_family = AF_INET;
 	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (env && *env)
-		return inet_pton(AF_INET, env, &sin->sin_addr) == 1 ? 0 : INC_E_ENV;
+		return inet_pton(AF_INET, env, &sin->sin_addr) == 1 ? 0 :
+		       inc_env_refuse("INC_ADDR", env, "not an IPv4 address");
 	if (getifaddrs(&ifa) < 0)
 		return 0;
 	for (i = ifa; i; i = i->ifa_next) {
@@ -704,20 +730,26 @@ int inc_comm_init_mpi(struct inc_comm **out)
 
 int inc_comm_init_env(struct inc_comm **out)
 {
-	const char *rank_s, *size_s;
 	long rank, size;
+	int rc;
 
 	if (!out)
 		return INC_E_ARG;
 	*out = NULL;
-	rank_s = inc_env2("INC_RANK", "RANK");
-	size_s = inc_env2("INC_WORLD_SIZE", "WORLD_SIZE");
 #ifdef INC_WITH_MPI
-	if (!rank_s && !size_s && under_mpirun())
+	if (!inc_env2("INC_RANK", "RANK") && !inc_env2("INC_WORLD_SIZE", "WORLD_SIZE") &&
+	    under_mpirun())
 		return inc_comm_init_mpi(out);
 #endif
-	if (inc_parse_long(size_s, 1, 65536, &size) ||
-	    inc_parse_long(rank_s, 0, size - 1, &rank))
-		return INC_E_ENV;
+	rc = inc_env_long("INC_WORLD_SIZE", "WORLD_SIZE", 1, 65536, &size);
+	if (rc == 1)
+		return inc_env_refuse("INC_WORLD_SIZE", NULL, "not set (nor WORLD_SIZE)");
+	if (rc)
+		return rc;
+	rc = inc_env_long("INC_RANK", "RANK", 0, size - 1, &rank);
+	if (rc == 1)
+		return inc_env_refuse("INC_RANK", NULL, "not set (nor RANK)");
+	if (rc)
+		return rc;
 	return init_env(out, (int)rank, (int)size);
 }

@@ -8,6 +8,8 @@ const char *inc_strerror(int err)
 	case INC_E_ARG:
 		return "invalid argument";
 	case INC_E_ENV:
+		if (*inc_env_error())   /* the variable and value at fault */
+			return inc_env_error();
 		return "environment variable missing or invalid (INC_RANK/RANK, INC_WORLD_SIZE/WORLD_SIZE, "
 		       "INC_MASTER_ADDR/MASTER_ADDR, INC_MASTER_PORT/MASTER_PORT, INC_COMPRESSION, "
 		       "INC_ERROR_BOUND, INC_ALGO, INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, INC_JOB_ID, "

@@ -59,34 +59,7 @@
 #define PENDING_MAX 64            /* handshakes open at once */
 #define MSG_MAX     INC_REPLY_BYTES
 
-/* ------------------------------------------------------------------------ */
-/* Log hook                                                                  */
-/* ------------------------------------------------------------------------ */
-static inc_log_fn log_fn;
-static void *log_arg;
-
-void inc_set_log(inc_log_fn fn, void *arg)
-{
-	log_fn = fn;
-	log_arg = arg;
-}
-
-void inc_log(const char *fmt, ...)
-{
-	const char *env = getenv("INC_LOG");
-	char line[512];
-	va_list ap;
-
-	if (!log_fn && !(env && !strcmp(env, "stderr")))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (log_fn)
-		log_fn(log_arg, line);
-	else
-		fprintf(stderr, "libinceptionn: %s\n", line);
-}
+/* The log hook (inc_set_log, inc_log) lives in log.c. */
 
 static const char *const refusal_names[INC_REFUSED_COUNT] = {
 	"not_hello", "version", "truncated", "timeout", "job", "size", "rank", "duplicate",
@@ -119,15 +92,18 @@ int inc_job_init(struct inc_job *j, int rank, int size, const char *default_id)
 	j->rank = rank;
 	j->size = size;
 	if (v && inc_parse_long(v, 1, 3600000, &ms))
-		return INC_E_ENV;
+		return inc_env_refuse("INC_HELLO_TIMEOUT_MS", v,
+				      "want a number 1..3600000 (decimal, or 0x hex)");
 	j->hello_ms = (int)ms;
 	if (id) {
 		n = strlen(id);
 		if (n > INC_JOB_ID_MAX)
-			return INC_E_ENV;
+			return inc_env_refuse("INC_JOB_ID", id, "longer than %d characters",
+					      INC_JOB_ID_MAX);
 		for (i = 0; i < n; i++)
 			if (id[i] <= ' ' || id[i] > '~')
-				return INC_E_ENV;
+				return inc_env_refuse("INC_JOB_ID", id,
+						      "want printable characters, no spaces");
 		memcpy(j->id, id, n);
 	} else {
 		/* Printable by construction; truncated if very long. */
@@ -136,10 +112,15 @@ int inc_job_init(struct inc_job *j, int rank, int size, const char *default_id)
 			if (j->id[i] <= ' ' || j->id[i] > '~')
 				j->id[i] = '_';
 	}
+	/* Set but empty would silently mean "no authentication". */
+	if (!secret && getenv("INC_JOB_SECRET"))
+		return inc_env_refuse("INC_JOB_SECRET", "", "empty (unset it for a job "
+				      "without a secret)");
 	if (secret) {
 		n = strlen(secret);
 		if (n > sizeof(j->secret))
-			return INC_E_ENV;
+			return inc_env_refuse("INC_JOB_SECRET", "(not shown)",
+					      "longer than %zu bytes", sizeof(j->secret));
 		memcpy(j->secret, secret, n);
 		j->secret_len = n;
 		j->has_secret = 1;

@@ -272,8 +272,19 @@ int inc_comm_alloc(struct inc_comm **out, int rank, int size);
 /* options.c: the environment. The first of a and b that is set and not
  * empty (b may be NULL), else NULL. */
 const char *inc_env2(const char *a, const char *b);
-/* A decimal number in [lo, hi]: 0, or INC_E_ENV (also for s NULL). */
+/* A number in [lo, hi] (lo >= 0) by the variables' rule, decimal or 0x
+ * hex: 0, or INC_E_ENV (also for s NULL); sets no message. */
 int inc_parse_long(const char *s, long lo, long hi, long *out);
+/* The variable name (else alt, may be NULL) as a number in [lo, hi]: 1
+ * absent, 0 read, INC_E_ENV refused (with inc_env_refuse's message). */
+int inc_env_long(const char *name, const char *alt, long lo, long hi, long *out);
+/* Every INC_E_ENV: records "environment variable NAME='VALUE': why" (value
+ * NULL: not set) for inc_strerror and sends it to the log hook. */
+int inc_env_refuse(const char *name, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* log.c: this thread's last refusal text ("" if none), and setting it. */
+const char *inc_env_error(void);
+void inc_env_error_set(const char *text);
 int inc_env_timeout_ms(int *ms);
 int inc_env_initial_tos(uint8_t *tos);
 
