@@ -27,7 +27,7 @@ demo_pkgs=(
 pkgs=(
 	build-essential clang llvm libclang-rt-14-dev pkg-config
 	libpcap-dev libssl-dev tcpdump tshark iproute2 ethtool iputils-ping
-	verilator iverilog yosys opensta
+	verilator iverilog yosys opensta z3 boolector
 	qemu-system-x86 busybox-static cpio kmod debootstrap
 	linux-headers-amd64 linux-image-amd64 linux-headers-6.12-amd64 linux-image-6.12-amd64 dwarves
 	openmpi-bin libopenmpi-dev
