@@ -57,7 +57,7 @@ def run():
             continue
         t0 = time.time()
         print("defaults-hdc: [%d/%d] %s seed %d" % (i + 1, len(todo), name, seed), flush=True)
-        tmp = out + ".part"
+        tmp = os.path.join(ROOT, "build", os.path.basename(out) + ".part")
         rc = subprocess.call([os.path.join(ROOT, "build", "bin", "inc-run"), "-n", "4",
                               os.path.join(ROOT, "build", "bin", "inc-train")] + SCHEDULE + args +
                              ["--seed", str(seed), "--log", tmp])
