@@ -27,3 +27,11 @@ test-python: $(LIB)/libinceptionn.so $(LIB)/libinceptionn.a $(BIN)/inc-run $(BIN
 
 SUITES_python += python
 DESC_python := the ctypes binding, the DDP hook against the C trainer, make install, nic mode (root)
+
+# inceptionn._launch: the INC_* environment against the process group
+# (torch.py calls check_env before the hook's communicator is made).
+.PHONY: test-python-launch
+test-python-launch: $(LIB)/libinceptionn.so
+	/usr/bin/python3 python/tests/launch_check.py
+SUITES_python += python-launch
+DESC_python-launch := INC_RANK/INC_WORLD_SIZE/INC_MASTER_PORT against the process group: contradictions named
