@@ -318,18 +318,23 @@ struct sim_stream {
 
 static void stream_put(struct sim_stream *st, double raw, int compressed)
 {
-	/* nic mode: a compressed segment first passes the sending NIC's
-	 * compress engine (one beat per cycle, then its pipeline) and the
-	 * receiving NIC's decompress pipeline; the engine works on segment
-	 * k+1 while segment k is on the wire */
-	if (S.comp == SIM_NIC && compressed)
-		host_sleep(raw / S.nic_Bps + 2 * S.nic_lat);
+	/* nic mode: the sending NIC's compress engine and the receiving NIC's
+	 * decompress engine add their pipelines' latency; the engine takes
+	 * one beat per cycle, so the segment streams onto the wire while it is
+	 * compressed and the next may start once the engine has taken this
+	 * one: the stream runs at the slower of the wire and the engine */
+	int engine = S.comp == SIM_NIC && compressed;
+
+	if (engine)
+		host_sleep(2 * S.nic_lat);
 	if (st->n == SIM_WINDOW) {
 		sg_comm_wait(st->q[0]);
 		memmove(st->q, st->q + 1, sizeof(st->q[0]) * (SIM_WINDOW - 1));
 		st->n--;
 	}
 	st->q[st->n++] = sg_mailbox_put_async(st->to, &token, (long)wire(raw, compressed));
+	if (engine)
+		host_sleep(raw / S.nic_Bps);
 }
 
 static void stream_flush(struct sim_stream *st)
@@ -506,22 +511,27 @@ static void make_groups(double latency_s, double bps)
 	}
 }
 
-/* The alpha-beta(-gamma) exchange time of the paper's Sec. VIII-D for the
- * sync schedule: ring 2(p-1)(alpha + n/(p B)) + codec, WA (full-duplex
- * aggregator link, gradients up while weights go down) 2 alpha + p n/B. */
+/* The alpha-beta-gamma exchange time of the paper's Sec. VIII-D for the
+ * sync schedule: ring 2(p-1)(alpha + n/(p B)), the wire term over the
+ * ratio when compressed, the codec as gamma: the NIC's engines stream (a
+ * step takes the slower of wire and engine), the host codec adds its time;
+ * WA (full-duplex aggregator link, gradients up while the uncompressed
+ * weights go down) 2 alpha + p n/B. */
 static double formula_s(double bytes)
 {
 	double a = S.lat_us * 1e-6, B = S.gbps * 1e9 / 8, p = S.p;
 	double up = S.comp == SIM_NONE ? 1 : S.ratio;
 
 	if (S.scheme == SIM_RING) {
-		double t = 2 * (p - 1) * (a + bytes / p / up * S.overhead / B);
+		double step = bytes / p / up * S.overhead / B;
 
+		if (S.comp == SIM_NIC && bytes / p / S.nic_Bps > step)
+			step = bytes / p / S.nic_Bps;
 		if (S.comp == SIM_SOFTWARE)
-			t += bytes / p * ((p - 1) / S.sw_comp_Bps + 2 * (p - 1) / S.sw_dec_Bps);
-		return t;
+			step += bytes / p * (0.5 / S.sw_comp_Bps + 1 / S.sw_dec_Bps);
+		return 2 * (p - 1) * (a + step);
 	}
-	return 2 * a + p * bytes * S.overhead / B * (up > 1 ? 1 : 1);
+	return 2 * a + p * bytes * S.overhead / B;
 }
 
 /* ------------------------------------------------------------- main */
@@ -747,7 +757,7 @@ int main(int argc, char **argv)
 		       (const char *[]){ "sync", "wfbp", "bucket", "mgwfbp" }[S.sched], S.gbps, S.lat_us, n,
 		       S.comp == SIM_NONE ? 1.0 : S.ratio, S.overhead, S.ngroups, end * 1e3,
 		       (end - compute) * 1e3, compute * 1e3, S.wire_bytes,
-		       S.sched == SIM_SYNC ? formula_s(n) * 1e3 : NAN);
+		       formula_s(n) * 1e3);
 	}
 	free(S.done);
 	return 0;

@@ -14,3 +14,8 @@ DESC_simulate := inc-sim: ring within 10 % of alpha-beta at 16 workers, WA linea
 .PHONY: test-simulate
 test-simulate: $(BIN)/inc-sim
 	@simulate/tests/simulate-check.sh
+
+# The study: projections and plots for docs/results.md (minutes).
+.PHONY: simulate
+simulate: $(BIN)/inc-sim $(BIN)/inc-bench
+	@simulate/study.sh

@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""plots.py STUDY.jsonl RATIO - the plots and tables of simulate/study.sh.
+
+Reads the inc-sim lines that study.sh collected and writes, with gnuplot,
+docs/results/sim-fig15-10g.png, sim-scaling.png, sim-speedup.png and
+sim-nic-vs-host.png, and build/simulate/section.md: the tables of the
+"Past one machine" section of docs/results.md.
+"""
+import json
+import os
+import subprocess
+import sys
+
+MODELS = ["hdc", "alexnet", "vgg16", "resnet50"]
+NAMES = {"hdc": "HDC", "alexnet": "AlexNet", "vgg16": "VGG-16", "resnet50": "ResNet-50"}
+LINKS = [10, 25, 100]
+OUT = "build/simulate"
+PNG = "docs/results"
+
+
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            d = json.loads(line)
+            s = d["sim"]
+            s["case"] = d["case"]
+            s["model"] = d["model"]
+            rows.append(s)
+    return rows
+
+
+def run_label(s):
+    if s["scheme"] == "wa":
+        return "WA" if s["compression"] == "none" else "WA+C"
+    return {"none": "INC", "nic": "INC+C", "software": "INC+C (host codec)"}[s["compression"]]
+
+
+def pick(rows, **kw):
+    return [r for r in rows if all(r.get(k) == v for k, v in kw.items())]
+
+
+def one(rows, **kw):
+    r = pick(rows, **kw)
+    return r[0] if r else None
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def dat(name, lines):
+    path = os.path.join(OUT, name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def fig15(rows):
+    f = pick(rows, case="fig15")
+    lines = []
+    for p in range(4, 9):
+        cells = [str(p)]
+        for sch, comp in (("wa", "none"), ("inc", "none"), ("wa", "nic"), ("inc", "nic")):
+            r = one(f, workers=p, scheme=sch, compression=comp)
+            cells += ["%.3f" % r["exchange_ms"], "%.3f" % r["formula_exchange_ms"]]
+        lines.append(" ".join(cells))
+    d = dat("fig15.dat", lines)
+    gnuplot(f"""set terminal pngcairo size 900,560 font ",11"
+set output "{PNG}/sim-fig15-10g.png"
+set title "Fig. 15 at 10 Gbit/s (simulated): AlexNet's gradient exchange vs workers"
+set xlabel "workers"; set ylabel "exchange per iteration (ms)"; set logscale y
+set key outside right; set grid; set xtics 1
+plot "{d}" u 1:2 w lp lw 2 pt 7 lc 1 t "WA (sim)", "" u 1:3 w l dt 2 lc 1 t "WA (formula)", \\
+     "" u 1:4 w lp lw 2 pt 7 lc 2 t "INC (sim)", "" u 1:5 w l dt 2 lc 2 t "INC (formula)", \\
+     "" u 1:6 w lp lw 2 pt 7 lc 3 t "WA+C (sim)", "" u 1:7 w l dt 2 lc 3 t "WA+C (formula)", \\
+     "" u 1:8 w lp lw 2 pt 7 lc 4 t "INC+C (sim)", "" u 1:9 w l dt 2 lc 4 t "INC+C (formula)"
+""")
+    t = ["| workers | WA sim | WA formula | INC sim | INC formula | WA+C sim | WA+C formula | INC+C sim | INC+C formula |",
+         "|---|---|---|---|---|---|---|---|---|"]
+    for ln in lines:
+        c = ln.split()
+        t.append("| " + " | ".join([c[0]] + ["%.1f" % float(x) for x in c[1:]]) + " |")
+    return t
+
+
+def scaling(rows):
+    s = pick(rows, case="scale")
+    ps = sorted({r["workers"] for r in s})
+    plots = []
+    for mi, m in enumerate(MODELS):
+        for g in LINKS:
+            lines = []
+            for p in ps:
+                cells = [str(p)]
+                for sch, comp, topo in (("wa", "none", "star"), ("inc", "none", "star"), ("inc", "nic", "star"),
+                                        ("inc", "software", "star"), ("inc", "nic", "fattree")):
+                    r = one(s, model=m, link_gbps=g, workers=p, scheme=sch, compression=comp, topology=topo)
+                    cells.append("%.4f" % r["iter_ms"] if r else "NaN")
+                lines.append(" ".join(cells))
+            if any(c != "NaN" for ln in lines for c in ln.split()[1:]):
+                plots.append((m, g, dat(f"scale-{m}-{g}.dat", lines)))
+    if not plots:
+        return
+    script = [f'set terminal pngcairo size 1500,{330 * len(MODELS)} font ",9"',
+              f'set output "{PNG}/sim-scaling.png"',
+              f'set multiplot layout {len(MODELS)},{len(LINKS)} title "Iteration time vs workers (simulated; sync schedule; star unless marked)"',
+              "set logscale xy; set grid; set key top left font ',8'",
+              'set xlabel "workers"; set ylabel "iteration (ms)"']
+    for m, g, d in plots:
+        script.append(f'set title "{NAMES[m]}, {g} Gbit/s"')
+        script.append(f'plot "{d}" u 1:2 w lp pt 7 lc 1 t "WA", "" u 1:3 w lp pt 7 lc 2 t "INC", '
+                      f'"" u 1:4 w lp pt 7 lc 4 t "INC+C (NIC)", "" u 1:5 w lp pt 6 lc 7 t "INC+C (host codec)", '
+                      f'"" u 1:6 w lp pt 4 dt 2 lc 4 t "INC+C (NIC), fat tree 4:1"')
+    script.append("unset multiplot")
+    gnuplot("\n".join(script) + "\n")
+
+
+def speedup(rows):
+    s = pick(rows, case="scale", topology="star")
+    ps = sorted({r["workers"] for r in s})
+    script = [f'set terminal pngcairo size 1400,{320 * ((len(MODELS) + 1) // 2)} font ",10"',
+              f'set output "{PNG}/sim-speedup.png"',
+              f'set multiplot layout {(len(MODELS) + 1) // 2},2 title "Speed-up of INC+C (NIC) per iteration (simulated, star): solid over INC, dashed over WA"',
+              "set logscale x; set logscale y; set grid; set key top left font ',8'",
+              'set xlabel "workers"; set ylabel "speed-up (x)"']
+    table = ["| model | link | " + " | ".join(f"{p} w." for p in ps) + " |", "|---|---|" + "---|" * len(ps)]
+    for m in MODELS:
+        cols = []
+        for g in LINKS:
+            lines, cells_t = [], []
+            for p in ps:
+                c = one(s, model=m, link_gbps=g, workers=p, scheme="inc", compression="nic")
+                i = one(s, model=m, link_gbps=g, workers=p, scheme="inc", compression="none")
+                w = one(s, model=m, link_gbps=g, workers=p, scheme="wa", compression="none")
+                if c and i and w:
+                    lines.append(f'{p} {i["iter_ms"] / c["iter_ms"]:.4f} {w["iter_ms"] / c["iter_ms"]:.4f}')
+                    cells_t.append(f'{i["iter_ms"] / c["iter_ms"]:.2f} / {w["iter_ms"] / c["iter_ms"]:.0f}')
+                else:
+                    cells_t.append("-")
+            if lines:
+                cols.append((g, dat(f"speedup-{m}-{g}.dat", lines)))
+                table.append(f"| {NAMES[m]} | {g} Gbit/s | " + " | ".join(cells_t) + " |")
+        if not cols:
+            continue
+        script.append(f'set title "{NAMES[m]}"')
+        parts = []
+        for k, (g, d) in enumerate(cols):
+            parts.append(f'"{d}" u 1:2 w lp pt 7 lc {k + 1} t "{g} Gbit/s, over INC"')
+            parts.append(f'"{d}" u 1:3 w l dt 2 lc {k + 1} t "{g} Gbit/s, over WA"')
+        script.append("plot " + ", ".join(parts))
+    script.append("unset multiplot")
+    gnuplot("\n".join(script) + "\n")
+    return table
+
+
+def nic_vs_host(rows):
+    s = pick(rows, case="scale", topology="star")
+    ps = sorted({r["workers"] for r in s if r["compression"] == "software"})
+    script = [f'set terminal pngcairo size 900,560 font ",11"', f'set output "{PNG}/sim-nic-vs-host.png"',
+              'set title "INC+C iteration time, host codec / NIC engines (simulated, star)"',
+              "set logscale x; set grid; set key outside right", 'set xlabel "workers"; set ylabel "host codec / NIC (x)"']
+    parts, k = [], 0
+    table = ["| model | link | " + " | ".join(f"{p} w." for p in ps) + " |", "|---|---|" + "---|" * len(ps)]
+    for m in MODELS:
+        for g in LINKS:
+            lines, cells = [], []
+            for p in ps:
+                a = one(s, model=m, link_gbps=g, workers=p, scheme="inc", compression="software")
+                b = one(s, model=m, link_gbps=g, workers=p, scheme="inc", compression="nic")
+                if a and b:
+                    lines.append(f'{p} {a["iter_ms"] / b["iter_ms"]:.4f}')
+                    cells.append(f'{a["iter_ms"] / b["iter_ms"]:.2f}')
+                else:
+                    cells.append("-")
+            if lines:
+                k += 1
+                parts.append(f'"{dat(f"nvh-{m}-{g}.dat", lines)}" u 1:2 w lp pt 7 lc {MODELS.index(m) + 1} '
+                             f'dt {LINKS.index(g) + 1} t "{NAMES[m]} {g} Gbit/s"')
+                table.append(f"| {NAMES[m]} | {g} Gbit/s | " + " | ".join(cells) + " |")
+    if parts:
+        gnuplot("\n".join(script) + "\nplot " + ", ".join(parts) + "\n")
+    return table
+
+
+def iter_table(rows):
+    s = pick(rows, case="scale")
+    ps = sorted({r["workers"] for r in s})
+    t = ["| model | link | run | " + " | ".join(f"{p} w." for p in ps) + " |", "|---|---|---|" + "---|" * len(ps)]
+    for m in MODELS:
+        for g in LINKS:
+            for sch, comp, topo, lab in (("wa", "none", "star", "WA"), ("inc", "none", "star", "INC"),
+                                         ("inc", "nic", "star", "INC+C (NIC)"),
+                                         ("inc", "software", "star", "INC+C (host codec)"),
+                                         ("inc", "nic", "fattree", "INC+C (NIC), fat tree 4:1"),
+                                         ("inc", "none", "fattree", "INC, fat tree 4:1")):
+                cells = []
+                for p in ps:
+                    r = one(s, model=m, link_gbps=g, workers=p, scheme=sch, compression=comp, topology=topo)
+                    cells.append("%.1f" % r["iter_ms"] if r else "-")
+                if any(c != "-" for c in cells):
+                    t.append(f"| {NAMES[m]} | {g} | {lab} | " + " | ".join(cells) + " |")
+    return t
+
+
+def sched_table(rows):
+    s = pick(rows, case="sched")
+    t = ["| model | run | sync | WFBP | bucket (25 MB) | MG-WFBP |", "|---|---|---|---|---|---|"]
+    for m in ("resnet50", "vgg16"):
+        for comp, lab in (("none", "INC"), ("nic", "INC+C (NIC)")):
+            cells = []
+            for sch in ("sync", "wfbp", "bucket", "mgwfbp"):
+                r = one(s, model=m, compression=comp, schedule=sch)
+                cells.append("%.1f (%d groups)" % (r["iter_ms"], r["groups"]) if r else "-")
+            t.append(f"| {NAMES[m]} | {lab} | " + " | ".join(cells) + " |")
+    return t
+
+
+def main():
+    rows = load(sys.argv[1])
+    sec = ["### Fig. 15 at 10 Gbit/s (AlexNet, exchange ms per iteration)", ""]
+    sec += fig15(rows) + [""]
+    scaling(rows)
+    sp = speedup(rows)
+    sec += ["### Iteration ms (sync schedule)", ""] + iter_table(rows) + [""]
+    sec += ["### Speed-up of INC+C (NIC): over INC / over WA", ""] + (sp or []) + [""]
+    sec += ["### Host codec / NIC engines (INC+C iteration time)", ""] + nic_vs_host(rows) + [""]
+    sec += ["### Layer-wise schedules, 64 workers, 10 Gbit/s (iteration ms)", ""] + sched_table(rows) + [""]
+    with open(os.path.join(OUT, "section.md"), "w") as f:
+        f.write("\n".join(sec))
+    print("plots: docs/results/sim-*.png, tables: build/simulate/section.md")
+
+
+if __name__ == "__main__":
+    main()

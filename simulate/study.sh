@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# study.sh - make simulate: the projections of docs/results.md ("Past one
+# machine"), then their plots (simulate/plots.py). Every input is a file
+# the project's tools write:
+#   - HDC: an inc-train log of an INC+C run on the emulated cluster
+#     (default: the newest build/simulate/measured/hdc-inc-c-4-r*.json of
+#     simulate/measure-cluster.sh, else the copy in simulate/tests/): its
+#     parameters, its Table II compute timers, its compression ratio, which
+#     the large models use too (no measured ratio of theirs exists here);
+#   - AlexNet, VGG-16, ResNet-50: simulate/models/*.json (parameters and
+#     FLOPs per layer) at GPU_TFLOPS (default 7: a 14 TFLOP/s fp32 GPU at
+#     half its peak) and BATCH images per worker (default 32);
+#   - the NIC: simulate/rtl-nic.json (the RTL's clock and cycles);
+#   - the host codec: inc-bench codec's table (BENCH, default
+#     build/simulate/inc-bench-codec.txt, written here when missing).
+# Writes OUT/study.jsonl (one inc-sim line per case) and the PNGs in
+# docs/results/. Progress: one line per batch of cases.
+#   simulate/study.sh [-o OUT] [-j JOBS] [-q]   (-q: a few cases, for a look)
+set -eu
+cd "$(dirname "$0")/.."
+out=build/simulate jobs=2 quick=
+while getopts "o:j:q" o; do
+	case $o in o) out=$OPTARG ;; j) jobs=$OPTARG ;; q) quick=1 ;;
+	*) echo "usage: $0 [-o OUT] [-j JOBS] [-q]" >&2; exit 2 ;; esac
+done
+sim=build/bin/inc-sim
+mkdir -p "$out" docs/results
+tflops=${GPU_TFLOPS:-7} batch=${BATCH:-32} lat=${LATENCY_US:-5}
+bench=${BENCH:-$out/inc-bench-codec.txt}
+if [ ! -s "$bench" ]; then
+	echo "study: inc-bench codec -> $bench"
+	build/bin/inc-bench codec -M 16 -r 3 >"$bench"
+fi
+hdclog=$(ls -t build/simulate/measured/hdc-inc-c-4-r*.json 2>/dev/null | head -n 1 || true)
+[ -n "$hdclog" ] || hdclog=simulate/tests/hdc-inc-c-4.json
+ratio=$(grep '"type":"summary"' "$hdclog" | grep -o '"codec_ratio":[0-9.]*' | cut -d: -f2)
+echo "study: HDC from $hdclog, compression ratio $ratio (all models), GPU $tflops TFLOP/s, batch $batch, latency $lat us"
+
+cases=$out/study-cases.txt
+: >"$cases"
+model_args() {
+	case $1 in
+	hdc) echo "--from-log $hdclog" ;;
+	*) echo "--model simulate/models/$1.json --gpu-tflops $tflops --batch $batch" ;;
+	esac
+}
+add() { echo "$*" >>"$cases"; }
+if [ -n "$quick" ]; then models="alexnet" ps="4 64" gs="10"; else models="hdc alexnet vgg16 resnet50" ps="4 8 16 64 256 1024" gs="10 25 100"; fi
+# Fig. 15 at 10 Gbit/s, 4-8 workers, AlexNet
+for p in 4 5 6 7 8; do
+	for s in "wa none" "inc none" "wa nic" "inc nic"; do
+		set -- $s
+		add "fig15 --workers $p --link-gbps 10 --latency-us $lat $(model_args alexnet) --scheme $1 --compression $2 --ratio $ratio --segment-kb 4096"
+	done
+done
+# the scaling study: sync schedule, star (all) and a fat tree of 32-host
+# leaves at 4:1 (10 Gbit/s)
+for m in $models; do
+	for g in $gs; do
+		for p in $ps; do
+			for topo in star fattree; do
+				[ $topo = fattree ] && [ "$g" != 10 ] && continue
+				[ $topo = fattree ] && [ "$p" -le 32 ] && continue
+				t="--topology $topo"; [ $topo = fattree ] && t="$t --leaf 32 --oversub 4"
+				for s in "wa none" "inc none" "inc nic" "inc software"; do
+					set -- $s
+					[ "$1" = wa ] && [ $topo = fattree ] && continue
+					[ "$2" = software ] && [ "$p" -gt 256 ] && continue
+					add "scale --workers $p --link-gbps $g --latency-us $lat $(model_args $m) --scheme $1 --compression $2 --ratio $ratio --segment-kb 4096 $t --bench $bench"
+				done
+			done
+		done
+	done
+done
+# the layer-wise schedules: ResNet-50 and VGG-16, 64 workers, 10 Gbit/s, INC and INC+C
+for m in resnet50 vgg16; do
+	for c in none nic; do
+		for sch in sync wfbp bucket mgwfbp; do
+			add "sched --workers 64 --link-gbps 10 --latency-us $lat $(model_args $m) --scheme inc --compression $c --ratio $ratio --segment-kb 1024 --schedule $sch"
+		done
+	done
+done
+n=$(wc -l <"$cases")
+echo "study: $n cases, $jobs at a time"
+res=$out/study.jsonl
+: >"$res"
+i=0
+# each case: its tag, the model's name and the inc-sim line
+run_case() {
+	local tag=$1 m; shift
+	m=$(echo "$*" | grep -o 'models/[a-z0-9]*\|from-log' | sed 's,models/,,; s,from-log,hdc,')
+	echo "{\"case\":\"$tag\",\"model\":\"$m\",\"sim\":$(nice -n 5 build/bin/inc-sim "$@")}"
+}
+export -f run_case
+while mapfile -t -n 24 batch_lines && [ ${#batch_lines[@]} -gt 0 ]; do
+	printf '%s\n' "${batch_lines[@]}" | xargs -P "$jobs" -I{} bash -c 'run_case {}' >>"$res"
+	i=$((i + ${#batch_lines[@]}))
+	echo "study: $i/$n cases done ($(date +%T))"
+done <"$cases"
+[ "$(wc -l <"$res")" -eq "$n" ] || { echo "study: $(wc -l <"$res") of $n cases ran" >&2; exit 1; }
+/usr/bin/python3 simulate/plots.py "$res" "$ratio"
