@@ -146,7 +146,8 @@ help:
 	@echo "              (TX engine 500k frames per width, RX engine and loopback 10^6 frames per width, all flips)"
 	@echo "make synth    Yosys synth_xilinx + OpenSTA per top (-j2; TOPS=\"inc_offload_top@512 ...\")"
 	@echo "make driver   build the kernel module"
-	@echo "make install PREFIX=DIR   install libinceptionn, headers, pkg-config file, Python package"
+	@echo "make install PREFIX=DIR   install the programs (bin/), libinceptionn, headers, pkg-config file, Python package"
+	@echo "make uninstall PREFIX=DIR remove exactly what make install wrote"
 	@echo
 	@echo "Test suites (make test-SUITE), by part (make test-PART):"
 	@$(foreach p,$(PARTS),printf '\n%s (make test-%s):\n' '$(p)' '$(p)'; \

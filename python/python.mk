@@ -21,6 +21,14 @@ install-python: $(LIB)/libinceptionn.so
 	    '$(abspath $(PREFIX))/lib/$(UL_SONAME)' > $(PY_DEST)/_config.py
 	@echo "installed the inceptionn Python package into $(PY_DEST)"
 
+# What install-python wrote, and the byte code Python wrote beside it.
+.PHONY: uninstall-python
+uninstall: uninstall-python
+uninstall-python:
+	rm -f $(addprefix $(PY_DEST)/,$(notdir $(PY_SRCS)) _config.py)
+	rm -rf $(PY_DEST)/__pycache__
+	rmdir $(PY_DEST) 2>/dev/null || true
+
 test-python: $(LIB)/libinceptionn.so $(LIB)/libinceptionn.a $(BIN)/inc-run $(BIN)/inc-train \
 	     $(UL_TEST)/nic-switch
 	python/tests/python-tests.sh

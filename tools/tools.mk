@@ -99,3 +99,33 @@ DESC_tools-safety := inc-pcap/inc-rtl-pcap/inc-codec: output==input refused, no 
 .PHONY: test-tools-safety
 test-tools-safety: $(SAN_TOOLS)
 	INC_BIN=$(SAN_BIN) tools/tests/test_safety.sh
+
+# --- make install: the programs ----------------------------------------------
+# Every program the docs tell users to run goes to $(PREFIX)/bin; each
+# answers --help. inc-rtl-pcap (and its 512-bit sibling, which --width 512
+# runs from the same directory) is installed when it is built (it needs
+# Verilator; plain `make` builds it). make uninstall removes exactly these.
+INSTALL_PROGRAMS := $(BIN)/inc-run $(BIN)/inc-bench $(BIN)/inc-train $(BIN)/inc-codec \
+	$(BIN)/inc-pcap $(BIN)/inc-tcpgen
+INSTALL_PROGRAMS_IF_BUILT := $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512
+.PHONY: install-programs uninstall-programs
+install: install-programs
+install-programs: $(INSTALL_PROGRAMS)
+	install -d $(PREFIX)/bin
+	install -m 755 $(INSTALL_PROGRAMS) $(PREFIX)/bin/
+	for p in $(INSTALL_PROGRAMS_IF_BUILT); do \
+		if [ -x "$$p" ]; then install -m 755 "$$p" $(PREFIX)/bin/; \
+		else echo "not installed: $$p (not built; make $$p needs Verilator)"; fi; \
+	done
+	@echo "installed the programs into $(PREFIX)/bin"
+uninstall: uninstall-programs
+uninstall-programs:
+	rm -f $(addprefix $(PREFIX)/bin/,$(notdir $(INSTALL_PROGRAMS) $(INSTALL_PROGRAMS_IF_BUILT)))
+
+# make install into a temporary prefix: every program runs from there
+# (--help), make uninstall leaves the prefix as it was.
+SUITES_tools += install
+DESC_install := make install PREFIX=tmp: every program in bin/ answers --help; make uninstall removes exactly it
+.PHONY: test-install
+test-install: $(INSTALL_PROGRAMS) $(LIB)/libinceptionn.so
+	tools/tests/test_install.sh

@@ -233,6 +233,20 @@ endif
 	install -m 644 tools/wireshark/inceptionn.lua $(PREFIX)/lib/wireshark/plugins/
 	@echo "installed libinceptionn into $(PREFIX)"
 
+# Exactly the files the rule above writes (both flavours; rm -f skips those
+# absent), and include/inceptionn when empty; shared directories of the
+# prefix (lib/pkgconfig, lib/wireshark/plugins) stay, as autotools leaves them.
+UL_INSTALLED := include/inceptionn/inceptionn.h include/inceptionn/inc_model.h \
+	include/inceptionn/inc_frame_fast.h lib/libinceptionn.a lib/$(UL_SONAME) \
+	lib/libinceptionn.so lib/pkgconfig/inceptionn.pc lib/libinceptionn-mpi.a \
+	lib/libinceptionn-mpi.so.0 lib/libinceptionn-mpi.so lib/pkgconfig/inceptionn-mpi.pc \
+	lib/wireshark/plugins/inceptionn.lua
+.PHONY: uninstall uninstall-userlib
+uninstall: uninstall-userlib
+uninstall-userlib:
+	rm -f $(addprefix $(PREFIX)/,$(UL_INSTALLED))
+	rmdir $(PREFIX)/include/inceptionn 2>/dev/null || true
+
 # ---------------------------------------------------------------- bench
 bench-userlib: $(UL_BINS)
 	experiments/userlib-bench.sh quick
