@@ -171,6 +171,10 @@ test-userlib-nicemu-gso: $(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef
 	NICEMU_OFFLOAD=1 NICEMU_SWITCH_ARGS="$${NICEMU_SWITCH_ARGS:--c 1}" userlib/tests/userlib-nicemu.sh \
 		$(UL_TEST)/ar-check $(UL_TEST)/nic-switch $(UL_TEST)/ef-check
 
+.PHONY: test-userlib-cli
+test-userlib-cli: $(BIN)/inc-run $(BIN)/inc-bench
+	userlib/tests/userlib-cli.sh $(BIN)/inc-run $(BIN)/inc-bench
+
 .PHONY: test-userlib-env
 test-userlib-env: $(UL_TEST)/env-check $(BIN)/inc-bench
 	userlib/tests/userlib-env.sh $(UL_TEST)/env-check $(BIN)/inc-bench
@@ -190,7 +194,8 @@ test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-t
 
 SUITES_userlib += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
-SUITES_userlib += userlib-env
+SUITES_userlib += userlib-env userlib-cli
+DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a, -m cnat selects cnat
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
 DESC_userlib-cnat := natural compression: every exponent against the documented rule, decode of all bytes
