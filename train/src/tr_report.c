@@ -15,6 +15,7 @@
  * Run labels take the mode's label from libinceptionn's compression table.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -795,6 +796,36 @@ static int write_table(const char *dir, struct run_log *r, int n, int scaling, i
 	return 0;
 }
 
+/* A log that sits in the output directory under a name the report
+ * writes (report.md, fig12-..., schedules....) would be overwritten: its
+ * path, else NULL. */
+static const char *log_in_output(const char *out, struct run_log *runs, int n)
+{
+	static const char *const names[] = { "report.md", "fig1[2-5]*", "schedules.*" };
+	struct stat so, sd;
+	char dir[4096];
+	const char *base;
+	int i;
+	size_t k;
+
+	if (stat(out, &so))
+		return NULL;             /* made afresh: nothing in it yet */
+	for (i = 0; i < n; i++) {
+		base = strrchr(runs[i].path, '/');
+		snprintf(dir, sizeof(dir), "%.*s", base ? (int)(base - runs[i].path) : 1,
+			 base ? runs[i].path : ".");
+		if (base && base == runs[i].path)
+			snprintf(dir, sizeof(dir), "/");
+		base = base ? base + 1 : runs[i].path;
+		if (stat(dir, &sd) || sd.st_dev != so.st_dev || sd.st_ino != so.st_ino)
+			continue;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (!fnmatch(names[k], base, 0))
+				return runs[i].path;
+	}
+	return NULL;
+}
+
 int tr_report_main(int argc, char **argv)
 {
 	static struct run_log runs[MAX_RUNS];
@@ -816,6 +847,11 @@ int tr_report_main(int argc, char **argv)
 	}
 	if (!out || n == 0) {
 		fprintf(stderr, "usage: inc-train report LOG... --out DIR\n");
+		return 2;
+	}
+	if (log_in_output(out, runs, n)) {
+		fprintf(stderr, "inc-train report: the log %s is in %s under a name the report "
+			"writes; choose another --out\n", log_in_output(out, runs, n), out);
 		return 2;
 	}
 	if (mkdir(out, 0755) && errno != EEXIST) {

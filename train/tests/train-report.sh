@@ -93,6 +93,18 @@ printf '{"type":"summary","x":"\\u0000"}' | tr -d '\n' >>"$t/a.json"
 printf '\0\n' >>"$t/a.json"
 refused "a NUL byte" "a.json:3: malformed record" "$t/a.json"
 
+# A log where the report writes: refused, the log unchanged.
+mkdir -p "$t/o"
+cp "$t/w1.json" "$t/o/report.md"
+sum=$(md5sum <"$t/o/report.md")
+err=$("$train" report "$t/o/report.md" --out "$t/o" 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] && [ "$(md5sum <"$t/o/report.md")" = "$sum" ] && grep -q "choose another --out" <<<"$err" \
+	&& ok "a log named report.md in --out is refused and kept: $err" || ko "log in --out: exit $rc, '$err'"
+cp "$t/w1.json" "$t/o/run.json"
+"$train" report "$t/o/run.json" --out "$t/o" >/dev/null 2>&1 && [ -s "$t/o/report.md" ] \
+	&& ok "a log of another name in --out: the report is written beside it" || ko "report beside its log"
+
 # --log on a device that refuses writes.
 err=$("$train" --quiet --iterations 4 --batch 50 --log /dev/full 2>&1 >/dev/null)
 rc=$?
