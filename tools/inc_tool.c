@@ -3,6 +3,7 @@
 #include "inc_tool.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,8 @@ int inc_stdio_same_file(void)
 
 FILE *inc_out_open(const char *path, const char *in)
 {
+	static char real[PATH_MAX];
+	struct stat st;
 	mode_t um;
 	FILE *f;
 	int fd;
@@ -240,8 +243,13 @@ FILE *inc_out_open(const char *path, const char *in)
 				path, in);
 	if (out_pending || strlen(path) + 8 > sizeof(out_tmp))
 		inc_die("%s: path too long", path);
-	snprintf(out_tmp, sizeof(out_tmp), "%s.XXXXXX", path);
-	strcpy(out_final, path);
+	/* Through a symbolic link: replace the file it names, not the link. */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, real) &&
+	    strlen(real) + 8 <= sizeof(out_tmp))
+		path = real;
+	if (snprintf(out_tmp, sizeof(out_tmp), "%s.XXXXXX", path) >= (int)sizeof(out_tmp))
+		inc_die("%s: path too long", path);
+	snprintf(out_final, sizeof(out_final), "%s", path);
 	fd = mkstemp(out_tmp);
 	if (fd < 0)
 		inc_die("%s: cannot create a temporary beside it: %s", path, strerror(errno));

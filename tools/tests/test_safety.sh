@@ -69,6 +69,12 @@ check "... and no temporary is left" test "$(ls "$t" | grep -c '^out\.pcap\.')" 
 $bin/inc-pcap compress tests/fixtures/inc-plain.pcap "$t/new.pcap" 2>/dev/null
 check "inc-pcap writes a new output (mode from umask: $(stat -c %a "$t/new.pcap"))" \
 	test "$(stat -c %a "$t/new.pcap")" = "$(printf '%o' $((0666 & ~$(umask))))"
+mkdir -p "$t/real"
+echo "old" >"$t/real/target.pcap"
+ln -sf real/target.pcap "$t/viasym.pcap"
+$bin/inc-pcap compress tests/fixtures/inc-plain.pcap "$t/viasym.pcap" 2>/dev/null
+check "an output through a symbolic link: the link stays, its target is written" \
+	test -L "$t/viasym.pcap" -a "$(frames "$t/real/target.pcap")" = "$(frames tests/fixtures/inc-plain.pcap)"
 if [ -x "$rtl" ]; then
 	echo "old output" >"$t/out.pcap"
 	$rtl compress "$t/cut.pcap" "$t/out.pcap" >/dev/null 2>&1
