@@ -106,7 +106,7 @@ def scaling(rows):
     script = [f'set terminal pngcairo size 1500,{330 * len(MODELS)} font ",9"',
               f'set output "{PNG}/sim-scaling.png"',
               f'set multiplot layout {len(MODELS)},{len(LINKS)} title "Iteration time vs workers (simulated; sync schedule; star unless marked)"',
-              "set logscale xy; set grid; set key top left font ',8'",
+              "set logscale xy; set grid; set key top left font ',8'; set xrange [3:1400]",
               'set xlabel "workers"; set ylabel "iteration (ms)"']
     for m, g, d in plots:
         script.append(f'set title "{NAMES[m]}, {g} Gbit/s"')
@@ -123,7 +123,7 @@ def speedup(rows):
     script = [f'set terminal pngcairo size 1400,{320 * ((len(MODELS) + 1) // 2)} font ",10"',
               f'set output "{PNG}/sim-speedup.png"',
               f'set multiplot layout {(len(MODELS) + 1) // 2},2 title "Speed-up of INC+C (NIC) per iteration (simulated, star): solid over INC, dashed over WA"',
-              "set logscale x; set logscale y; set grid; set key top left font ',8'",
+              "set logscale x; set logscale y; set grid; set key top left font ',8'; set xrange [3:1400]",
               'set xlabel "workers"; set ylabel "speed-up (x)"']
     table = ["| model | link | " + " | ".join(f"{p} w." for p in ps) + " |", "|---|---|" + "---|" * len(ps)]
     for m in MODELS:
