@@ -76,7 +76,8 @@ static struct sim {
 	enum sim_sched sched;
 	enum sim_topo topo;
 	double ratio;           /* raw bytes / compressed bytes */
-	double overhead;        /* wire bytes / payload bytes */
+	double overhead;        /* measured / modelled wire bytes, uncompressed */
+	double overhead_c;      /* the same for compressed payload */
 	double seg_bytes;       /* raw bytes per segment */
 	double seg_cost;        /* host s per segment received (calibration) */
 	double bucket_bytes;
@@ -299,9 +300,21 @@ static void host_sleep(double s)
 		sg_actor_sleep_for(s);
 }
 
+/* Wire bytes of RAW payload bytes: the NIC compresses each frame's payload,
+ * so every 9000-byte frame keeps its headers (TCP/IPv4 with timestamps,
+ * Ethernet, preamble and gap: 90 bytes per 8948 of payload) and only the
+ * payload shrinks by the ratio. S.overhead (uncompressed bytes) and
+ * S.overhead_c (compressed payload) scale that to a measured run's wire
+ * bytes: 1 unless --from-log or --wire-overhead sets them. */
+#define SIM_FRAME_PAYLOAD 8948.0
+#define SIM_FRAME_HDR 90.0
 static double wire(double raw_bytes, int compressed)
 {
-	return raw_bytes / (compressed ? S.ratio : 1.0) * S.overhead;
+	double hdr = raw_bytes / SIM_FRAME_PAYLOAD * SIM_FRAME_HDR;
+
+	if (compressed)
+		return raw_bytes / S.ratio * S.overhead_c + hdr;
+	return (raw_bytes + hdr) * S.overhead;
 }
 
 /* A stream of segments to one peer, as on one TCP connection: at most two
@@ -520,10 +533,8 @@ static void make_groups(double latency_s, double bps)
 static double formula_s(double bytes)
 {
 	double a = S.lat_us * 1e-6, B = S.gbps * 1e9 / 8, p = S.p;
-	double up = S.comp == SIM_NONE ? 1 : S.ratio;
-
 	if (S.scheme == SIM_RING) {
-		double step = bytes / p / up * S.overhead / B;
+		double step = wire(bytes / p, S.comp != SIM_NONE) / B;
 
 		if (S.comp == SIM_NIC && bytes / p / S.nic_Bps > step)
 			step = bytes / p / S.nic_Bps;
@@ -531,7 +542,7 @@ static double formula_s(double bytes)
 			step += bytes / p * (0.5 / S.sw_comp_Bps + 1 / S.sw_dec_Bps);
 		return 2 * (p - 1) * (a + step);
 	}
-	return 2 * a + p * bytes * S.overhead / B;
+	return 2 * a + p * wire(bytes, 0) / B;
 }
 
 /* ------------------------------------------------------------- main */
@@ -563,6 +574,8 @@ int main(int argc, char **argv)
 	const char *model = NULL, *logf = NULL, *rtl = "simulate/rtl-nic.json";
 	const char *bench = NULL, *plat = NULL;
 	double model_bytes = -1, compute_ms = -1, tflops = 14, batch = 32, measured_wire = -1;
+	double log_ratio = 1;
+	int log_p = 0, log_comp = 0, log_wa = 0;
 	char tmpplat[] = "/tmp/inc-sim-XXXXXX";
 	int o, eb = 10, i, ratio_set = 0, ov_set = 0;
 	char *sg_argv[8];
@@ -576,9 +589,7 @@ int main(int argc, char **argv)
 	S.sched = SIM_SYNC;
 	S.topo = SIM_STAR;
 	S.ratio = 1;
-	/* TCP/IPv4 with timestamps in 9000-byte frames: 52 bytes of headers,
-	 * 38 of Ethernet framing, preamble and gap per 8948 of payload */
-	S.overhead = 9038.0 / 8948.0;
+	S.overhead = S.overhead_c = 1;  /* framing is in wire() */
 	S.seg_bytes = 64 * 1024;        /* libinceptionn's INC_SEG_DEFAULT */
 	S.bucket_bytes = 25e6;
 	S.leaf = 16;
@@ -623,7 +634,7 @@ int main(int argc, char **argv)
 		case 'R': rtl = optarg; break;
 		case 'B': bench = optarg; break;
 		case 'E': eb = (int)num("--error-bound", optarg, 1, 30); break;
-		case 'w': S.overhead = num("--wire-overhead", optarg, 1, 10); ov_set = 1; break;
+		case 'w': S.overhead = S.overhead_c = num("--wire-overhead", optarg, 0.1, 10); ov_set = 1; break;
 		case 'T': tflops = num("--gpu-tflops", optarg, 1e-6, 1e6); break;
 		case 'm': batch = num("--batch", optarg, 1, 1e6); break;
 		case 'P': plat = optarg; break;
@@ -640,8 +651,17 @@ int main(int argc, char **argv)
 		double w;
 
 		read_train_log(logf, &sum, &cfg, &measured_wire);
+		log_p = (int)jget(cfg, "workers", 0);
 		if (!S.p)
-			S.p = (int)jget(cfg, "workers", 0);
+			S.p = log_p;
+		{
+			const char *sc = json_string_value(json_object_get(cfg, "scheme"));
+			const char *co = json_string_value(json_object_get(cfg, "compression"));
+
+			log_wa = sc && !strcmp(sc, "wa");
+			log_comp = co && strcmp(co, "none") != 0;
+		}
+		log_ratio = jget(sum, "codec_ratio", 1);
 		S.nlayers = 1;
 		S.layer[0].params = jget(cfg, "params", 0);
 		S.layer[0].share = 1;
@@ -688,15 +708,27 @@ int main(int argc, char **argv)
 	}
 	if (S.comp != SIM_NONE && !ratio_set && !logf)
 		die("%s", "compression needs --ratio R (or --from-log)");
-	/* the log's measured wire bytes calibrate the framing overhead */
-	if (logf && measured_wire > 0 && !ov_set) {
-		double n = S.layer[0].params * 4, p = S.p, up = S.comp == SIM_NONE ? 1 : S.ratio;
-		double payload = S.scheme == SIM_RING ? 2 * (p - 1) * n / up : p * (n / up + n);
+	/* the log's measured wire bytes per iteration scale wire() so that the
+	 * log's own run (its workers, scheme and compression) moves exactly
+	 * them; other settings keep that factor */
+	if (logf && measured_wire > 0 && !ov_set && log_p > 1) {
+		double n = S.layer[0].params * 4, p = log_p, r = S.ratio;
+		double raw = log_wa ? p * n : 2 * (p - 1) * n;  /* compressible bytes */
+		double down = log_wa ? wire(p * n, 0) : 0;      /* WA's weights */
 
-		if (S.p > 1)
-			S.overhead = measured_wire / payload;
-		if (S.overhead < 1)
-			S.overhead = 1;
+		if (log_comp) {         /* solve for the compressed payload's factor */
+			S.ratio = log_ratio;
+			S.overhead_c = (measured_wire - down - raw / SIM_FRAME_PAYLOAD * SIM_FRAME_HDR) /
+				       (raw / S.ratio);
+			if (S.overhead_c < 0.1)
+				S.overhead_c = 0.1;
+			if (!ratio_set && S.comp != SIM_NONE)
+				S.ratio = log_ratio;
+			else
+				S.ratio = r;
+		} else {
+			S.overhead = measured_wire / (wire(raw, 0) + down);
+		}
 	}
 	make_groups(S.lat_us * 1e-6, S.gbps * 1e9);
 
@@ -755,7 +787,8 @@ int main(int argc, char **argv)
 		       S.comp == SIM_NONE ? "none" : S.comp == SIM_NIC ? "nic" : "software",
 		       S.topo == SIM_STAR ? "star" : "fattree",
 		       (const char *[]){ "sync", "wfbp", "bucket", "mgwfbp" }[S.sched], S.gbps, S.lat_us, n,
-		       S.comp == SIM_NONE ? 1.0 : S.ratio, S.overhead, S.ngroups, end * 1e3,
+		       S.comp == SIM_NONE ? 1.0 : S.ratio, S.comp == SIM_NONE ? S.overhead : S.overhead_c,
+		       S.ngroups, end * 1e3,
 		       (end - compute) * 1e3, compute * 1e3, S.wire_bytes,
 		       formula_s(n) * 1e3);
 	}

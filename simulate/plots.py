@@ -204,6 +204,22 @@ def iter_table(rows):
     return t
 
 
+def nic512_table(rows):
+    s = pick(rows, case="nic512")
+    t = ["| model | link | INC | INC+C, 256-bit engines (65 Gb/s) | INC+C, 512-bit engines (128.5 Gb/s) | INC+C, host codec |",
+         "|---|---|---|---|---|---|"]
+    for m in MODELS:
+        for g in LINKS:
+            w = one(s, model=m, link_gbps=g)
+            i = one(rows, case="scale", model=m, link_gbps=g, workers=64, scheme="inc", compression="none", topology="star")
+            n = one(rows, case="scale", model=m, link_gbps=g, workers=64, scheme="inc", compression="nic", topology="star")
+            h = one(rows, case="scale", model=m, link_gbps=g, workers=64, scheme="inc", compression="software", topology="star")
+            if w and i and n:
+                t.append(f"| {NAMES[m]} | {g} Gbit/s | {i['iter_ms']:.1f} | {n['iter_ms']:.1f} | {w['iter_ms']:.1f} | "
+                         + (f"{h['iter_ms']:.1f}" if h else "-") + " |")
+    return t
+
+
 def sched_table(rows):
     s = pick(rows, case="sched")
     t = ["| model | run | sync | WFBP | bucket (25 MB) | MG-WFBP |", "|---|---|---|---|---|---|"]
@@ -226,6 +242,7 @@ def main():
     sec += ["### Iteration ms (sync schedule)", ""] + iter_table(rows) + [""]
     sec += ["### Speed-up of INC+C (NIC): over INC / over WA", ""] + (sp or []) + [""]
     sec += ["### Host codec / NIC engines (INC+C iteration time)", ""] + nic_vs_host(rows) + [""]
+    sec += ["### The NIC's engines: 256 vs 512 bits, and the host codec (64 workers, iteration ms)", ""] + nic512_table(rows) + [""]
     sec += ["### Layer-wise schedules, 64 workers, 10 Gbit/s (iteration ms)", ""] + sched_table(rows) + [""]
     with open(os.path.join(OUT, "section.md"), "w") as f:
         f.write("\n".join(sec))

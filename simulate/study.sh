@@ -10,7 +10,8 @@
 #   - AlexNet, VGG-16, ResNet-50: simulate/models/*.json (parameters and
 #     FLOPs per layer) at GPU_TFLOPS (default 7: a 14 TFLOP/s fp32 GPU at
 #     half its peak) and BATCH images per worker (default 32);
-#   - the NIC: simulate/rtl-nic.json (the RTL's clock and cycles);
+#   - the NIC: simulate/rtl-nic.json (the RTL's clock and cycles) and
+#     simulate/rtl-nic-512.json (the 512-bit build);
 #   - the host codec: inc-bench codec's table (BENCH, default
 #     build/simulate/inc-bench-codec.txt, written here when missing).
 # Writes OUT/study.jsonl (one inc-sim line per case) and the PNGs in
@@ -61,6 +62,8 @@ for m in $models; do
 			for topo in star fattree; do
 				[ $topo = fattree ] && [ "$g" != 10 ] && continue
 				[ $topo = fattree ] && [ "$p" -le 32 ] && continue
+				# 1,024-worker rings take ~20 s of CPU each: 10 Gbit/s only
+				[ "$p" -gt 256 ] && [ "$g" != 10 ] && continue
 				t="--topology $topo"; [ $topo = fattree ] && t="$t --leaf 32 --oversub 4"
 				for s in "wa none" "inc none" "inc nic" "inc software"; do
 					set -- $s
@@ -75,6 +78,12 @@ for m in $models; do
 				done
 			done
 		done
+	done
+done
+# the 512-bit engines (simulate/rtl-nic-512.json) beside the 256-bit ones, 64 workers
+for m in $models; do
+	for g in $gs; do
+		add "nic512 --workers 64 --link-gbps $g --latency-us $lat $(model_args $m) --scheme inc --compression nic --ratio $ratio --segment-kb 4096 --rtl simulate/rtl-nic-512.json"
 	done
 done
 # the layer-wise schedules: ResNet-50 and VGG-16, 64 workers, 10 Gbit/s, INC and INC+C
