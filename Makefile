@@ -44,6 +44,7 @@ include synth/synth.mk
 include cluster/cluster.mk
 include experiments/experiments.mk
 include simulate/simulate.mk
+include formal/formal.mk
 
 .PHONY: all-targets
 all-targets: $(ALL_TARGETS)

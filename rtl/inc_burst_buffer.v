@@ -102,6 +102,20 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// Formal (formal/README.md): the window never holds more than WB bytes, a
+// refill is taken only when it fits (invariants for the k-induction).
+reg f_past_valid = 1'b0;
+always @(posedge clk) f_past_valid <= 1'b1;
+always @* begin
+    if (!f_past_valid) assume(rst);
+    if (f_past_valid && !rst) begin
+        assert(count_reg <= WB);
+        if (s_valid && s_ready) assert(remain <= WB - IN_BYTES);
+    end
+end
+`endif
+
 endmodule
 
 `resetall

@@ -479,6 +479,13 @@ always @(posedge clk) begin
     end
 end
 `endif
+`ifdef FORMAL
+// the simulation check above, as an assertion (formal/)
+always @(posedge clk) begin
+    if (!rst)
+        assert(md_done_reg == (x_valid_reg && x_last_reg));
+end
+`endif
 
 // ==========================================================================
 // Compress: stage B (compression blocks), stage C (group packing + tail

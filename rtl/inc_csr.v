@@ -204,10 +204,15 @@ always @(posedge clk) begin
     if (s_axil_bvalid && s_axil_bready) begin
         s_axil_bvalid <= 1'b0;
     end
+    // the response follows the handshake: AXI4 allows BVALID only after
+    // the address and data handshakes have completed (an edge after
+    // AWREADY/WREADY were seen high), not in the same cycle
+    if (s_axil_awready) begin
+        s_axil_bvalid  <= 1'b1;
+    end
     if (s_axil_awvalid && s_axil_wvalid && !s_axil_awready && !s_axil_bvalid) begin
         s_axil_awready <= 1'b1;
         s_axil_wready  <= 1'b1;
-        s_axil_bvalid  <= 1'b1;
         if (whigh) begin
             case ({22'd0, waddr, 2'b00})
                 `INC_REG_SCRATCH: scratch_reg <= s_axil_wdata;

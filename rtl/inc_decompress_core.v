@@ -520,6 +520,13 @@ always @(posedge clk) begin
     end
 end
 `endif
+`ifdef FORMAL
+// the simulation check above, as an assertion (formal/)
+always @(posedge clk) begin
+    if (!rst)
+        assert(mt_done == x_valid_reg);
+end
+`endif
 
 // Stage Y1 (with the matcher's snapshot): the sums, one adder deep.
 wire [15:0] x_orig_reg  = x_shim_reg[31:16];    // the original payload length
@@ -1046,6 +1053,13 @@ always @(posedge clk) begin
         $display("inc_decompress_core: chunk offered to the packer during a flush");
         $stop;
     end
+end
+`endif
+`ifdef FORMAL
+// the simulation check above, as an assertion (formal/)
+always @(posedge clk) begin
+    if (!rst)
+        assert(!(du_out_valid && !pk_in_ready));
 end
 `endif
 

@@ -166,6 +166,13 @@ always @(posedge clk) begin
     end
 end
 `endif
+`ifdef FORMAL
+// the simulation check above, as an assertion (formal/)
+always @(posedge clk) begin
+    if (!rst)
+        assert(!(in_valid && in_first && {1'b0, in_room} + {1'b0, in_offset} != BYTES[KW:0]));
+end
+`endif
 
 reg [2*DATA_WIDTH-1:0] acc_reg = 0;
 wire [2*DATA_WIDTH-1:0] merged = acc_reg | p1_chunk_reg;

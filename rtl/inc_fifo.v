@@ -110,6 +110,60 @@ always @(posedge clk) begin
     end
 end
 
+`ifdef FORMAL
+// Formal (formal/README.md): the occupancy invariants that make the
+// k-induction close, and a chosen-entry scoreboard: one entry, picked by a
+// free input at its push, must reach the head after exactly the entries
+// that were ahead of it, unchanged.
+reg f_past_valid = 1'b0;
+always @(posedge clk) f_past_valid <= 1'b1;
+always @* begin
+    if (!f_past_valid) assume(rst);
+end
+wire [AW:0] f_mem_count = wr_ptr_reg - rd_ptr_reg;
+always @* begin
+    if (f_past_valid && !rst) begin
+        assert(count_reg <= DEPTH);
+        assert(full_reg == (count_reg == DEPTH));
+        assert(count_reg == f_mem_count + head_valid_reg);
+        assert(head_valid_reg || f_mem_count == 0);
+        assert(head_valid_reg == (count_reg != 0));
+    end
+end
+(* anyseq *) reg f_pick;
+reg             f_armed = 1'b0;
+reg [AW:0]      f_pos = {(AW+1){1'b0}};   // entries ahead of the chosen one
+reg [WIDTH-1:0] f_data;
+always @(posedge clk) begin
+    if (f_armed && pop) begin
+        if (f_pos == 0)
+            f_armed <= 1'b0;
+        else
+            f_pos <= f_pos - 1'b1;
+    end
+    if (!f_armed && push && f_pick) begin
+        f_armed <= 1'b1;
+        f_data  <= in_data;
+        f_pos   <= count_reg - pop;
+    end
+    if (rst)
+        f_armed <= 1'b0;
+end
+always @* begin
+    if (f_past_valid && !rst && f_armed) begin
+        assert(f_pos < count_reg);
+        if (f_pos == 0)
+            assert(out_valid && out_data == f_data);
+        else
+            assert(mem[rd_ptr_reg[AW-1:0] + f_pos[AW-1:0] - 1'b1] == f_data);
+    end
+end
+always @(posedge clk) begin
+    if (f_past_valid && !rst)
+        cover(f_armed && pop && f_pos == 0 && count_reg == DEPTH);
+end
+`endif
+
 endmodule
 
 `resetall

@@ -17,6 +17,7 @@ void top_bus_init_dut(struct top_bus *b, uint64_t seed, struct top_io *io,
 	inc_axis_sink_init(&b->rx_sink, &io->m_rx, seed ^ 0x44);
 	b->cycles = 0;
 	b->hook = NULL;
+	b->axil_order_errors = 0;
 	*io->awvalid = *io->wvalid = *io->arvalid = 0;
 	*io->bready = *io->rready = 1;
 	*io->awprot = *io->arprot = 0;
@@ -76,6 +77,11 @@ void top_axil_write(struct top_bus *b, uint32_t addr, uint32_t data)
 		b->eval(b->dut);
 		took = *io->awready && *io->wready;   /* taken at this edge */
 		resp = *io->bvalid;
+		if (resp && *io->awvalid) {
+			/* B with or before the AW/W handshake */
+			fprintf(stderr, "axil write 0x%x: response before its handshake\n", addr);
+			b->axil_order_errors++;
+		}
 		top_cycle(b);
 		if (took)
 			*io->awvalid = *io->wvalid = 0;
@@ -102,6 +108,10 @@ uint32_t top_axil_read(struct top_bus *b, uint32_t addr)
 		took = *io->arready;
 		resp = *io->rvalid;
 		v = *io->rdata;
+		if (resp && *io->arvalid) {
+			fprintf(stderr, "axil read 0x%x: response before its handshake\n", addr);
+			b->axil_order_errors++;
+		}
 		top_cycle(b);
 		if (took)
 			*io->arvalid = 0;

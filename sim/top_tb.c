@@ -215,6 +215,7 @@ static void csr(long frames, uint64_t *rng)
 	top_axil_write(&bus, INC_REG_ID, 0);
 	CHECK(top_axil_read(&bus, INC_REG_ID) == INC_ID_VALUE, "ID is read-only");
 	CHECK(top_axil_read(&bus, 0x3fc) == 0, "unmapped reads 0");
+	CHECK(bus.axil_order_errors == 0, "AXI4-Lite responses after their handshakes");
 
 	/* RX-only traffic with RX enabled and TX off: counters follow. */
 	cfg.eb = 10;

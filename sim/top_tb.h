@@ -47,6 +47,9 @@ struct top_bus {
 	void (*eval)(void *dut);      /* settle its combinational logic */
 	void (*tick)(void *dut);      /* one clock */
 	void *dut;
+	/* AXI4-Lite responses seen in or before the cycle of their request's
+	 * handshake (AXI4 orders them after it; found by formal/ csr_axil) */
+	unsigned axil_order_errors;
 };
 
 /* The bus of the shell's single instance (top_tb_open). */
