@@ -49,7 +49,7 @@ import time
 import torch
 import torch.distributed as dist
 
-from . import _lib
+from . import _launch, _lib
 from ._lib import InceptionnError
 
 __all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "launcher_env",
@@ -559,9 +559,17 @@ def _create(group, compression, error_bound, error_feedback, scaling, scale_rati
     opts, settings = _options(compression, error_bound, error_feedback, scaling, scale_ratio,
                               options)
     rank, size = dist.get_rank(group), dist.get_world_size(group)
-    mine = {"settings": settings, "endpoint": _endpoint() if rank == 0 else None}
+    # the INC_* environment against the process group, on every rank, so
+    # that a contradiction fails every rank at once, naming both values
+    problem = _launch.launch_problem(rank, size)
+    mine = {"settings": settings, "problem": problem,
+            "endpoint": _endpoint() if rank == 0 and problem is None else None}
     every = [None] * size
     dist.all_gather_object(every, mine, group=group)
+    bad = [(r, e["problem"]) for r, e in enumerate(every) if e["problem"]]
+    if bad:
+        raise _launch.LaunchError("inceptionn.torch: %s" % "; ".join(
+            "rank %d: %s" % (r, msg) for r, msg in bad))
     differ = [r for r in range(size) if every[r]["settings"] != every[0]["settings"]]
     if differ:
         keys = sorted(k for k in settings
