@@ -9,13 +9,13 @@
 #
 #   simulate/measure-cluster.sh [-i ITERS] [-r MBIT] [-s FIRST_ROUND] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m "hdc lenet"] [-w "4 8"]
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 iters=40 rate=250 first=1 rounds=2 limit=780 out=build/simulate/measured models="hdc lenet" ws="4 8"
 while getopts "i:r:s:n:l:o:m:w:" o; do
 	case $o in
 	i) iters=$OPTARG ;; r) rate=$OPTARG ;; s) first=$OPTARG ;; n) rounds=$OPTARG ;; l) limit=$OPTARG ;;
 	o) out=$OPTARG ;; m) models=$OPTARG ;; w) ws=$OPTARG ;;
-	*) echo "usage: $0 [-i ITERS] [-r MBIT] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m MODELS] [-w WORKERS]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-i ITERS] [-r MBIT] [-s FIRST_ROUND] [-n ROUNDS] [-l LIMIT_S] [-o OUT] [-m MODELS] [-w WORKERS]" >&2; exit 2 ;;
 	esac
 done
 [ "$(id -u)" -eq 0 ] || { echo "measure-cluster: needs root (network namespaces)" >&2; exit 1; }

@@ -4,8 +4,8 @@
 
 Reads the inc-sim lines that study.sh collected and writes, with gnuplot,
 docs/results/sim-fig15-10g.png, sim-scaling.png, sim-speedup.png and
-sim-nic-vs-host.png, and build/simulate/section.md: the tables of the
-"Past one machine" section of docs/results.md.
+sim-nic-vs-host.png (SIM_PNG_DIR: elsewhere), and section.md beside
+STUDY.jsonl: the tables of docs/results.md's "Past one machine" section.
 """
 import json
 import os
@@ -15,8 +15,8 @@ import sys
 MODELS = ["hdc", "alexnet", "vgg16", "resnet50"]
 NAMES = {"hdc": "HDC", "alexnet": "AlexNet", "vgg16": "VGG-16", "resnet50": "ResNet-50"}
 LINKS = [10, 25, 100]
-OUT = "build/simulate"
-PNG = "docs/results"
+OUT = "build/simulate"   # main() sets it to the study file's folder
+PNG = os.environ.get("SIM_PNG_DIR", "docs/results")
 
 
 def load(path):
@@ -234,6 +234,8 @@ def sched_table(rows):
 
 
 def main():
+    global OUT
+    OUT = os.path.dirname(sys.argv[1]) or "."
     rows = load(sys.argv[1])
     sec = ["### Fig. 15 at 10 Gbit/s (AlexNet, exchange ms per iteration)", ""]
     sec += fig15(rows) + [""]
@@ -246,7 +248,7 @@ def main():
     sec += ["### Layer-wise schedules, 64 workers, 10 Gbit/s (iteration ms)", ""] + sched_table(rows) + [""]
     with open(os.path.join(OUT, "section.md"), "w") as f:
         f.write("\n".join(sec))
-    print("plots: docs/results/sim-*.png, tables: build/simulate/section.md")
+    print(f"plots: {PNG}/sim-*.png, tables: {OUT}/section.md")
 
 
 if __name__ == "__main__":

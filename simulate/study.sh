@@ -3,8 +3,8 @@
 # machine"), then their plots (simulate/plots.py). Every input is a file
 # the project's tools write:
 #   - HDC: an inc-train log of an INC+C run on the emulated cluster
-#     (default: the newest build/simulate/measured/hdc-inc-c-4-r*.json of
-#     simulate/measure-cluster.sh, else the copy in simulate/tests/): its
+#     (HDC_LOG, default the newest build/simulate/measured/hdc-inc-c-4-r*.json
+#     of simulate/measure-cluster.sh, else docs/results/sim-measured/'s): its
 #     parameters, its Table II compute timers, its compression ratio, which
 #     the large models use too (no measured ratio of theirs exists here);
 #   - AlexNet, VGG-16, ResNet-50: simulate/models/*.json (parameters and
@@ -16,7 +16,8 @@
 #     build/simulate/inc-bench-codec.txt, written here when missing).
 # Writes OUT/study.jsonl (one inc-sim line per case) and the PNGs in
 # docs/results/. Progress: one line per batch of cases.
-#   simulate/study.sh [-o OUT] [-j JOBS] [-q]   (-q: a few cases, for a look)
+#   simulate/study.sh [-o OUT] [-j JOBS] [-q]   (-q: a few cases, for a look;
+#   their plots go to OUT)
 set -eu
 cd "$(dirname "$0")/.."
 out=build/simulate jobs=2 quick=
@@ -24,7 +25,6 @@ while getopts "o:j:q" o; do
 	case $o in o) out=$OPTARG ;; j) jobs=$OPTARG ;; q) quick=1 ;;
 	*) echo "usage: $0 [-o OUT] [-j JOBS] [-q]" >&2; exit 2 ;; esac
 done
-sim=build/bin/inc-sim
 mkdir -p "$out" docs/results
 tflops=${GPU_TFLOPS:-7} batch=${BATCH:-32} lat=${LATENCY_US:-5}
 bench=${BENCH:-$out/inc-bench-codec.txt}
@@ -32,8 +32,9 @@ if [ ! -s "$bench" ]; then
 	echo "study: inc-bench codec -> $bench"
 	build/bin/inc-bench codec -M 16 -r 3 >"$bench"
 fi
-hdclog=$(ls -t build/simulate/measured/hdc-inc-c-4-r*.json 2>/dev/null | head -n 1 || true)
-[ -n "$hdclog" ] || hdclog=simulate/tests/hdc-inc-c-4.json
+# shellcheck disable=SC2012
+hdclog=${HDC_LOG:-$(ls -t build/simulate/measured/hdc-inc-c-4-r*.json 2>/dev/null | head -n 1 || true)}
+[ -n "$hdclog" ] || hdclog=docs/results/sim-measured/hdc-inc-c-4-r3.json
 ratio=$(grep '"type":"summary"' "$hdclog" | grep -o '"codec_ratio":[0-9.]*' | cut -d: -f2)
 echo "study: HDC from $hdclog, compression ratio $ratio (all models), GPU $tflops TFLOP/s, batch $batch, latency $lat us"
 
@@ -112,4 +113,9 @@ while mapfile -t -n 24 batch_lines && [ ${#batch_lines[@]} -gt 0 ]; do
 	echo "study: $i/$n cases done ($(date +%T))"
 done <"$cases"
 [ "$(wc -l <"$res")" -eq "$n" ] || { echo "study: $(wc -l <"$res") of $n cases ran" >&2; exit 1; }
-/usr/bin/python3 simulate/plots.py "$res" "$ratio"
+# -q looks only: its plots go to OUT, not to docs/results/
+if [ -n "$quick" ]; then
+	SIM_PNG_DIR=$out /usr/bin/python3 simulate/plots.py "$res" "$ratio"
+else
+	/usr/bin/python3 simulate/plots.py "$res" "$ratio"
+fi

@@ -8,7 +8,7 @@
 #
 #   simulate/validate.sh [-d DIR] [-l LAT_US] [-r MBIT]
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 dir=build/simulate/measured lat=0 rate=250 segus=0
 while getopts "d:l:r:u:" o; do
 	case $o in d) dir=$OPTARG ;; l) lat=$OPTARG ;; r) rate=$OPTARG ;; u) segus=$OPTARG ;;

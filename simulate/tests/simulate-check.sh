@@ -15,7 +15,7 @@
 #  - an inc-train log (a measured emulated-cluster run) sets the compute:
 #    iter_ms - exchange_ms equals the log's data+forward+backward+update;
 #  - software mode reads inc-bench's table; bad options fail with a message.
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 sim=build/bin/inc-sim
 [ -x $sim ] || skip_all "simulate: $sim not built"
