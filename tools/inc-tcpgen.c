@@ -3,7 +3,7 @@
  * inc-tcpgen - traffic for real captures: float32 gradient-like data over
  * TCP on sockets tagged with IP_TOS (set before connect() and on the
  * listening socket, checked with getsockopt), UDP datagrams, and the raw
- * data itself. Used by scripts/capture.sh and scripts/demo.sh.
+ * data itself. Used by experiments/capture.sh and experiments/demo-capture.sh.
  *
  *   inc-tcpgen gen    --bytes N [--seed S]                    > data.f32
  *   inc-tcpgen server --port P [--bind A] [--tos V] [--reply N] [--conns N] [--ready FILE]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * inc_vlan.bpf.c - tc (clsact, direct-action) programs that push one 802.1Q
- * tag (VID 100) on egress and pop it on ingress. scripts/capture.sh loads
+ * tag (VID 100) on egress and pop it on ingress. experiments/capture.sh loads
  * them on both veth ends when the kernel has no 802.1Q (vlan device)
  * support, so the frames on the veth carry a VLAN tag put there by the
  * kernel. Built by capture.sh with: clang -O2 -target bpf -c.

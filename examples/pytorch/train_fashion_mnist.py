@@ -5,7 +5,7 @@ DDP, gradients all-reduced by libinceptionn through inceptionn.torch.
 
     torchrun --redirects 2 --tee 2 --nproc_per_node 4 train_fashion_mnist.py --compression software
     inc-run -n 4 /usr/bin/python3 train_fashion_mnist.py --compression none
-    scripts/train-cluster.sh -w 4 -e /usr/bin/python3 -- train_fashion_mnist.py --compression nic
+    cluster/train-cluster.sh -w 4 -e /usr/bin/python3 -- train_fashion_mnist.py --compression nic
 
 It is inc-train (train/, docs/train.md) written as a PyTorch user would
 write it, with the same command line where the two overlap, the same data

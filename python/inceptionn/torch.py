@@ -389,7 +389,7 @@ def _ifname_of(addr):
 
 
 def launcher_env():
-    """Let a script started by inc-run or scripts/train-cluster.sh (which set
+    """Let a script started by inc-run or cluster/train-cluster.sh (which set
     INC_RANK, INC_WORLD_SIZE, INC_MASTER_ADDR, INC_MASTER_PORT) call
     torch.distributed.init_process_group("gloo") as under torchrun: when RANK
     is not set, the four INC_* variables are moved to RANK, WORLD_SIZE,

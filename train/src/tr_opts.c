@@ -223,7 +223,7 @@ void tr_opts_usage(FILE *f, int full)
 		}
 	}
 	fputs("Launch several ranks with inc-run -n N, the INC_* environment, mpirun or\n"
-	      "scripts/train-cluster.sh; see docs/train.md.\n", f);
+	      "cluster/train-cluster.sh; see docs/train.md.\n", f);
 }
 
 /* One option's argument into its field; 0 or 2 after the error. */

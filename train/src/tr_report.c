@@ -306,7 +306,7 @@ static int read_record(struct rd *d, struct run_log *r, const char *line)
 		else if (!strcmp(type, "summary"))
 			rc = read_summary(d, r, o);
 		else if (!strcmp(type, "wire"))
-			/* bytes the emulated wire carried (scripts/train-cluster.sh) */
+			/* bytes the emulated wire carried (cluster/train-cluster.sh) */
 			rc = jnum(d, o, "bytes_wire_per_iter", 0, MAX_BYTES, 0, &r->wire_iter);
 	}
 	json_decref(o);
