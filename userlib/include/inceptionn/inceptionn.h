@@ -236,7 +236,10 @@ struct inc_allreduce_opts {
 	 * 0 = none; the same on every rank) and come back divided, exactly
 	 * (powers of two), so a lossy codec sees them in its finer classes
 	 * (docs/userlib.md, "Scaled values"). The residual stays in the
-	 * caller's units. 0 when scale is set. */
+	 * caller's units. Exact or refused: a finite value that would
+	 * overflow (or, in the lossless modes, a non-zero one that would
+	 * lose bits below the normal range) fails the call with INC_E_ARG.
+	 * 0 when scale is set. */
 	int scale_exp;
 	/* Adaptive scaling (docs/userlib.md, "Adaptive scaling"): the call
 	 * site's state, owned by the caller like residual (one per bucket or
