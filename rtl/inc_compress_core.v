@@ -1304,6 +1304,14 @@ inc_fifo #(.WIDTH(DATA_WIDTH + DB + 1), .DEPTH(OFDEPTH)) of_fifo (
     .out_ready(m_axis_tready), .count(of_count)
 );
 
+`ifdef FORMAL
+// (formal/) the output FIFO is never pushed when full: can_go's promise
+always @(posedge clk) begin
+    if (!rst)
+        assert(!(r2_valid_reg && !of_in_ready));
+end
+`endif
+
 // Parse fields, row counts and high bits of wide temporaries the engine
 // does not need (the matcher and the align unit serve the RX side too).
 /* verilator lint_off UNUSEDSIGNAL */

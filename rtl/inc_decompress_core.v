@@ -1419,6 +1419,14 @@ inc_fifo #(.WIDTH(DATA_WIDTH + KW + 1), .DEPTH(4)) of_fifo (
 );
 /* verilator lint_on PINCONNECTEMPTY */
 
+`ifdef FORMAL
+// (formal/) the output FIFO is never pushed when full: o_issue's promise
+always @(posedge clk) begin
+    if (!rst)
+        assert(!(o_r2_valid_reg && of_count == 3'd4));
+end
+`endif
+
 always @* begin
     of_pop = m_axis_tready;
 end
