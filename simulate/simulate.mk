@@ -1,11 +1,11 @@
 # simulate/ - inc-sim, the cluster simulated on SimGrid (simulate/README.md).
-SIM_CFLAGS = $(CFLAGS_COMMON) $(CFLAGS) $(shell pkg-config --cflags simgrid jansson 2>/dev/null)
-SIM_LIBS   = $(shell pkg-config --libs simgrid jansson 2>/dev/null || echo -lsimgrid -ljansson) -lm
+SIMGRID_CFLAGS = $(CFLAGS_COMMON) $(CFLAGS) $(shell pkg-config --cflags simgrid jansson 2>/dev/null)
+SIMGRID_LIBS   = $(shell pkg-config --libs simgrid jansson 2>/dev/null || echo -lsimgrid -ljansson) -lm
 
 ALL_TARGETS += $(BIN)/inc-sim
 $(BIN)/inc-sim: simulate/inc_sim.c
 	@mkdir -p $(dir $@)
-	$(CC) $(SIM_CFLAGS) -o $@ $< $(SIM_LIBS)
+	$(CC) $(SIMGRID_CFLAGS) -o $@ $< $(SIMGRID_LIBS)
 
 # The quick validation (seconds): ring vs the alpha-beta formula, WA linear
 # in p, ring flat, nic and software codecs, topologies, an inc-train log.
