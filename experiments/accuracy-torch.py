@@ -118,6 +118,7 @@ def snapshot(d):
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(lib, os.path.join(snap, "libinceptionn.so"))
     shutil.copy(SCRIPT, os.path.join(snap, "train_torchvision.py"))
+    shutil.copy(os.path.join(os.path.dirname(SCRIPT), "train_fashion_mnist.py"), snap)
     rev = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                          capture_output=True, text=True).stdout.strip()
     with open(os.path.join(snap, "ok"), "w") as f:

@@ -24,10 +24,8 @@ the same arguments continues from the last complete checkpoint, with the
 log cut back to it: the result is that of the uninterrupted run.
 """
 import argparse
-import gzip
 import hashlib
 import json
-import math
 import os
 import sys
 import time
@@ -36,31 +34,16 @@ from datetime import timedelta
 import numpy as np
 import torch
 import torch.distributed as dist
-import torch.nn as nn
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
+
+from train_fashion_mnist import read_idx     # the IDX reader, beside this script
 
 PROG = "train_torchvision"
 MEAN, STD = 0.2860, 0.3530          # Fashion-MNIST training set, pixel values in [0, 1]
 
 
 # ---------------------------------------------------------------- data
-def read_idx(directory, split, kind, dims):
-    """DIR/SPLIT-KIND-idxD-ubyte[.gz] as a numpy array (big-endian header)."""
-    for name in ("%s-%s-%s-ubyte.gz", "%s-%s-%s-ubyte", "%s-%s.%s-ubyte.gz", "%s-%s.%s-ubyte"):
-        path = os.path.join(directory, name % (split, kind, dims))
-        if os.path.exists(path):
-            break
-    else:
-        sys.exit("%s: %s: no such file (install the Debian package dataset-fashion-mnist, "
-                 "or give --data DIR with IDX files)" % (PROG, path))
-    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
-        raw = f.read()
-    nd = raw[3]
-    shape = [int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "big") for i in range(nd)]
-    return np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * nd).reshape(shape)
-
-
 def load(directory, split):
     """Images as uint8 N x 1 x 28 x 28 (converted per batch), labels int64."""
     x = torch.from_numpy(read_idx(directory, split, "images", "idx3").copy()).unsqueeze(1)
