@@ -336,7 +336,7 @@ int top_main(int argc, char **argv)
 	       c1 > c0 ? (double)sink->beats / (double)(c1 - c0) : 0.0,
 	       (unsigned long long)(c1 - c0), stall ? ", with stalls" : "");
 	if (pcap_dump_flush(dump) || ferror(pcap_dump_file(dump)) ||
-	    (pcap_dump_file(dump) != stdout && fsync(fileno(pcap_dump_file(dump)))))
+	    (pcap_dump_file(dump) != stdout && inc_out_sync(pcap_dump_file(dump))))
 		inc_die("%s: write failed: %s", out_path, strerror(errno));
 	pcap_dump_close(dump);
 	inc_out_commit();

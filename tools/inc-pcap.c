@@ -440,7 +440,7 @@ int main(int argc, char **argv)
 		FILE *of = pcap_dump_file(dump);
 
 		if (pcap_dump_flush(dump) || ferror(of) ||
-		    (of != stdout && fsync(fileno(of))))
+		    (of != stdout && inc_out_sync(of)))
 			inc_die("%s: write failed: %s", out_path, strerror(errno));
 		pcap_dump_close(dump);
 		pcap_close(pdead);

@@ -247,6 +247,14 @@ FILE *inc_out_open(const char *path, const char *in)
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, real) &&
 	    strlen(real) + 8 <= sizeof(out_tmp))
 		path = real;
+	/* A device or a FIFO (/dev/null, a pipe) is written as it is: a
+	 * temporary renamed over it would replace the node with a file. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		f = fopen(path, "wb");
+		if (!f)
+			inc_die("%s: %s", path, strerror(errno));
+		return f;
+	}
 	if (snprintf(out_tmp, sizeof(out_tmp), "%s.XXXXXX", path) >= (int)sizeof(out_tmp))
 		inc_die("%s: path too long", path);
 	snprintf(out_final, sizeof(out_final), "%s", path);
@@ -266,6 +274,16 @@ FILE *inc_out_open(const char *path, const char *in)
 	if (!f)
 		inc_die("%s: %s", out_tmp, strerror(errno));
 	return f;
+}
+
+int inc_out_sync(FILE *f)
+{
+	struct stat st;
+
+	/* a device or a FIFO has nothing to make durable (fsync: EINVAL) */
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return fsync(fileno(f));
 }
 
 void inc_out_commit(void)

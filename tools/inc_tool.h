@@ -60,6 +60,9 @@ void inc_print_classes(FILE *f, const struct inc_class_counts *cc,
  */
 FILE *inc_out_open(const char *path, const char *in);
 void inc_out_commit(void);
+/* fsync(f) when f is a regular file; 0 for a device or a FIFO (an output
+ * such as /dev/null is written in place, never through a temporary). */
+int inc_out_sync(FILE *f);
 /* 1 when both paths name the same existing file (device and inode). */
 int inc_same_file(const char *a, const char *b);
 /* 1 when stdin and stdout are the same regular file (tools that filter

@@ -133,4 +133,15 @@ if [ -x "$rtl" ]; then
 	$rtl decompress "$t/snap120.pcap" "$t/snap-r.pcap" >/dev/null 2>&1
 	check "inc-rtl-pcap decompress: the same bytes" cmp -s "$t/snap-r.pcap" "$t/snap-d.pcap"
 fi
+# An output that is not a regular file (a FIFO here; /dev/null alike) is
+# written in place: a temporary renamed over it would replace the node.
+mkfifo "$t/fifo"
+timeout 20 cat "$t/fifo" >"$t/fifo-out" &
+reader=$!
+$bin/inc-pcap compress "$t/x.pcap" "$t/fifo" >/dev/null 2>"$t/err"
+rc=$?
+wait "$reader"
+$bin/inc-pcap compress "$t/x.pcap" "$t/reg.pcap" >/dev/null 2>&1
+check "inc-pcap to a FIFO: written through it (rc $rc), the FIFO stays one, the same bytes as to a file" \
+	sh -c "[ $rc -eq 0 ] && [ -p '$t/fifo' ] && cmp -s '$t/fifo-out' '$t/reg.pcap'"
 finish
