@@ -7,6 +7,7 @@ whole schedules (examples/pytorch/train_torchvision.py).
     experiments/accuracy-torch.py run [--only REGEX] [--list]
     experiments/accuracy-torch.py status
     experiments/accuracy-torch.py table     # docs/results.md section + PNG from the kept logs
+    experiments/accuracy-torch.py probe     # the ratio each scaling target gives (60 iterations)
 
 Each run has a name (arch-comm-seedN); a finished run's log is kept in
 docs/results/torch/NAME.jsonl and is not run again. A run in progress lives
@@ -205,7 +206,6 @@ def table():
         return 1
     summ = lambda recs: next(r for r in recs if r["type"] == "summary")
     ref = {s: summ(r)["accuracy"] for s, r in got["ddp"].items()}
-    ref_mean = sum(ref.values()) / len(ref)
     spread = max(ref.values()) - min(ref.values())
     cfg = next(r for r in next(iter(got["ddp"].values())) if r["type"] == "config")
     lines = [SECTION, "",
@@ -276,14 +276,46 @@ def table():
     return 0
 
 
+# probe: what the hook's scaling target gives on resnet18 (error bound,
+# target ratio), 60 iterations from seed 1, no evaluation
+PROBES = [(10, 8), (10, 6), (10, 5), (12, 8), (12, 5), (12, 4), (12, 3)]
+PROBE_ITERS = 60
+
+
+def probe():
+    """Ratio, bytes ratio and class shares per (error bound, target)."""
+    print("| error bound | target | stats()['ratio'] | wire_ratio | 2 / 10 / 18 / 34-bit shares |")
+    print("|---|---|---|---|---|")
+    for eb, target in PROBES:
+        name = "probe-eb%d-r%d" % (eb, target)
+        d = os.path.join(WORK, name)
+        shutil.rmtree(d, ignore_errors=True)
+        args = ["--arch", "resnet18", "--iterations", str(PROBE_ITERS), "--batch", "32",
+                "--comm", "inceptionn", "--compression", "software", "--error-bound", str(eb),
+                "--scale-ratio", str(target), "--no-eval", "--seed", "1"]
+        if run_one(name, args) != 0:
+            print("accuracy-torch: %s failed; see %s" % (name, os.path.join(d, "out.txt")),
+                  file=sys.stderr)
+            return 1
+        summ = next(r for r in load_log(os.path.join(d, "log.jsonl")) if r["type"] == "summary")
+        st = summ["stats"]
+        print("| 2^-%d | %d | %.2fx | %.2fx | %s |" % (
+            eb, target, st["ratio"], st["wire_ratio"],
+            " / ".join("%.1f %%" % (100 * st["classes"][k]) for k in ("2", "10", "18", "34"))),
+            flush=True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
-    ap.add_argument("cmd", choices=("run", "status", "table"))
+    ap.add_argument("cmd", choices=("run", "status", "table", "probe"))
     ap.add_argument("--only", help="regular expression on run names")
     ap.add_argument("--list", action="store_true", help="print the runs and exit")
     a = ap.parse_args()
     if a.cmd == "table":
         return table()
+    if a.cmd == "probe":
+        return probe()
     todo = [(n, args) for n, args in runs() if not a.only or re.search(a.only, n)]
     if a.cmd == "status" or a.list:
         for n, args in todo:
