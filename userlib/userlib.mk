@@ -6,7 +6,9 @@
 #   build/bin/inc-run, build/bin/inc-bench[-mpi]
 #   make install PREFIX=/some/dir        (headers, libraries, pkg-config)
 
-UL_SRCS   := $(wildcard userlib/src/*.c)
+# The MPI bootstrap is one of two files: boot_mpi.c (mpicc, the MPI flavour
+# below) or boot_nompi.c (INC_E_MPI; libinceptionn).
+UL_SRCS   := $(filter-out userlib/src/boot_mpi.c,$(wildcard userlib/src/*.c))
 UL_HDRS   := $(wildcard userlib/src/*.h) userlib/include/inceptionn/inceptionn.h $(MODEL_HDRS)
 UL_CFLAGS  = $(ALL_CFLAGS) -Iuserlib/include -fPIC -pthread
 UL_OBJS   := $(UL_SRCS:userlib/src/%.c=$(OBJ)/userlib/%.o)
@@ -50,13 +52,15 @@ $(BIN)/inc-bench: userlib/bench/inc_bench.c tests/common/inc_framegen.c tests/co
 	@mkdir -p $(@D)
 	$(CC) $(UL_CFLAGS) -Itests/common -o $@ $< tests/common/inc_framegen.c $(LIB)/libinceptionn.a $(UL_LDLIBS)
 
-# MPI flavour: only comm.c differs (-DINC_WITH_MPI).
+# MPI flavour: boot_mpi.c (compiled by mpicc) instead of boot_nompi.c.
+# Without mpicc (or with make MPICC=) only the flavour without MPI is built.
 ifneq ($(MPICC),)
-$(OBJ)/userlib-mpi/comm.o: userlib/src/comm.c $(UL_HDRS)
+UL_MPI_BOOT := $(OBJ)/userlib-mpi/boot_mpi.o
+$(UL_MPI_BOOT): userlib/src/boot_mpi.c $(UL_HDRS)
 	@mkdir -p $(@D)
-	$(MPICC) $(UL_CFLAGS) -DINC_WITH_MPI -c $< -o $@
+	$(MPICC) $(UL_CFLAGS) -c $< -o $@
 
-UL_MPI_OBJS := $(filter-out $(OBJ)/userlib/comm.o,$(UL_OBJS)) $(OBJ)/userlib-mpi/comm.o
+UL_MPI_OBJS := $(filter-out $(OBJ)/userlib/boot_nompi.o,$(UL_OBJS)) $(UL_MPI_BOOT)
 
 $(LIB)/libinceptionn-mpi.a: $(UL_MPI_OBJS) $(MODEL_OBJS)
 	@mkdir -p $(@D)

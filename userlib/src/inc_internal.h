@@ -182,7 +182,9 @@ struct inc_comm {
 	int rank, size;
 	int broken;             /* an earlier call failed */
 	uint64_t seq;           /* all-reduce calls so far (call header) */
-	int mpi_finalize;       /* we called MPI_Init */
+	/* The bootstrap's last step, run by inc_comm_free (boot_mpi.c:
+	 * MPI_Finalize when it called MPI_Init); NULL: none. */
+	void (*boot_end)(struct inc_comm *c);
 	int ctrl_fd;            /* rank > 0: to rank 0; rank 0: -1 (see ctrl[]) */
 	int *ctrl;              /* rank 0: control fds of ranks 1..N-1 */
 	struct inc_link ring_send;   /* to rank + 1 */
@@ -210,7 +212,7 @@ struct inc_comm {
 	struct inc_bootstrap_stats bst;
 };
 
-/* comm.c: connect the peer links (collective; no-op when connected). */
+/* link.c: connect the peer links (collective; no-op when connected). */
 int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline);
 /* comm.c: close every link and free c (no progress thread left). */
 void inc_comm_free(struct inc_comm *c);
@@ -261,13 +263,39 @@ int inc_call_run(struct inc_comm *c, const struct inc_call *k);
 int inc_call_check(struct inc_comm *c, const struct inc_call *k,
 		   const struct inc_allreduce_opts *opts, struct inc_allreduce_opts *o);
 
-/* comm.c: connect the data links once rank/size and the address table are
+/* link.c: connect the data links once rank/size and the address table are
  * known; addrs[i] is rank i's data listener. */
 int inc_comm_connect_data(struct inc_comm *c, int lfd,
 			  const struct sockaddr_storage *addrs,
 			  const socklen_t *alens, uint8_t tos,
 			  int64_t deadline_ms);
+/* link.c: one address table entry (family 4/6, pad, port big-endian, 16
+ * address bytes, pad), written from ss and port, and read back into *ss
+ * (0, or INC_E_PROTOCOL for an unknown family). */
+#define INC_ADDR_ENTRY_BYTES 24
+void inc_addr_entry_put(uint8_t *e, const struct sockaddr_storage *ss, uint16_t port);
+int inc_addr_entry_get(const uint8_t *e, struct sockaddr_storage *ss, socklen_t *len);
+/* link.c: a bootstrap's tables, one row per rank: addresses, their lengths,
+ * the entries exchanged (0 or INC_E_NOMEM; inc_comm_boot_done frees them). */
+int inc_addr_tables_alloc(int size, struct sockaddr_storage **addrs,
+			  socklen_t **alens, uint8_t **table);
+/* link.c: a rendezvous of c's job (what: for the log; lfd: listener or -1;
+ * data: float32 messages), its refusals counted in c's bootstrap stats. */
+void inc_comm_rdv_init(struct inc_rdv *rv, struct inc_comm *c, const char *what, int lfd,
+		       int data, int64_t deadline);
+/* link.c: the end of a bootstrap: rc 0, c keeps the data listener lfd and
+ * the tables addrs/alens (for the peer links) and goes to *out; else they
+ * are closed and freed, c destroyed, rc returned. table is freed. */
+int inc_comm_boot_done(struct inc_comm *c, int rc, int lfd,
+		       struct sockaddr_storage *addrs, socklen_t *alens,
+		       uint8_t *table, struct inc_comm **out);
+/* comm.c: a communicator of rank/size with no link connected yet. */
 int inc_comm_alloc(struct inc_comm **out, int rank, int size);
+/* comm.c: a link with no descriptor yet (fd -1, IPv4, ToS 0). */
+void inc_link_init(struct inc_link *l);
+/* boot_mpi.c: does this process run under mpirun (OpenMPI, or a PMI/PMIx
+ * launcher)? boot_nompi.c: never. */
+int inc_boot_under_mpirun(void);
 
 /* options.c: the environment. The first of a and b that is set and not
  * empty (b may be NULL), else NULL. */
