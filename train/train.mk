@@ -52,7 +52,7 @@ $(TR_TEST)/test-layers: train/tests/test_layers.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LIB)/libinctrain-san.a $(TR_LIBS)
 
-$(TR_TEST)/test-sched: train/tests/test_sched.c $(LIB)/libinctrain-san.a
+$(TR_TEST)/test-plan: train/tests/test_plan.c $(LIB)/libinctrain-san.a
 	@mkdir -p $(@D)
 	$(CC) $(TR_CFLAGS) $(SAN_FLAGS) -Itests/common -o $@ $< $(LIB)/libinctrain-san.a -lm
 
@@ -62,7 +62,7 @@ $(TR_TEST)/test-data: train/tests/test_data.c $(LIB)/libinctrain-san.a
 
 
 .PHONY: test-train-unit test-train-dist
-test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-sched $(TR_TEST)/test-data $(BIN)/inc-train
+test-train-unit: $(TR_TEST)/test-layers $(TR_TEST)/test-plan $(TR_TEST)/test-data $(BIN)/inc-train
 	train/tests/train-unit.sh $(TR_TEST)
 
 test-train-dist: $(BIN)/inc-train $(BIN)/inc-run $(UL_TEST)/nic-switch

@@ -15,7 +15,7 @@
 #include "tr_data.h"
 #include "tr_model.h"
 #include "tr_opts.h"
-#include "tr_sched.h"
+#include "tr_plan.h"
 #include "tr_schedules.h"
 #include "tr_train.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tr_sched_layer.c - the layer-wise schedules wfbp, bucket and mgwfbp: the
- * learnable layers, in backward order, cut into groups (tr_sched.h's
+ * learnable layers, in backward order, cut into groups (tr_plan.h's
  * planners); a group's all-reduce is issued the moment backward completes
  * it and runs on the progress thread while backward computes the layers
  * below. What is left after backward is the non-overlapped communication

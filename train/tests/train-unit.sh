@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Suite train-unit: gradient checks of every layer (test-layers), the
-# schedules' merge planners (test-sched), the data order's shards
+# schedules' merge planners (test-plan), the data order's shards
 # (test-data: disjoint per iteration, an epoch covers the set), the IDX
 # reader's errors on missing, corrupt, truncated and mis-shaped files, the
 # command line's errors and refusals (options that would do nothing), and
@@ -17,7 +17,7 @@ data=/usr/share/datasets/fashion-mnist
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in test-layers test-sched test-data; do
+for t in test-layers test-plan test-data; do
 	out=$("$dir/$t" 2>&1)
 	echo "$out" | sed 's/^/  /'
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$out")

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tr_sched.h - communication schedules of inc-train: which layers'
- * gradients travel together, and when (docs/train.md, "Schedules").
+ * tr_plan.h - the planners of inc-train's communication schedules:
+ * which layers' gradients travel together, and when (docs/train.md,
+ * "Schedules"); gossip's partners; the line fit of the measured costs.
+ * Pure functions (tr_plan.c); the schedules' table is tr_schedules.h.
  *
  * A plan cuts the L learnable layers, taken in backward order (k = 0 is the
  * last layer, whose gradients backward produces first), into consecutive
@@ -12,8 +14,8 @@
  * every layer; bucket fills groups up to a byte size; mgwfbp is the plan
  * with the least predicted time under the MG-WFBP paper's cost model.
  */
-#ifndef TR_SCHED_H
-#define TR_SCHED_H
+#ifndef TR_PLAN_H
+#define TR_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * tr_sched.c - merge plans of the layer-wise schedules and the MG-WFBP
- * planner (tr_sched.h). Pure functions: the trainer measures the inputs,
+ * tr_plan.c - merge plans of the layer-wise schedules and the MG-WFBP
+ * planner (tr_plan.h). Pure functions: the trainer measures the inputs,
  * the tests feed synthetic ones.
  */
 #include <string.h>
 
-#include "tr_sched.h"
+#include "tr_plan.h"
 #include "tr_util.h"
 
 static double t_ar(const struct tr_plan_in *in, double m)

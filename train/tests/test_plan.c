@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sched.c - the merge planners of tr_sched.c on synthetic inputs:
+ * test_plan.c - the merge planners of tr_plan.c on synthetic inputs:
  *   - the MG-WFBP paper's three cases of WFBP (Fig. 3): all communication
  *     hidden (no merge is best), partly hidden (a merge hides it again),
  *     not hidden (merging everything is best), each with its known optimal
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "inc_test.h"
-#include "tr_sched.h"
+#include "tr_plan.h"
 
 static int same_cut(const int *a, const int *b, int L)
 {
