@@ -3,7 +3,8 @@
  * tr_run.h - the state of one inc-train run, by concern, and the steps the
  * schedules are made of (tr_run.c): a worker's computation, the update,
  * the gradients on their way out (truncation, error feedback, codec
- * statistics), the sums over ranks, evaluation and the Table II timer.
+ * statistics), the sums over ranks, evaluation. The steps lap the Table II
+ * timer (tr_timer.h).
  */
 #ifndef TR_RUN_H
 #define TR_RUN_H
@@ -17,19 +18,9 @@
 #include "tr_opts.h"
 #include "tr_plan.h"
 #include "tr_schedules.h"
+#include "tr_timer.h"
 #include "tr_train.h"
 
-/*
- * The Table II timer of one iteration: laps in order (data, forward,
- * backward, ...), each added to its row; time spent measuring is left out
- * of the rows and of the training time. Rows are counted only on a
- * worker (count = 0 on the aggregator).
- */
-struct tr_timer {
-	uint64_t *acc;
-	uint64_t start, last, excluded, pending;
-	int count;
-};
 /* The ranks: communicator, who is who, the all-reduce options of the run. */
 struct tr_ranks {
 	struct inc_comm *comm;    /* NULL: one process */
@@ -118,17 +109,6 @@ struct run {
 	struct tr_gossip gossip;
 	FILE *log;
 };
-
-void tr_timer_start(struct tr_timer *t, uint64_t *acc, int count);
-/* The time since the last lap, less what was excluded in it, to row. */
-void tr_timer_lap(struct tr_timer *t, enum tr_acc row);
-/* ns of measurement inside the current lap (not counted). */
-void tr_timer_exclude(struct tr_timer *t, uint64_t ns);
-/* The time since the last lap was measurement: not counted. */
-void tr_timer_skip(struct tr_timer *t);
-/* The iteration's training time: the start to the last lap, less
- * measurement (so the rows add up to it). */
-uint64_t tr_timer_end(struct tr_timer *t);
 
 /* One line "rank R: what: the library's error"; returns 1. */
 int tr_fail_comm(const struct run *r, const char *what, int rc);
