@@ -2,12 +2,14 @@
 /*
  * tr_calib.c - MG-WFBP's inputs, measured on this communicator as it will
  * train: forward and per-layer backward times over warm-up passes on the
- * first batch, the SGD update on copies, and the all-reduce of real
- * gradients at TR_CAL_SIZES sizes (median of CAL_REPS calls each) with the
- * run's compression, fitted to T_ar(M) = a + b*M. Every rank measures; the
- * sums over ranks make every rank plan from the same numbers, so all
- * choose the same groups. Times in ms. Nothing of the training state
- * changes. The state lives in the run's plan (struct tr_calib).
+ * first batch (backward stamps each layer's completion through this file's
+ * own hook, not the schedule's), the SGD update on copies, and the
+ * all-reduce of real gradients at TR_CAL_SIZES sizes (median of CAL_REPS
+ * calls each) with the run's compression, fitted to T_ar(M) = a + b*M.
+ * Every rank measures; the sums over ranks make every rank plan from the
+ * same numbers, so all choose the same groups. Times in ms. Nothing of the
+ * training state changes. The measured points live in the run's plan
+ * (struct tr_calib).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +28,28 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Calibration's backward hook: the completion time of each learnable
+ * layer, in backward order. */
+struct layer_clock {
+	uint64_t *t;
+	int k;
+};
+
+static void layer_done(void *arg, int layer)
+{
+	struct layer_clock *c = arg;
+
+	(void)layer;
+	c->t[c->k++] = tr_now_ns();
+}
+
 int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 {
 	struct tr_model *m = &r->m;
 	struct tr_plan *p = &r->plan;
 	struct tr_calib *cal = &p->cal;
 	uint64_t v[2 + TR_PLAN_MAX + 1 + TR_CAL_SIZES], lay[TR_PLAN_MAX], reps[CAL_REPS];
+	struct layer_clock clock = { .t = lay };
 	double wt[TR_CAL_SIZES], scale;
 	size_t sz[TR_CAL_SIZES];
 	float *tmp = NULL, *p2 = NULL, *m2 = NULL;
@@ -39,7 +57,6 @@ int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 	int pass, k, j, q, rc = 0, nl = p->nl, nv = 2 + nl + 1 + TR_CAL_SIZES;
 
 	memset(v, 0, sizeof(v));
-	cal->layer_t = lay;
 	for (pass = 0; pass < CAL_PASSES; pass++) {
 		uint64_t t0 = tr_now_ns(), t1, t2;
 
@@ -47,8 +64,8 @@ int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 		t1 = tr_now_ns();
 		(void)tr_model_forward(m, r->d.x, r->d.y, r->o.batch, NULL);
 		t2 = tr_now_ns();
-		cal->k = 0;
-		tr_model_backward_hook(m, r->d.y, r->o.batch, tr_grad_ready, r);
+		clock.k = 0;
+		tr_model_backward_hook(m, r->d.y, r->o.batch, layer_done, &clock);
 		if (pass == 0)
 			continue;       /* caches and allocator warm-up */
 		v[0] += t1 - t0;
@@ -56,7 +73,6 @@ int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 		for (k = 0; k < nl; k++)
 			v[2 + k] += lay[k] - (k ? lay[k - 1] : t2);
 	}
-	cal->layer_t = NULL;
 	p2 = tr_alloc(m->nparams * sizeof(float));
 	m2 = tr_alloc(m->nparams * sizeof(float));
 	tmp = tr_alloc(m->nparams * sizeof(float));
@@ -118,7 +134,6 @@ int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other)
 	if (in->b < 0)
 		in->b = 0;
 out:
-	cal->layer_t = NULL;
 	free(p2);
 	free(m2);
 	free(tmp);

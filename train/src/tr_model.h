@@ -74,4 +74,16 @@ static inline size_t tr_layer_out_size(const struct tr_layer *l)
 	return (size_t)l->oc * l->oh * l->ow;
 }
 
+/* A learnable layer's parameters, weights then biases, as one range
+ * [lo, hi) of params and grads: what a group or a scaling part is made of. */
+static inline size_t tr_layer_lo(const struct tr_layer *l)
+{
+	return l->w_off;
+}
+
+static inline size_t tr_layer_hi(const struct tr_layer *l)
+{
+	return l->b_off + l->b_len;
+}
+
 #endif

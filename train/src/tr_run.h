@@ -68,8 +68,6 @@ struct tr_counters {
 /* MG-WFBP's measured inputs (tr_calib.c). */
 #define TR_CAL_SIZES 7
 struct tr_calib {
-	uint64_t *layer_t;        /* during calibration: completion time of each layer */
-	int k;
 	double x[TR_CAL_SIZES], y[TR_CAL_SIZES];   /* the measured T_ar points */
 };
 
@@ -142,12 +140,11 @@ int tr_evaluate(struct run *r, double *acc, double *loss);
 /* n floats as raw float32 into path; 0 or 1 after one line. */
 int tr_save_floats(const char *path, const float *v, size_t n);
 
-/* The layer-wise schedules' groups (tr_sched_layer.c), used by the
- * calibration: the backward hook, and the learnable layers' ranges. */
-void tr_grad_ready(void *arg, int layer);
-size_t tr_layer_lo(const struct tr_layer *l);
-size_t tr_layer_hi(const struct tr_layer *l);
-/* MG-WFBP inputs measured on this communicator (tr_calib.c). */
+/* MG-WFBP's inputs measured on this communicator (tr_calib.c), for the
+ * learnable layers of the run's plan (p->nl, p->lidx): in's times, sizes
+ * and line, *t_other the rest of an iteration (data, forward, update), ms;
+ * the T_ar points into the plan's struct tr_calib. Collective: 0 or a
+ * library error. */
 int tr_calibrate(struct run *r, struct tr_plan_in *in, double *t_other);
 
 #endif

@@ -13,9 +13,6 @@
 #include "tr_run.h"
 #include "tr_util.h"
 
-size_t tr_layer_lo(const struct tr_layer *l) { return l->w_off; }
-size_t tr_layer_hi(const struct tr_layer *l) { return l->b_off + l->b_len; }
-
 /* The learnable layers in backward order, and their sizes into in. */
 static void learnable(struct run *r, struct tr_plan_in *in)
 {
@@ -152,17 +149,13 @@ int tr_mgwfbp_setup(struct run *r)
 
 /* Backward hook: layer `layer` is complete; if it completes a group, the
  * group's all-reduce starts now. */
-void tr_grad_ready(void *arg, int layer)
+static void grad_ready(void *arg, int layer)
 {
 	struct run *r = arg;
 	struct tr_plan *p = &r->plan;
 	int g = p->grp_of_layer[layer];
 	size_t lo, n;
 
-	if (p->cal.layer_t) {
-		p->cal.layer_t[p->cal.k++] = tr_now_ns();
-		return;
-	}
 	if (g < 0)
 		return;
 	lo = p->grp_lo[g];
@@ -197,7 +190,7 @@ int tr_layerwise_iteration(struct run *r, long it)
 	p->issue_rc = 0;
 	p->timer = &t;
 	p->stats_now = r->o.stats_every && it % r->o.stats_every == 0;
-	tr_compute(r, it, tr_grad_ready, &t);
+	tr_compute(r, it, grad_ready, &t);
 	for (g = 0; g < p->ngroups; g++) {
 		if (!p->req[g])
 			continue;
