@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "tr_model.h"
 #include "tr_opts.h"
 #include "tr_schedules.h"
+#include "tr_util.h"
 
 enum kind {
 	K_LONG,      /* integer in [lo, hi] into a long */
@@ -136,18 +136,6 @@ static const struct opt opts[] = {
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
-
-int tr_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("inc-train: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 /* "a, b or c" (sep ", ", last " or ") or "a|b|c" (sep "|", last "|"). */
 static void join(char *buf, size_t len, const char *(*names)(int), const char *sep,
@@ -395,11 +383,6 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv)
 	if (!o->log_every)
 		o->log_every = o->iterations / 50 > 0 ? o->iterations / 50 : 1;
 	return check(o, given);
-}
-
-const char *tr_model_name(const struct tr_opts *o)
-{
-	return tr_model_names[o->model];
 }
 
 const char *tr_scheme_name(const struct tr_opts *o)

@@ -4,7 +4,7 @@
  * range, help) from which the parser, the usage text and the errors are
  * made, and the checks that refuse combinations that would do nothing.
  * Names of compression modes come from libinceptionn's compression table,
- * names of schedules from the schedule table (tr_schedule.h), names of
+ * names of schedules from the schedule table (tr_schedules.h), names of
  * models from the model table (tr_model.h).
  */
 #ifndef TR_OPTS_H
@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tr_model.h"
 #include "tr_optim.h"
 
 enum tr_scheme { TR_SCHEME_INC, TR_SCHEME_WA };
@@ -62,11 +63,12 @@ int tr_opts_parse(struct tr_opts *o, int argc, char **argv);
 /* The synopsis; full: and a line per option (--help). */
 void tr_opts_usage(FILE *f, int full);
 
-/* "inc-train: " + the message on stderr; returns 2 (the exit status of a
- * bad command line or bad data). */
-int tr_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-const char *tr_model_name(const struct tr_opts *o);
+/* Inline: the schedules' files name the model (tr_config_hash) without
+ * calling into the parser, which reads the schedule table. */
+static inline const char *tr_model_name(const struct tr_opts *o)
+{
+	return tr_model_names[o->model];
+}
 const char *tr_scheme_name(const struct tr_opts *o);
 const char *tr_scaling_name(const struct tr_opts *o);
 

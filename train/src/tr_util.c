@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* tr_util.c - allocation, random numbers, digest, clock (see tr_util.h). */
+/* tr_util.c - allocation, random numbers, digest, clock, the one-line error
+ * (see tr_util.h). */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -77,4 +80,16 @@ uint64_t tr_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int tr_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("inc-train: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
 }

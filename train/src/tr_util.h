@@ -2,7 +2,7 @@
 /*
  * tr_util.h - small helpers of the trainer: aligned allocation, the one
  * random generator (every random draw of a run comes from it, named by a
- * seed and a stream), the weight digest, the clock.
+ * seed and a stream), the weight digest, the clock, the one-line error.
  */
 #ifndef TR_UTIL_H
 #define TR_UTIL_H
@@ -32,5 +32,9 @@ uint64_t tr_digest_bytes(const void *v, size_t len);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t tr_now_ns(void);
+
+/* "inc-train: " + the message on stderr; returns 2 (the exit status of a
+ * bad command line or bad data). */
+int tr_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif
