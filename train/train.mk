@@ -4,7 +4,8 @@
 #   build/lib/libinctrain.a      layers, models, data, optimizer, report
 #   build/bin/inc-train          the program (MPI bootstrap when mpicc exists)
 #   make test-train              the suites below (train/tests/; make help describes each):
-#                                train-unit train-dist train-ef train-rtl
+#                                train-unit train-dist train-ef train-rtl train-report
+#                                train-layers
 # The runs made with it (make demo, reproduce, accuracy, schedules, codecs,
 # time-to-accuracy) are in experiments/ (experiments/README.md).
 
@@ -94,6 +95,20 @@ test-train-report: $(BIN)/inc-train
 	train/tests/train-report.sh $(BIN)/inc-train
 SUITES_train += train-report
 DESC_train-report := inc-train report on bad logs (type, range, names; answers at once), --log /dev/full fails
+
+# ---------------------------------------------------------------- layers
+# No call cycle among train/src's files (train/tests/train-layers.sh: nm
+# over the objects). inc_train.c, which the program's link compiles
+# directly, gets an object of its own for it.
+$(OBJ)/train-main/inc_train.o: train/src/inc_train.c $(TR_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(TR_CFLAGS) -c $< -o $@
+
+.PHONY: test-train-layers
+test-train-layers: $(TR_OBJS) $(OBJ)/train-main/inc_train.o
+	train/tests/train-layers.sh $^
+SUITES_train += train-layers
+DESC_train-layers := the trainer's call graph has no cycle among train/src files (nm over the objects)
 
 # The log reader under libFuzzer (train/tests/fuzz_report_log.c): one of
 # the targets of make fuzz and of the fuzz-quick suite (sw-model/tests/tests.mk).
