@@ -103,8 +103,10 @@ class InceptionnState:
         self._pool = {}         # parameter key -> (residual slice, exponent) between layouts
         self.residual_resets = 0
         self._no_comm = False
+        self.iteration = 0      # backward passes done (DDP's last bucket of each)
         self.bucket_sizes = {}
-        self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0}
+        self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0,
+                        "warmup_calls": 0, "warmup_values": 0}
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
@@ -204,12 +206,13 @@ class InceptionnState:
         # marks the returned future as failed, so DDP raises the library's text
         return fut.then(_value)
 
-    def fallback(self, buf):
-        """The process group's lossless all-reduce (what DDP does itself)."""
+    def fallback(self, buf, why="fallback"):
+        """The process group's lossless all-reduce (what DDP does itself);
+        why: the counters it goes to ("fallback" or "warmup")."""
         self._check_open()
         with self._lock:
-            self._counts["fallback_calls"] += 1
-            self._counts["fallback_values"] += buf.numel() if not buf.is_sparse else buf._nnz()
+            self._counts[why + "_calls"] += 1
+            self._counts[why + "_values"] += buf.numel() if not buf.is_sparse else buf._nnz()
         buf.div_(self.world_size)
         fut = dist.all_reduce(buf, group=self.group, async_op=True).get_future()
         return fut.then(lambda f: f.value()[0])
@@ -249,7 +252,8 @@ class InceptionnState:
         host codec, in nic mode before the NIC's), bytes_received, seconds
         (the communicator's busy time), codec_seconds, sum_seconds,
         fallback_calls and fallback_values (buckets through the process
-        group), residual_resets; in the modes with an error bound, classes
+        group), warmup_calls and warmup_values (the same, in the warm-up
+        iterations), residual_resets; in the modes with an error bound, classes
         (this rank's contributions by codec class: the shares of 2, 10, 18
         and 34-bit values, the paper's Table III) and ratio (32 bits over
         the mean bits of those classes: the codec's compression ratio, in
@@ -309,7 +313,7 @@ class InceptionnState:
         self._dissolve()
         params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
         return {"version": 1, "settings": dict(self.settings), "params": params,
-                "residual_resets": self.residual_resets}
+                "residual_resets": self.residual_resets, "iteration": self.iteration}
 
     def load_state_dict(self, sd):
         """Take a state_dict() of a state with the same settings: each
@@ -320,12 +324,14 @@ class InceptionnState:
             raise ValueError("inceptionn.torch: not an InceptionnState.state_dict() (version 1)")
         mine = {k: v for k, v in self.settings.items() if k != "library"}
         theirs = {k: v for k, v in sd["settings"].items() if k != "library"}
+        theirs.setdefault("warmup_iters", 0)     # states saved before the option
         if mine != theirs:
             keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
                              % ", ".join("%s %r (here %r)" % (k, theirs.get(k), mine.get(k))
                                          for k in keys))
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
+        self.iteration = int(sd.get("iteration", 0))
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
                                int(v["exponent"])) for k, v in sd["params"].items()}
         self.residual_resets = sd.get("residual_resets", 0)
@@ -365,6 +371,12 @@ def inceptionn_hook(state, bucket):
         fut = torch.futures.Future()
         fut.set_result(buf)
         return fut
+    warm = state.iteration < state.settings["warmup_iters"]
+    if bucket.is_last():
+        state.iteration += 1
+    if warm:
+        state._param_keys(bucket.parameters())
+        return state.fallback(buf, "warmup")
     return state.allreduce(bucket.index(), buf, bucket.parameters())
 
 
@@ -423,6 +435,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
+    warmup = 0
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -448,11 +461,17 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             o.sketch_index = _SKETCH_INDEX[v]
         elif k in ("timeout_ms", "segment_bytes", "tos", "seed", "scale_exp"):
             setattr(o, k, int(v))
+        elif k == "warmup_iters":
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError("warmup_iters: the count of first iterations whose buckets "
+                                 "travel uncompressed (>= 0), got %r" % (v,))
+            warmup = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
-                            "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp)" % k)
+                            "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
+                            "warmup_iters)" % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
@@ -486,6 +505,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma, "scale_exp": o.scale_exp,
         "scaling": use_scaling,
         "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
+        "warmup_iters": warmup,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -542,7 +562,8 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
     options: algo ("ring"/"wa"), timeout_ms, segment_bytes, tos, seed,
       sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel
       multiplied by 2^scale_exp, the same for every bucket; turns the
-      adaptive scaling off).
+      adaptive scaling off), warmup_iters (the first warmup_iters iterations'
+      buckets travel through the process group, uncompressed; 0 by default).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

@@ -375,8 +375,21 @@ def scaling():
     except ValueError as e:
         report("scale_ratio" in str(e), "a state_dict of other settings refused: %s" % e)
     other.close()
+    # warm-up: the first iterations through the process group, then the library
+    plain, _, _ = train(MLP)
+    allwarm, st, d = train(MLP, dict(compression="software", warmup_iters=STEPS))
+    # (the fallback divides before it sums, DDP after: float rounding apart)
+    report(same(d) and rel(allwarm, plain) < 1e-5 and st["warmup_calls"] > 0 and st["calls"] == 0,
+           "warmup_iters=%d over %d steps: %d buckets through the process group, none through the "
+           "library, weights within %.1e of DDP's own all-reduce"
+           % (STEPS, STEPS, st["warmup_calls"], rel(allwarm, plain)))
+    part, st, d = train(MLP, dict(compression="software", warmup_iters=2))
+    report(same(d) and st["warmup_calls"] > 0 and st["calls"] > 0 and not torch.equal(plain, part),
+           "warmup_iters=2: %d buckets warm, %d through the library, replicas identical"
+           % (st["warmup_calls"], st["calls"]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
-                dict(compression="software", scaling=False, scale_ratio=12)):
+                dict(compression="software", scaling=False, scale_ratio=12),
+                dict(compression="software", warmup_iters=-1)):
         try:
             inct.InceptionnState.create(None, **bad).close()
             report(False, "%s accepted" % bad)
