@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* inc_internal.h - private declarations of libinceptionn. */
+/* inc_internal.h - private declarations of libinceptionn, a section per
+ * layer, bottom-up (the layers and their files: docs/userlib.md). */
 #ifndef INC_INTERNAL_H
 #define INC_INTERNAL_H
 
@@ -11,6 +12,39 @@
 #include "inc_model.h"
 #include "inceptionn/inceptionn.h"
 
+/* ------------------------------------------------------------------------ */
+/* Layer text: the log hook, the last refusal's text                        */
+/* ------------------------------------------------------------------------ */
+/* One line to the log hook (inc_set_log, INC_LOG=stderr); else nothing. */
+void inc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* log.c: this thread's last refusal text ("" if none), and setting it. */
+const char *inc_env_error(void);
+void inc_env_error_set(const char *text);
+
+/* ------------------------------------------------------------------------ */
+/* Layer sockets: tagged sockets with deadlines                             */
+/* ------------------------------------------------------------------------ */
+/* sock.c */
+int64_t inc_now_ms(void);
+int inc_sock_set_tos(int fd, int family, uint8_t tos);
+/* Listen on local (its port replaced by port), or on family's any-address
+ * when local is NULL; returns the fd or an error. */
+int inc_sock_listen(const struct sockaddr_storage *local, int family, uint16_t port,
+		    uint8_t tos, int data, uint16_t *bound_port);
+/* Connect to sa, from local (port 0) when not NULL. */
+int inc_sock_connect(const struct sockaddr *sa, socklen_t salen,
+		     const struct sockaddr_storage *local, uint8_t tos,
+		     int data, int64_t deadline_ms, int *fd_out);
+int inc_sock_write_all(int fd, const void *buf, size_t len, int64_t deadline_ms);
+int inc_sock_read_all(int fd, void *buf, size_t len, int64_t deadline_ms);
+int inc_sock_set_cork(int fd, int on);
+/* Wait until the peer has acknowledged every byte written to fd (the send
+ * queue is empty): 0, INC_E_TIMEOUT after timeout_ms, INC_E_SOCKET. */
+int inc_sock_wait_drained(int fd, int timeout_ms);
+
+/* ------------------------------------------------------------------------ */
+/* Layer codecs: SIMD stream codec, C_nat, sketch                           */
+/* ------------------------------------------------------------------------ */
 /* A 64-bit mixing function (splitmix64's finalizer); inline so that the
  * codecs build alone (fuzz targets). */
 static inline uint64_t inc_mix64(uint64_t x)
@@ -85,25 +119,111 @@ void inc_cnat_encode_portable(const float *in, size_t n, uint8_t *out, int stoch
 void inc_cnat_encode_avx2(const float *in, size_t n, uint8_t *out, int stoch, uint64_t key);
 int inc_cnat_decode_portable(const uint8_t *in, size_t n, float *out);
 int inc_cnat_decode_avx2(const uint8_t *in, size_t n, float *out);
+/* codec_sketch.c: inc_sketch_decode with a scratch arena (*arena, *cap
+ * bytes; grown with malloc as needed, freed by the caller). */
+int inc_sketch_decode_ws(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
+			 float *x, struct inc_sketch_stats *st, void **arena, size_t *cap);
 
-/* sock.c */
-int64_t inc_now_ms(void);
-int inc_sock_set_tos(int fd, int family, uint8_t tos);
-/* Listen on local (its port replaced by port), or on family's any-address
- * when local is NULL; returns the fd or an error. */
-int inc_sock_listen(const struct sockaddr_storage *local, int family, uint16_t port,
-		    uint8_t tos, int data, uint16_t *bound_port);
-/* Connect to sa, from local (port 0) when not NULL. */
-int inc_sock_connect(const struct sockaddr *sa, socklen_t salen,
-		     const struct sockaddr_storage *local, uint8_t tos,
-		     int data, int64_t deadline_ms, int *fd_out);
-int inc_sock_write_all(int fd, const void *buf, size_t len, int64_t deadline_ms);
-int inc_sock_read_all(int fd, void *buf, size_t len, int64_t deadline_ms);
-int inc_sock_set_cork(int fd, int on);
-/* Wait until the peer has acknowledged every byte written to fd (the send
- * queue is empty): 0, INC_E_TIMEOUT after timeout_ms, INC_E_SOCKET. */
-int inc_sock_wait_drained(int fd, int timeout_ms);
+/* Does value x go into a sketch index? Non-zero, NaN included. */
+static inline int inc_sketch_nonzero(float x)
+{
+	return x != 0.0f || x != x;
+}
 
+/* ------------------------------------------------------------------------ */
+/* Layer compression table: how one segment of values travels               */
+/* ------------------------------------------------------------------------ */
+struct inc_seg_codec {
+	const char *name;
+	uint8_t tagged;        /* data sockets carry the NIC's ToS */
+	uint8_t framed;        /* a segment is a 4-byte length + encoded bytes;
+				  else raw float32 */
+	uint8_t summable;      /* encoded segments can be added without decoding */
+	/* framed: bounds of a valid encoding of n values */
+	size_t (*max_bytes)(size_t n);
+	size_t (*min_bytes)(size_t n);
+	/* framed: encode n values into out (max_bytes(n)); size or < 0. key:
+	 * this encoding's random stream (codecs that draw; others ignore it) */
+	long (*encode)(const float *v, size_t n, unsigned eb, uint8_t *out, uint64_t key);
+	/* framed: decode exactly len bytes into n values; 0 or < 0 */
+	int (*decode)(const uint8_t *in, size_t len, size_t n, float *out);
+	/* The owner step: replace v by what every receiver will hold, leaving
+	 * the encoding in tmp (INC_SEG_STAGE_MAX bytes); its size or < 0.
+	 * NULL: values arrive exact. */
+	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
+	/* The round trip is value by value and leaves no encoding to send
+	 * (nic: the NIC encodes): inc_round_trip_ef uses inc_codec_quantize. */
+	int direct;
+};
+
+extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,
+	inc_segc_cnat, inc_segc_cnat_det;
+
+/* segc.c: the segment codec of a compression mode; NULL if unknown. */
+const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
+/* segc.c: staging bytes of one segment of n values: length word + the
+ * largest encoding of any mode + up to 3 bytes padding it to whole 32-bit
+ * words, rounded up to 64 so that buffers laid out after a stage stay
+ * aligned. Also the scratch a round trip needs. */
+size_t inc_seg_stage_max(size_t n);
+/* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
+long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
+/* Zero bytes after a framed segment of len bytes: every message on a data
+ * link is a whole number of 32-bit words, so the byte stream stays on float
+ * boundaries whatever the modes of earlier calls (docs/userlib.md). */
+#define INC_SEG_PAD(len) ((4u - ((unsigned)(len) & 3u)) & 3u)
+#define INC_SEG_DEFAULT (64u * 1024u)   /* default segment bytes */
+#define INC_SEG_MAX     (64u * 1024u * 1024u)
+
+/* Values per segment of a call with options o. */
+static inline size_t inc_seg_values(const struct inc_allreduce_opts *o)
+{
+	return (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layer scaling: adaptive scaling inside a call                            */
+/* ------------------------------------------------------------------------ */
+/* scale.c: adaptive scaling inside a call. Does the state's last end
+ * equal count? */
+int inc_scale_fits(const struct inc_scale *s, size_t count);
+/* The state's parts and exponents, hashed (the call header). */
+uint32_t inc_scale_digest(const struct inc_scale *s);
+/* buf (and res) times 2^(dir * e) part by part (s NULL: the whole call
+ * times 2^(dir * fixed)); the number of values of buf whose product is
+ * not exact (lossy: overflows only). */
+size_t inc_scale_apply(const struct inc_scale *s, int fixed, float *buf, float *res,
+		       size_t count, int dir, int lossy);
+/* cls[tag] += this rank's contributions buf + res (res may be NULL) by
+ * the codec's class at bound eb. */
+void inc_scale_classes(uint64_t cls[4], const float *buf, const float *res, size_t count,
+		       unsigned eb);
+/* The next exponents from the delivered sum (the same on every rank). */
+void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb,
+		      int ranks);
+
+/* ------------------------------------------------------------------------ */
+/* Layer options: the environment                                           */
+/* ------------------------------------------------------------------------ */
+/* options.c: the environment. The first of a and b that is set and not
+ * empty (b may be NULL), else NULL. */
+const char *inc_env2(const char *a, const char *b);
+/* A number in [lo, hi] (lo >= 0) by the variables' rule, decimal or 0x
+ * hex: 0, or INC_E_ENV (also for s NULL); sets no message. */
+int inc_parse_long(const char *s, long lo, long hi, long *out);
+/* The variable name (else alt, may be NULL) as a number in [lo, hi]: 1
+ * absent, 0 read, INC_E_ENV refused (with inc_env_refuse's message). */
+int inc_env_long(const char *name, const char *alt, long lo, long hi, long *out);
+/* Every INC_E_ENV: records "environment variable NAME='VALUE': why" (value
+ * NULL: not set) for inc_strerror and sends it to the log hook. */
+int inc_env_refuse(const char *name, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int inc_env_timeout_ms(int *ms);
+int inc_env_initial_tos(uint8_t *tos);
+
+/* ------------------------------------------------------------------------ */
+/* Layer handshake: the rendezvous on every link                            */
+/* ------------------------------------------------------------------------ */
 /* hello.c: the rendezvous handshake on every link (see the file's head). */
 #define INC_HELLO_VERSION 1
 #define INC_HELLO_BYTES   104
@@ -168,9 +288,10 @@ int inc_rdv_run(struct inc_rdv *r, struct inc_rdv_out *out, int n_out, int want_
  * listener (tests, the fuzz target): 1 accepted (fd in its slot), 0
  * refused (fd closed), by r->deadline. */
 int inc_rdv_accept_fd(struct inc_rdv *r, int fd);
-/* One line to the log hook (inc_set_log, INC_LOG=stderr); else nothing. */
-void inc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ------------------------------------------------------------------------ */
+/* Layer communicator: one rank's state and links                           */
+/* ------------------------------------------------------------------------ */
 /* Data links of one rank. */
 struct inc_link {
 	int fd;
@@ -212,57 +333,16 @@ struct inc_comm {
 	struct inc_bootstrap_stats bst;
 };
 
-/* link.c: connect the peer links (collective; no-op when connected). */
-int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline);
+/* comm.c: a communicator of rank/size with no link connected yet. */
+int inc_comm_alloc(struct inc_comm **out, int rank, int size);
+/* comm.c: a link with no descriptor yet (fd -1, IPv4, ToS 0). */
+void inc_link_init(struct inc_link *l);
 /* comm.c: close every link and free c (no progress thread left). */
 void inc_comm_free(struct inc_comm *c);
-/* peer.c: the exchange of inc_sendrecv_f32 (checked arguments). */
-int inc_peer_exchange(struct inc_comm *c, const float *sbuf, int to, float *rbuf,
-		      int from, size_t count, const struct inc_allreduce_opts *o);
 
-/* progress.c: stop and join the progress thread after it has run every
- * queued request (inc_comm_destroy). */
-void inc_progress_stop(struct inc_comm *c);
-/* One collective call, as queued or run. */
-enum inc_call_kind { INC_CALL_ALLREDUCE, INC_CALL_WA_UPDATE, INC_CALL_SENDRECV };
-struct inc_call {
-	enum inc_call_kind kind;
-	float *buf;               /* all-reduce / WA: in place; sendrecv: receive */
-	size_t count;
-	const float *sbuf;        /* sendrecv: what is sent */
-	int to, from;             /* sendrecv: peers */
-	inc_wa_update_fn update;  /* WA update step */
-	void *arg;
-	struct inc_allreduce_opts o;   /* checked options */
-};
-/* scale.c: adaptive scaling inside a call. Does the state's last end
- * equal count? */
-int inc_scale_fits(const struct inc_scale *s, size_t count);
-/* The state's parts and exponents, hashed (the call header). */
-uint32_t inc_scale_digest(const struct inc_scale *s);
-/* buf (and res) times 2^(dir * e) part by part (s NULL: the whole call
- * times 2^(dir * fixed)); the number of values of buf whose product is
- * not exact (lossy: overflows only). */
-size_t inc_scale_apply(const struct inc_scale *s, int fixed, float *buf, float *res,
-		       size_t count, int dir, int lossy);
-/* cls[tag] += this rank's contributions buf + res (res may be NULL) by
- * the codec's class at bound eb. */
-void inc_scale_classes(uint64_t cls[4], const float *buf, const float *res, size_t count,
-		       unsigned eb);
-/* The next exponents from the delivered sum (the same on every rank). */
-void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb,
-		      int ranks);
-/* A blocking call while the progress thread exists: queue it behind the
- * pending requests and wait. *queued 0: no thread, run inline. */
-int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued);
-/* call.c: run one checked call on the calling thread. */
-int inc_call_run(struct inc_comm *c, const struct inc_call *k);
-/* call.c: argument and option checks of call k (kind, buffers, count);
- * opts NULL: environment. The checked options go to *o, with residual
- * cleared unless error feedback is in effect. */
-int inc_call_check(struct inc_comm *c, const struct inc_call *k,
-		   const struct inc_allreduce_opts *opts, struct inc_allreduce_opts *o);
-
+/* ------------------------------------------------------------------------ */
+/* Layer links: address table, data and peer links                          */
+/* ------------------------------------------------------------------------ */
 /* link.c: connect the data links once rank/size and the address table are
  * known; addrs[i] is rank i's data listener. */
 int inc_comm_connect_data(struct inc_comm *c, int lfd,
@@ -289,97 +369,18 @@ void inc_comm_rdv_init(struct inc_rdv *rv, struct inc_comm *c, const char *what,
 int inc_comm_boot_done(struct inc_comm *c, int rc, int lfd,
 		       struct sockaddr_storage *addrs, socklen_t *alens,
 		       uint8_t *table, struct inc_comm **out);
-/* comm.c: a communicator of rank/size with no link connected yet. */
-int inc_comm_alloc(struct inc_comm **out, int rank, int size);
-/* comm.c: a link with no descriptor yet (fd -1, IPv4, ToS 0). */
-void inc_link_init(struct inc_link *l);
+/* link.c: connect the peer links (collective; no-op when connected). */
+int inc_comm_connect_peers(struct inc_comm *c, int64_t deadline);
+
+/* ------------------------------------------------------------------------ */
+/* Layer bootstrap: environment or MPI                                      */
+/* ------------------------------------------------------------------------ */
 /* boot_mpi.c: does this process run under mpirun (OpenMPI, or a PMI/PMIx
  * launcher)? boot_nompi.c: never. */
 int inc_boot_under_mpirun(void);
 
-/* options.c: the environment. The first of a and b that is set and not
- * empty (b may be NULL), else NULL. */
-const char *inc_env2(const char *a, const char *b);
-/* A number in [lo, hi] (lo >= 0) by the variables' rule, decimal or 0x
- * hex: 0, or INC_E_ENV (also for s NULL); sets no message. */
-int inc_parse_long(const char *s, long lo, long hi, long *out);
-/* The variable name (else alt, may be NULL) as a number in [lo, hi]: 1
- * absent, 0 read, INC_E_ENV refused (with inc_env_refuse's message). */
-int inc_env_long(const char *name, const char *alt, long lo, long hi, long *out);
-/* Every INC_E_ENV: records "environment variable NAME='VALUE': why" (value
- * NULL: not set) for inc_strerror and sends it to the log hook. */
-int inc_env_refuse(const char *name, const char *value, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* log.c: this thread's last refusal text ("" if none), and setting it. */
-const char *inc_env_error(void);
-void inc_env_error_set(const char *text);
-int inc_env_timeout_ms(int *ms);
-int inc_env_initial_tos(uint8_t *tos);
-
 /* ------------------------------------------------------------------------ */
-/* Segment codecs: how one segment of values travels (segc_*.c)             */
-/* ------------------------------------------------------------------------ */
-struct inc_seg_codec {
-	const char *name;
-	uint8_t tagged;        /* data sockets carry the NIC's ToS */
-	uint8_t framed;        /* a segment is a 4-byte length + encoded bytes;
-				  else raw float32 */
-	uint8_t summable;      /* encoded segments can be added without decoding */
-	/* framed: bounds of a valid encoding of n values */
-	size_t (*max_bytes)(size_t n);
-	size_t (*min_bytes)(size_t n);
-	/* framed: encode n values into out (max_bytes(n)); size or < 0. key:
-	 * this encoding's random stream (codecs that draw; others ignore it) */
-	long (*encode)(const float *v, size_t n, unsigned eb, uint8_t *out, uint64_t key);
-	/* framed: decode exactly len bytes into n values; 0 or < 0 */
-	int (*decode)(const uint8_t *in, size_t len, size_t n, float *out);
-	/* The owner step: replace v by what every receiver will hold, leaving
-	 * the encoding in tmp (INC_SEG_STAGE_MAX bytes); its size or < 0.
-	 * NULL: values arrive exact. */
-	long (*round_trip)(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
-	/* The round trip is value by value and leaves no encoding to send
-	 * (nic: the NIC encodes): inc_round_trip_ef uses inc_codec_quantize. */
-	int direct;
-};
-
-extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,
-	inc_segc_cnat, inc_segc_cnat_det;
-
-/* codec_sketch.c: inc_sketch_decode with a scratch arena (*arena, *cap
- * bytes; grown with malloc as needed, freed by the caller). */
-int inc_sketch_decode_ws(const struct inc_sketch_geom *g, const uint32_t *index, float *cells,
-			 float *x, struct inc_sketch_stats *st, void **arena, size_t *cap);
-
-/* Does value x go into a sketch index? Non-zero, NaN included. */
-static inline int inc_sketch_nonzero(float x)
-{
-	return x != 0.0f || x != x;
-}
-
-/* segc.c: the segment codec of a compression mode; NULL if unknown. */
-const struct inc_seg_codec *inc_seg_codec(enum inc_compression mode);
-/* segc.c: staging bytes of one segment of n values: length word + the
- * largest encoding of any mode + up to 3 bytes padding it to whole 32-bit
- * words, rounded up to 64 so that buffers laid out after a stage stay
- * aligned. Also the scratch a round trip needs. */
-size_t inc_seg_stage_max(size_t n);
-/* The INCEPTIONN round trip shared by nic and software (segc_inc.c). */
-long inc_seg_round_trip_inc(float *v, size_t n, unsigned eb, uint8_t *tmp, uint64_t key);
-/* Zero bytes after a framed segment of len bytes: every message on a data
- * link is a whole number of 32-bit words, so the byte stream stays on float
- * boundaries whatever the modes of earlier calls (docs/userlib.md). */
-#define INC_SEG_PAD(len) ((4u - ((unsigned)(len) & 3u)) & 3u)
-#define INC_SEG_DEFAULT (64u * 1024u)   /* default segment bytes */
-#define INC_SEG_MAX     (64u * 1024u * 1024u)
-
-/* Values per segment of a call with options o. */
-static inline size_t inc_seg_values(const struct inc_allreduce_opts *o)
-{
-	return (o->segment_bytes ? o->segment_bytes : INC_SEG_DEFAULT) / 4;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Transport (transport.c)                                                   */
+/* Layer transport: segment messages, call header, poll, failure            */
 /* ------------------------------------------------------------------------ */
 uint64_t inc_now_ns(void);
 /* Mark the communicator broken with rc, reset every link; returns rc. */
@@ -492,7 +493,7 @@ int inc_in_decode(struct inc_comm *c, const struct inc_seg_codec *sc,
 		  const uint8_t *stage, size_t slen, size_t n, float *out);
 
 /* ------------------------------------------------------------------------ */
-/* Pair stream (pair.c)                                                      */
+/* Layer pair stream: one call on a send and a receive link                 */
 /* ------------------------------------------------------------------------ */
 /* What an algorithm tells the pair stream: its segments in order. */
 struct inc_pair_ops {
@@ -544,7 +545,7 @@ int inc_pair_run_linear(struct inc_pair *p, float *send, float *recv, float *res
 			size_t count);
 
 /* ------------------------------------------------------------------------ */
-/* Algorithms (ring.c, wa.c)                                                 */
+/* Layer algorithms: ring, WA, sketch modes, exchange                       */
 /* ------------------------------------------------------------------------ */
 int inc_ring_allreduce(struct inc_comm *c, float *buf, size_t count,
 		       const struct inc_allreduce_opts *o);
@@ -562,5 +563,37 @@ int inc_wa_reduce(struct inc_comm *c, float *buf, size_t count,
  * sketch's, then one peeling on every rank). */
 int inc_sketch_allreduce(struct inc_comm *c, float *buf, size_t count,
 			 const struct inc_allreduce_opts *o);
+/* peer.c: the exchange of inc_sendrecv_f32 (checked arguments). */
+int inc_peer_exchange(struct inc_comm *c, const float *sbuf, int to, float *rbuf,
+		      int from, size_t count, const struct inc_allreduce_opts *o);
+
+/* ------------------------------------------------------------------------ */
+/* Layer calls: one collective call, queued or run                          */
+/* ------------------------------------------------------------------------ */
+/* progress.c: stop and join the progress thread after it has run every
+ * queued request (inc_comm_destroy). */
+void inc_progress_stop(struct inc_comm *c);
+/* One collective call, as queued or run. */
+enum inc_call_kind { INC_CALL_ALLREDUCE, INC_CALL_WA_UPDATE, INC_CALL_SENDRECV };
+struct inc_call {
+	enum inc_call_kind kind;
+	float *buf;               /* all-reduce / WA: in place; sendrecv: receive */
+	size_t count;
+	const float *sbuf;        /* sendrecv: what is sent */
+	int to, from;             /* sendrecv: peers */
+	inc_wa_update_fn update;  /* WA update step */
+	void *arg;
+	struct inc_allreduce_opts o;   /* checked options */
+};
+/* A blocking call while the progress thread exists: queue it behind the
+ * pending requests and wait. *queued 0: no thread, run inline. */
+int inc_progress_blocking(struct inc_comm *c, const struct inc_call *k, int *queued);
+/* call.c: run one checked call on the calling thread. */
+int inc_call_run(struct inc_comm *c, const struct inc_call *k);
+/* call.c: argument and option checks of call k (kind, buffers, count);
+ * opts NULL: environment. The checked options go to *o, with residual
+ * cleared unless error feedback is in effect. */
+int inc_call_check(struct inc_comm *c, const struct inc_call *k,
+		   const struct inc_allreduce_opts *opts, struct inc_allreduce_opts *o);
 
 #endif
