@@ -338,8 +338,14 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
 	size_t i;
 	int K;
 
-	for (i = 0; i < s->nparts * HIST_BINS; i++)
-		n += (double)s->hist[i];
+	for (i = 0; i < s->nparts; i++) {       /* the values of the parts that count */
+		int E;
+
+		if (s->top[i] < 0)
+			continue;
+		for (E = 0; E < HIST_BINS; E++)
+			n += (double)s->hist[i * HIST_BINS + E];
+	}
 	for (K = 0; K <= 40; K++) {
 		double bits = 0;
 
@@ -356,6 +362,47 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
 	for (i = 0; i < s->nparts; i++)
 		if (s->top[i] >= 0)
 			s->e[i] = clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
+}
+
+/* The delivered sum is zero wherever every rank sent the zero class: such a
+ * value was below the call's error bound, not zero. Counted as free, the
+ * zeros let the estimate spend precision it did not have, and a part whose
+ * sum was all zeros (its values all below the bound) was invisible: it
+ * kept its exponent and waited for its residuals to grow. The zeros are
+ * spread over the binades below the smallest exponent that traveled at
+ * exponent e (in the sum's units), where error feedback leaves them: as
+ * many per binade as the lowest travelled binade holds, or, for a part of
+ * nothing but zeros, an eighth of them per binade, its largest just below
+ * the bound (so it is scaled up until its values travel). Returns the
+ * part's largest exponent afterwards, -1 for none. */
+static int spread_zeros(uint64_t *h, int top, int e, unsigned eb)
+{
+	uint64_t rem = h[0], c;
+	int E, lo = 1;
+
+	if (!rem)
+		return top;
+	for (E = 1; E < 255; E++)
+		if (value_tag((unsigned)clamp(E + e, 0, 254), eb) & 3) {
+			lo = E;
+			break;
+		}
+	if (lo < 2)
+		return top;
+	if (top >= 0)
+		c = h[lo] > h[lo + 1] ? h[lo] : h[lo + 1];
+	else
+		c = (rem + 7) / 8;
+	if (!c)
+		c = 1;
+	for (E = lo - 1; E >= 1 && rem; E--) {
+		uint64_t m = rem < c ? rem : c;
+
+		h[E] += m;
+		rem -= m;
+	}
+	h[0] = rem;
+	return top >= 0 ? top : lo - 1;
 }
 
 void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
@@ -377,6 +424,8 @@ void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsig
 				s->top[i] = E;
 				break;
 			}
+		if (eb)
+			s->top[i] = spread_zeros(h, s->top[i], s->e[i], eb);
 	}
 	if (s->policy == BALANCED) {
 		balanced(s, cost);
