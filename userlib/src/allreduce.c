@@ -4,14 +4,8 @@
  * update, point-to-point exchange) and the communicator's end. A call is
  * checked (call.c), then run here or, while the communicator has a
  * progress thread, queued behind its pending requests (progress.c) so the
- * issue order stays the execution order.
- *
- * Layers, top to bottom (no file calls a file above it; `make
- * test-userlib-layers` checks the call graph of the objects):
- *   allreduce.c (API) -> progress.c -> call.c -> sketch_ar.c -> ring.c,
- *   wa.c, peer.c -> pair.c -> transport.c -> comm.c (links) -> hello.c
- *   (rendezvous handshakes), options.c ->
- *   segc.c (the compression table) -> segc_*.c, codec_*.c -> sock.c.
+ * issue order stays the execution order. The library's layers:
+ * docs/userlib.md.
  */
 #include "inc_internal.h"
 

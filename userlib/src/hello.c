@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * hello.c - the rendezvous handshake on every link of a job (the master
- * port and the data listeners), the job's identity and secret, and the
- * library's log hook (docs/userlib.md, "Bootstrap").
+ * port and the data listeners), the job's identity and secret
+ * (docs/userlib.md, "Bootstrap").
  *
  * Three fixed-size messages, big-endian fields:
  *
