@@ -129,7 +129,7 @@ $(UL_TEST)/pcap-check: userlib/tests/pcap_check.c $(LIB)/libincmodel.a
 	$(CC) $(ALL_CFLAGS) -Itests/common -o $@ $^
 
 
-.PHONY: test-userlib-codec test-userlib-cnat test-userlib-sketch test-userlib-allreduce test-userlib-fail \
+.PHONY: test-userlib-codec test-userlib-cnat test-userlib-scale test-userlib-sketch test-userlib-allreduce test-userlib-fail \
 	test-userlib-rendezvous test-userlib-fault \
 	test-userlib-capture test-userlib-nicemu test-userlib-nicemu-gso test-userlib-install test-userlib-layers install bench-userlib
 
@@ -142,6 +142,13 @@ $(UL_TEST)/test-cnat: userlib/tests/test_cnat.c $(LIB)/libinceptionn-san.a
 
 test-userlib-cnat: $(UL_TEST)/test-cnat
 	$(UL_TEST)/test-cnat
+
+$(UL_TEST)/test-scale: userlib/tests/test_scale.c $(LIB)/libinceptionn-san.a
+	@mkdir -p $(@D)
+	$(CC) $(UL_TEST_CFLAGS) -Iuserlib/src -o $@ $^ -lm $(UL_LDLIBS)
+
+test-userlib-scale: $(UL_TEST)/test-scale
+	$(UL_TEST)/test-scale
 
 $(UL_TEST)/test-sketch: userlib/tests/test_sketch.c $(LIB)/libinceptionn-san.a
 	@mkdir -p $(@D)
@@ -197,12 +204,13 @@ test-userlib-layers: $(UL_OBJS) $(UL_MPI_BOOT)
 test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
 	userlib/tests/userlib-nicemu-rtl.sh $(BUILD)/userlib-test/ar-check $(BUILD)/userlib-test/nic-switch-rtl
 
-SUITES_userlib += userlib-codec userlib-cnat userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
+SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
 SUITES_userlib += userlib-env userlib-cli
 DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a, -m cnat selects cnat
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
+DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced (ASan/UBSan)
 DESC_userlib-cnat := natural compression: every exponent against the documented rule, decode of all bytes
 DESC_userlib-sketch := the sketch codec: geometry, recovery of sparse vectors over gammas (ASan/UBSan)
 DESC_userlib-allreduce := ar-check N = 1..8 (none/nic/software, ring/wa), non-blocking, sketch, error feedback
