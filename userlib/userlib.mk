@@ -210,7 +210,7 @@ SUITES_userlib += userlib-env userlib-cli
 DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a, -m cnat selects cnat
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
-DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced (ASan/UBSan)
+DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced, targets past 12x refused (ASan/UBSan)
 DESC_userlib-cnat := natural compression: every exponent against the documented rule, decode of all bytes
 DESC_userlib-sketch := the sketch codec: geometry, recovery of sparse vectors over gammas (ASan/UBSan)
 DESC_userlib-allreduce := ar-check N = 1..8 (none/nic/software, ring/wa), non-blocking, sketch, error feedback

@@ -134,6 +134,7 @@ _scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
 _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 SCALE_RATIO_DEFAULT = 8.0                # INC_SCALE_RATIO_DEFAULT
+SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 
 
 def strerror(code):

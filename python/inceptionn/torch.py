@@ -487,9 +487,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         else False
     if scale_ratio is not None:
         if isinstance(scale_ratio, bool) or not isinstance(scale_ratio, (int, float)) \
-                or not 1 <= scale_ratio <= 32:
-            raise ValueError("scale_ratio: the adaptive scaling's target ratio, 1..32, got %r"
-                             % (scale_ratio,))
+                or not 1 <= scale_ratio <= _lib.SCALE_RATIO_MAX:
+            raise ValueError("scale_ratio: the adaptive scaling's target ratio, 1..%g, got %r"
+                             % (_lib.SCALE_RATIO_MAX, scale_ratio))
         if not use_scaling:
             raise ValueError("scale_ratio: the scaling is off (scaling=False, scale_exp, or a "
                              "mode without an error bound)")
@@ -557,7 +557,7 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       library's balanced policy); "each": each parameter on its own at the
       ratio, never scaled down; False/"off": none; True/"on": required (an
       error for other modes).
-    scale_ratio: the scaling's target compression ratio (1..32; None: the
+    scale_ratio: the scaling's target compression ratio (1..12; None: the
       library's default, INC_SCALE_RATIO_DEFAULT).
     options: algo ("ring"/"wa"), timeout_ms, segment_bytes, tos, seed,
       sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel

@@ -129,7 +129,7 @@ static const struct opt opts[] = {
 	  "no error feedback (default: INC_ERROR_FEEDBACK, else the mode's)" },
 	{ "scaling", K_CHOICE, F(scaling), 0, 0, scaling_at, NULL,
 	  "adaptive scaling of each layer's gradients (default balanced where it applies)" },
-	{ "scale-ratio", K_NUM, F(scale_ratio), 1, 32, NULL, "R",
+	{ "scale-ratio", K_NUM, F(scale_ratio), 1, INC_SCALE_RATIO_MAX, NULL, "R",
 	  "the scaling's target compression ratio (default the library's, 8)" },
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
 	  "headroom scaling: each layer's largest sum per worker in [2^-(K+1), 2^-K)" },

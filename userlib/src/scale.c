@@ -71,24 +71,30 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 
 int inc_scale_create(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
 {
+	if (s)
+		*s = NULL;
 	if (ratio == 0)
 		ratio = INC_SCALE_RATIO_DEFAULT;
-	if (!(ratio >= 1 && ratio <= 32))
+	if (!(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
 		return INC_E_ARG;
 	return create(s, nparts, ends, BALANCED, ratio, 0);
 }
 
 int inc_scale_create_each(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
 {
+	if (s)
+		*s = NULL;
 	if (ratio == 0)
 		ratio = INC_SCALE_RATIO_DEFAULT;
-	if (!(ratio >= 1 && ratio <= 32))
+	if (!(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
 		return INC_E_ARG;
 	return create(s, nparts, ends, EACH, ratio, 0);
 }
 
 int inc_scale_create_headroom(struct inc_scale **s, size_t nparts, const size_t *ends, int k)
 {
+	if (s)
+		*s = NULL;
 	if (k < 0 || k > 30)
 		return INC_E_ARG;
 	return create(s, nparts, ends, HEADROOM, 0, k);

@@ -91,8 +91,21 @@ static void zeros_are_not_free(void)
 	free(model);
 }
 
+/* Targets the codec cannot meet but by sending nothing are refused. */
+static void targets(void)
+{
+	struct inc_scale *s;
+
+	CHECK(inc_scale_create(&s, 1, NULL, INC_SCALE_RATIO_MAX) == 0, "the largest target");
+	inc_scale_destroy(s);
+	CHECK(inc_scale_create(&s, 1, NULL, 16) == INC_E_ARG && !s, "16x refused (balanced)");
+	CHECK(inc_scale_create_each(&s, 1, NULL, 13) == INC_E_ARG && !s, "13x refused (each)");
+	CHECK(inc_scale_create(&s, 1, NULL, 0.5) == INC_E_ARG, "0.5x refused");
+}
+
 int main(void)
 {
+	targets();
 	all_zero_part();
 	zeros_are_not_free();
 	return inc_test_done();

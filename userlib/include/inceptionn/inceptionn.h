@@ -269,8 +269,8 @@ enum inc_error_feedback {
  *   inc_scale_create (the default): part i's largest sum is brought to
  *     [2^-(K+1), 2^-K), one K for the whole call: the smallest K in 0..40
  *     at which the call's sums, so scaled, would travel through the
- *     INCEPTIONN codec at a compression ratio of at least `ratio` (1..32;
- *     0: INC_SCALE_RATIO_DEFAULT). Parts of small values are scaled up,
+ *     INCEPTIONN codec at a compression ratio of at least `ratio` (1 to
+ *     INC_SCALE_RATIO_MAX; 0: INC_SCALE_RATIO_DEFAULT). Parts of small values are scaled up,
  *     parts of large values down, so the call's bits go where its values
  *     are (a value's bits depend only on its exponent: docs/codec.md);
  *   inc_scale_create_each: each part on its own, the largest e in
@@ -284,9 +284,12 @@ enum inc_error_feedback {
  * lose in the codec anyway (these are the lossy modes). The exponents are
  * part of the call header: ranks whose states differ fail with
  * INC_E_PROTOCOL. One call at a time may use a state. 0, INC_E_ARG (bad
- * parts or ratio) or INC_E_NOMEM.
+ * parts or ratio; *s is then NULL) or INC_E_NOMEM.
  */
 #define INC_SCALE_RATIO_DEFAULT 8.0
+/* The codec spends at least 2 bits a value (16x when every value is in
+ * the zero class): a target near 16 is met only by sending nothing. */
+#define INC_SCALE_RATIO_MAX 12.0
 #define INC_SCALE_EMAX 40
 #define INC_SCALE_PARTS_MAX (1u << 20)
 struct inc_scale;
