@@ -197,13 +197,15 @@ def load_log(path):
     return recs
 
 
-def whole_ratio(summary):
-    """The run's ratio, warm-up iterations (uncompressed) included."""
+def whole_ratio(summary, ratio=None):
+    """The run's ratio (default its summary's; or another of the library's
+    ratios, e.g. wire_ratio), warm-up iterations (uncompressed) included."""
     st = summary.get("stats") or {}
+    ratio = ratio or summary["ratio"]
     warm, vals = st.get("warmup_values", 0), st.get("values", 0)
     if not warm or not vals:
-        return summary["ratio"]
-    return (vals + warm) / (vals / summary["ratio"] + warm)
+        return ratio
+    return (vals + warm) / (vals / ratio + warm)
 
 
 def table():
@@ -245,8 +247,8 @@ def table():
         gap = sum(accs[s] - ref[s] for s in both) / len(both) if both else float("nan")
         ratios = [whole_ratio(summ(r)) for r in runs.values() if summ(r).get("ratio")]
         ms = sum(summ(r)["iter_ms"] for r in runs.values()) / len(runs)
-        wires = [(summ(r).get("stats") or {}).get("wire_ratio") for r in runs.values()]
-        wires = [w for w in wires if w]
+        wires = [whole_ratio(summ(r), summ(r)["stats"]["wire_ratio"]) for r in runs.values()
+                 if (summ(r).get("stats") or {}).get("wire_ratio")]
         lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %.0f |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
             " / ".join("%.2f" % accs[s] for s in sorted(accs)), mean,
@@ -258,7 +260,8 @@ def table():
               "the codec's classes of what each rank contributed (the hook's `stats()['ratio']`; "
               "warm-up iterations counted at 32 bits), or the raw bytes over the hook's bytes for "
               "fp16 and PowerSGD; the bytes ratio is the hook's `wire_ratio` (values sent x 4 "
-              "over bytes sent, framing and the all-gather's denser sums included)." % (spread, len(ref)),
+              "over bytes sent, framing and the all-gather's denser sums included; warm-up "
+              "iterations counted at 32 bits)." % (spread, len(ref)),
               "", "![accuracy against iteration](results/torch-resnet18-accuracy.png)", ""]
     # the plot: mean accuracy over the seeds at every evaluation
     dat = os.path.join(WORK, "plot")
