@@ -289,7 +289,7 @@ def table():
     subprocess.run(["gnuplot", "-e", gp], check=True)
     sect = os.path.join(dat, "section.md")
     with open(sect, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines).rstrip("\n") + "\n\n")   # a blank line before the next heading
     subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
                     os.path.join(ROOT, "docs", "results.md"), SECTION, sect], check=True)
     print("\n".join(lines))
