@@ -35,6 +35,7 @@ WORK = os.path.join(ROOT, "build", "accuracy-torch")
 QUIET = "/tmp/inc-quiet"
 SCRIPT = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
 WORKERS = 4
+EXIT_GRACE_S = 120      # a run whose log has its summary is ended this long after
 
 # resnet18's whole schedule: 5 epochs of 468 iterations (4 workers x 32),
 # lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay 5e-4.
@@ -88,6 +89,15 @@ def runs():
                                  "--error-bound", str(eb), "--no-eval", "--seed", "1",
                                  "--log-every", "5"]))
     return out
+
+
+def finished_log(path):
+    """Whether the log at path holds its run's summary."""
+    try:
+        with open(path) as f:
+            return any('"type": "summary"' in line or '"type":"summary"' in line for line in f)
+    except OSError:
+        return False
 
 
 def finished(name):
@@ -147,8 +157,20 @@ def run_one(name, args):
     p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          start_new_session=True, text=True, bufsize=1)
     paused = False
+    done_at = None
     os.set_blocking(p.stdout.fileno(), False)
     while p.poll() is None:
+        # a finished run whose processes do not exit (seen once: rank 0 in
+        # gloo's destroy_process_group after the others had left) is ended
+        if done_at is None and finished_log(os.path.join(d, "log.jsonl")):
+            done_at = time.time()
+        if done_at is not None and time.time() - done_at > EXIT_GRACE_S:
+            print("accuracy-torch: %s finished but did not exit in %d s: ended" % (name, EXIT_GRACE_S),
+                  flush=True)
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            out.close()
+            return 0
         quiet = os.path.exists(QUIET)
         if quiet != paused:
             os.killpg(p.pid, signal.SIGSTOP if quiet else signal.SIGCONT)
@@ -351,10 +373,13 @@ def main():
         if finished(n):
             continue
         for attempt in range(3):
-            print("accuracy-torch: [%d/%d] %s%s" % (i + 1, len(todo), n,
-                  " (attempt %d)" % (attempt + 1) if attempt else ""), flush=True)
-            rc = run_one(n, args)
             log = os.path.join(WORK, n, "log.jsonl")
+            if finished_log(log):   # it ended but was not kept (stopped at its exit)
+                rc = 0
+            else:
+                print("accuracy-torch: [%d/%d] %s%s" % (i + 1, len(todo), n,
+                      " (attempt %d)" % (attempt + 1) if attempt else ""), flush=True)
+                rc = run_one(n, args)
             if rc == 0 and os.path.exists(log):
                 shutil.copy(log, os.path.join(RESULTS, n + ".jsonl"))
                 if finished(n):
