@@ -41,6 +41,9 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 	if (!out)
 		return INC_E_ARG;
 	*out = NULL;
+	if (policy == HEADROOM ? headroom < 0 || headroom > 30
+			       : !(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
+		return INC_E_ARG;
 	if (nparts == 0 || nparts > INC_SCALE_PARTS_MAX || (nparts > 1 && !ends))
 		return INC_E_ARG;
 	for (i = 0; ends && i < nparts; i++)
@@ -71,32 +74,16 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 
 int inc_scale_create(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
 {
-	if (s)
-		*s = NULL;
-	if (ratio == 0)
-		ratio = INC_SCALE_RATIO_DEFAULT;
-	if (!(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
-		return INC_E_ARG;
-	return create(s, nparts, ends, BALANCED, ratio, 0);
+	return create(s, nparts, ends, BALANCED, ratio ? ratio : INC_SCALE_RATIO_DEFAULT, 0);
 }
 
 int inc_scale_create_each(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
 {
-	if (s)
-		*s = NULL;
-	if (ratio == 0)
-		ratio = INC_SCALE_RATIO_DEFAULT;
-	if (!(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
-		return INC_E_ARG;
-	return create(s, nparts, ends, EACH, ratio, 0);
+	return create(s, nparts, ends, EACH, ratio ? ratio : INC_SCALE_RATIO_DEFAULT, 0);
 }
 
 int inc_scale_create_headroom(struct inc_scale **s, size_t nparts, const size_t *ends, int k)
 {
-	if (s)
-		*s = NULL;
-	if (k < 0 || k > 30)
-		return INC_E_ARG;
 	return create(s, nparts, ends, HEADROOM, 0, k);
 }
 
