@@ -91,25 +91,25 @@ def runs():
     return out
 
 
-def finished_log(path):
-    """Whether the log at path holds its run's summary."""
+def summary_of(path):
+    """The summary record of the log at path, or None (no file, or the run
+    not finished; a line still being written is skipped)."""
     try:
         with open(path) as f:
-            return any('"type": "summary"' in line or '"type":"summary"' in line for line in f)
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if r.get("type") == "summary":
+                    return r
     except OSError:
-        return False
+        pass
+    return None
 
 
 def finished(name):
-    path = os.path.join(RESULTS, name + ".jsonl")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            if r.get("type") == "summary":
-                return r
-    return None
+    return summary_of(os.path.join(RESULTS, name + ".jsonl"))
 
 
 def free_port():
@@ -162,7 +162,7 @@ def run_one(name, args):
     while p.poll() is None:
         # a finished run whose processes do not exit (seen once: rank 0 in
         # gloo's destroy_process_group after the others had left) is ended
-        if done_at is None and finished_log(os.path.join(d, "log.jsonl")):
+        if done_at is None and summary_of(os.path.join(d, "log.jsonl")):
             done_at = time.time()
         if done_at is not None and time.time() - done_at > EXIT_GRACE_S:
             print("accuracy-torch: %s finished but did not exit in %d s: ended" % (name, EXIT_GRACE_S),
@@ -339,8 +339,7 @@ def probe():
             print("accuracy-torch: %s failed; see %s" % (name, os.path.join(d, "out.txt")),
                   file=sys.stderr)
             return 1
-        summ = next(r for r in load_log(os.path.join(d, "log.jsonl")) if r["type"] == "summary")
-        st = summ["stats"]
+        st = summary_of(os.path.join(d, "log.jsonl"))["stats"]
         print("| 2^-%d | %d | %.2fx | %.2fx | %s |" % (
             eb, target, st["ratio"], st["wire_ratio"],
             " / ".join("%.1f %%" % (100 * st["classes"][k]) for k in ("2", "10", "18", "34"))),
@@ -374,7 +373,7 @@ def main():
             continue
         for attempt in range(3):
             log = os.path.join(WORK, n, "log.jsonl")
-            if finished_log(log):   # it ended but was not kept (stopped at its exit)
+            if summary_of(log):     # it ended but was not kept (stopped at its exit)
                 rc = 0
             else:
                 print("accuracy-torch: [%d/%d] %s%s" % (i + 1, len(todo), n,
