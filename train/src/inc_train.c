@@ -255,6 +255,7 @@ static int train(struct run *r)
 	int rc;
 
 	for (it = 0; it < r->o.iterations; it++) {
+		tr_warmup(r, it);
 		if ((rc = r->sched->iteration(r, it)))
 			return rc;
 		if (r->o.check_every && (it + 1) % r->o.check_every == 0 &&

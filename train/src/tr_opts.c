@@ -133,6 +133,8 @@ static const struct opt opts[] = {
 	  "the scaling's target compression ratio (default the library's, 8)" },
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
 	  "headroom scaling: each layer's largest sum per worker in [2^-(K+1), 2^-K)" },
+	{ "warmup-iters", K_LONG, F(warmup_iters), 0, ALL, NULL, "N",
+	  "the first N iterations uncompressed (lossless sums, then the codec)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -327,6 +329,12 @@ static int check(struct tr_opts *o, const unsigned char *given)
 	}
 	if (given[find("scale-ratio")] && o->scaling == TR_SCALING_OFF)
 		return tr_bad("--scale-ratio needs the scaling (--scaling balanced or each)");
+	if (o->warmup_iters && (!c->lossy || o->truncate)) {
+		names(list, sizeof(list), offsetof(struct inc_compression_info, lossy));
+		return tr_bad("--warmup-iters needs a lossy compression mode (%s) and no "
+			      "--truncate: its first iterations go without the library's codec",
+			      list);
+	}
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "

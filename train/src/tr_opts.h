@@ -44,6 +44,7 @@ struct tr_opts {
 	int scaling;              /* enum tr_scaling: the library's adaptive scaling */
 	int scale;                /* -1, or K: the headroom policy (--scale K) */
 	double scale_ratio;       /* the target ratio of balanced / each (0: the library's) */
+	long warmup_iters;        /* the first N iterations exchange lossless sums */
 	struct tr_sgd sgd;
 };
 

@@ -46,14 +46,32 @@ static void u64_unpack(uint64_t *v, const float *f, int n)
 			v[i] += (uint64_t)f[4 * i + k] << (16 * k);
 }
 
+static struct inc_allreduce_opts lossless(struct inc_allreduce_opts o)
+{
+	o.compression = INC_COMP_NONE;
+	o.residual = NULL;
+	o.scale = NULL;
+	return o;
+}
+
 static struct inc_allreduce_opts exact_opts(const struct run *r)
 {
-	struct inc_allreduce_opts o = r->c.ar;
+	struct inc_allreduce_opts o = lossless(r->c.ar);
 
-	o.compression = INC_COMP_NONE;
 	o.algo = INC_ALGO_RING;
-	o.residual = NULL;
 	return o;
+}
+
+void tr_warmup(struct run *r, long it)
+{
+	if (it == 0 && r->o.warmup_iters > 0) {
+		r->c.ar_after = r->c.ar;
+		r->c.ar = lossless(r->c.ar);
+		r->c.warm = 1;
+	} else if (it == r->o.warmup_iters && r->c.warm) {
+		r->c.ar = r->c.ar_after;
+		r->c.warm = 0;
+	}
 }
 
 /* Sum n unsigned 64-bit counters over all ranks exactly. */
@@ -108,13 +126,13 @@ uint64_t tr_config_hash(const struct run *r)
 	const struct tr_opts *o = &r->o;
 
 	snprintf(buf, sizeof(buf),
-		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d|%.17g|%d",
+		 "%s|%ld|%d|%.17g|%" PRIu64 "|%d|%d|%u|%u|%ld|%.17g|%.17g|%.17g|%ld|%ld|%ld|%ld|%zu|%s|%ld|%d|%d|%.17g|%d|%ld",
 		 tr_model_name(o), o->iterations, o->batch, o->sgd.lr, o->seed, o->scheme,
 		 o->compression, o->error_bound, o->truncate, o->sgd.step,
 		 o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->eval_every,
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
 		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale, o->scale_ratio,
-		 o->scaling);
+		 o->scaling, o->warmup_iters);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -160,7 +178,7 @@ int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale
 	int i, rc;
 
 	*out = NULL;
-	if (r->o.scaling == TR_SCALING_OFF)
+	if (r->o.scaling == TR_SCALING_OFF || r->c.warm)
 		return 0;
 	if (s->scale[site] && s->scale_lo[site] == lo && s->scale_hi[site] == hi) {
 		*out = s->scale[site];
@@ -230,6 +248,8 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n, int sit
 	unsigned t;
 	long len;
 
+	if (r->c.warm)          /* nothing goes through the codec */
+		return;
 	/* with error feedback the codec sees gradient + residual, with the
 	 * scaling each layer times 2^e (the exponents this call will use) */
 	if (site >= 0 && tr_scale_for(r, site, off, off + n, &sc))

@@ -28,6 +28,10 @@ struct tr_ranks {
 	int workers;              /* ranks that compute gradients */
 	int worker;               /* this rank's worker index, -1: aggregator */
 	struct inc_allreduce_opts ar;
+	/* --warmup-iters: while warm, ar is lossless and the run's own options
+	 * wait in ar_after (tr_warmup) */
+	struct inc_allreduce_opts ar_after;
+	int warm;
 };
 
 /* The training and test sets, the data order, one batch. */
@@ -108,6 +112,11 @@ struct run {
 	FILE *log;
 };
 
+/* Iteration it's exchange options: the first --warmup-iters iterations
+ * send lossless sums (no codec, residual or scaling; their codec
+ * statistics are not sampled), then the run's own. Called before each
+ * iteration. */
+void tr_warmup(struct run *r, long it);
 /* One line "rank R: what: the library's error"; returns 1. */
 int tr_fail_comm(const struct run *r, const char *what, int rc);
 /* Sum n counters over all ranks exactly. 0 or a library error. */

@@ -27,6 +27,10 @@
 #    plain codec fails;
 #  - --scale-ratio: asked for ratio 12 the run sends fewer bytes than
 #    asked for 4;
+#  - --warmup-iters N: a run whose warm-up covers every iteration ends with
+#    the uncompressed run's weights, bit for bit (sync and wfbp), and one
+#    that compresses after it with other weights, replicas identical, the
+#    warm-up in the log;
 #  - the choice is in the log, and nonsense combinations are refused.
 # Last line "N passed, N failed".
 set -u
@@ -144,6 +148,25 @@ awk -v a="${b4:-0}" -v b="${b12:-0}" 'BEGIN { exit !(a > 0 && b > 0 && b < 0.85 
 	&& ok "--scale-ratio: $b4 bytes per iteration when asked for ratio 4, $b12 for 12 (logged)" \
 	|| ko "--scale-ratio: $b4 bytes per iteration when asked for ratio 4, $b12 for 12"
 
+# --- --warmup-iters N: lossless sums first, then the codec
+for sched in sync wfbp; do
+	w=(--model hdc --iterations 12 --seed 4 --check-every 4 --eval-every 0 --eval-samples 500 --quiet
+	   --schedule "$sched")
+	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression none >"$tmp/w-none.out" 2>&1 ||
+		ko "warm-up reference ($sched) failed"
+	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression software --warmup-iters 12 \
+		>"$tmp/w-all.out" 2>&1 || ko "--warmup-iters 12 ($sched) failed"
+	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression software --warmup-iters 6 \
+		--log "$tmp/w-half.json" >"$tmp/w-half.out" 2>&1 || ko "--warmup-iters 6 ($sched) failed"
+	dn=$(digest "$tmp/w-none.out") da=$(digest "$tmp/w-all.out") dh=$(digest "$tmp/w-half.out")
+	[ -n "$dn" ] && [ "$dn" = "$da" ] \
+		&& ok "--warmup-iters 12 of 12 ($sched): the uncompressed run's weights $dn" \
+		|| ko "--warmup-iters 12 of 12 ($sched): weights $da, uncompressed $dn"
+	same_digest "$tmp/w-half.out" 3 && [ "$dh" != "$dn" ] && grep -q '"warmup_iters":6' "$tmp/w-half.json" \
+		&& ok "--warmup-iters 6 of 12 ($sched): compressed after it (weights $dh), replicas identical, logged" \
+		|| ko "--warmup-iters 6 of 12 ($sched): weights '$dh' (uncompressed $dn) or not logged"
+done
+
 # --- nic through the emulated NICs == software on loopback, bit for bit
 if [ "$(id -u)" -eq 0 ]; then
 	eq=(--model lenet --scheme inc --iterations 15 --seed 9 --eval-every 0 --eval-samples 500 --quiet)
@@ -182,6 +205,9 @@ fi
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"
+"$train" --warmup-iters 5 --compression none >"$tmp/r8.out" 2>&1
+[ $? -eq 2 ] && grep -q "warmup-iters" "$tmp/r8.out" && ok "--warmup-iters without a lossy mode refused" \
+	|| ko "--warmup-iters with none: $(cat "$tmp/r8.out")"
 INC_ERROR_FEEDBACK=maybe "$train" --iterations 1 >"$tmp/r3.out" 2>&1
 [ $? -ne 0 ] && ok "INC_ERROR_FEEDBACK=maybe refused" || ko "INC_ERROR_FEEDBACK=maybe accepted"
 finish
