@@ -28,11 +28,17 @@
  *   decompresses it once).
  * Compute: --compute-ms, or the Table II timers of an inc-train log
  *   (--from-log), or a model file's FLOPs at --gpu-tflops (--model).
+ * Summation (optional, off by default): the host adds each received
+ *   segment into its accumulator at --sum-gbps GB/s, or at the rate an
+ *   inc-train log's sum timer measured (--sum-log): the ring's
+ *   reduce-scatter adds every segment it receives, WA's aggregator adds
+ *   every worker's segment.
  *
  * Prints one JSON line: iter_ms, exchange_ms (the gradient exchange: for
  * sync the all-reduce after the backward pass, for layer-wise schedules the
  * part of it that is not hidden behind the backward pass), compute_ms,
- * wire bytes per worker, the alpha-beta formula's exchange time.
+ * wire bytes per worker, the alpha-beta formula's exchange time, and for
+ * no compression the paper's own alpha-beta-gamma formula (Sec. VIII-D).
  * simulate/README.md has the options and the model's limits.
  */
 #include <errno.h>
@@ -87,6 +93,7 @@ static struct sim {
 	/* codec */
 	double nic_Bps, nic_lat;        /* raw bytes/s per direction, s per engine */
 	double sw_comp_Bps, sw_dec_Bps; /* raw bytes/s */
+	double sum_Bps;                 /* host summation, raw bytes/s; 0: not charged */
 	int nlayers;
 	struct sim_layer layer[SIM_MAX_LAYERS];
 	int ngroups;
@@ -204,6 +211,30 @@ static void read_bench(const char *path, int eb)
 	fclose(f);
 	if (!found)
 		die("%s: no inc-bench codec row at this error bound", path);
+}
+
+/* The host's summation rate from an inc-train log's sum timer (Table II's
+ * "sum": per worker per iteration for the ring, the aggregator's per
+ * iteration for WA): the ring's reduce-scatter adds (p-1)/p of the n
+ * gradient bytes on every worker, libinceptionn's aggregator adds all p
+ * workers' n bytes into its buffer. Raw bytes/s. */
+static double read_sum_rate(const char *path)
+{
+	json_t *sum, *cfg;
+	double wire_pi = -1, p, n, ms, bytes;
+	const char *sc;
+
+	read_train_log(path, &sum, &cfg, &wire_pi);
+	p = jget(cfg, "workers", 0);
+	n = jget(cfg, "params", 0) * 4;
+	ms = jget(sum, "sum_ms", 0);
+	sc = json_string_value(json_object_get(cfg, "scheme"));
+	if (p < 2 || n <= 0 || ms <= 0 || !sc)
+		die("%s: needs workers >= 2, params, scheme and a sum_ms timer above 0", path);
+	bytes = !strcmp(sc, "wa") ? p * n : (p - 1) / p * n;
+	json_decref(sum);
+	json_decref(cfg);
+	return bytes / (ms * 1e-3);
 }
 
 /* A model file: {"name":..., "layers":[{"name":..,"params":..,"gflops":..}]},
@@ -383,6 +414,8 @@ static void ring_allreduce(int me, double bytes)
 		for (k = 0; k < nseg; k++) {
 			sg_mailbox_get(mine);
 			host_sleep(S.seg_cost);
+			if (S.sum_Bps > 0 && s < p - 1)   /* reduce-scatter: add it */
+				host_sleep(seg / S.sum_Bps);
 			if (sw)   /* reduce-scatter: decompress, sum, compress again;
 				   * all-gather: decompress the forwarded segment */
 				host_sleep(seg / S.sw_dec_Bps + (s < p - 1 ? seg / S.sw_comp_Bps : 0));
@@ -441,6 +474,8 @@ static void wa_aggregator(double bytes)
 		for (i = 0; i < S.p; i++) {
 			sg_mailbox_get(mbox("a%d", i, 0));
 			host_sleep(S.seg_cost);
+			if (S.sum_Bps > 0)
+				host_sleep(seg / S.sum_Bps);
 		}
 		if (sw)
 			host_sleep(S.p * seg / S.sw_dec_Bps);
@@ -545,6 +580,22 @@ static double formula_s(double bytes)
 	return 2 * a + p * wire(bytes, 0) / B;
 }
 
+/* The paper's own exchange time (Sec. VIII-D, after Thakur et al.'s MPICH
+ * models; log base 2), for no compression: alpha the one-way latency, beta
+ * the link's time per gradient byte (framing left out, as the paper does),
+ * gamma the host's time per byte summed (0 when summation is not charged):
+ *   WA   (1 + log p) alpha + (p + log p) n beta + (p - 1) n gamma
+ *   INC  2(p - 1) alpha + 2 (p - 1)/p n beta + (p - 1)/p n gamma */
+static double paper_formula_s(double n)
+{
+	double a = S.lat_us * 1e-6, b = 8 / (S.gbps * 1e9), p = S.p, lg = log2(p);
+	double g = S.sum_Bps > 0 ? 1 / S.sum_Bps : 0;
+
+	if (S.scheme == SIM_WA)
+		return (1 + lg) * a + (p + lg) * n * b + (p - 1) * n * g;
+	return 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) / p * n * g;
+}
+
 /* ------------------------------------------------------------- main */
 
 static void usage(void)
@@ -555,7 +606,7 @@ static void usage(void)
 		"               [--topology star|fattree] [--leaf K] [--oversub O] [--schedule sync|wfbp|bucket|mgwfbp]\n"
 		"               [--bucket-mb B] [--segment-kb S] [--rtl FILE] [--bench FILE] [--error-bound E]\n"
 		"               [--wire-overhead F] [--gpu-tflops T] [--batch B] [--segment-us U]\n"
-		"               [--platform-out FILE]\n");
+		"               [--sum-gbps S | --sum-log LOG] [--platform-out FILE]\n");
 	exit(2);
 }
 
@@ -569,10 +620,11 @@ int main(int argc, char **argv)
 		{ "oversub", 1, 0, 'o' }, { "schedule", 1, 0, 'S' }, { "bucket-mb", 1, 0, 'b' },
 		{ "segment-kb", 1, 0, 'e' }, { "rtl", 1, 0, 'R' }, { "bench", 1, 0, 'B' },
 		{ "error-bound", 1, 0, 'E' }, { "wire-overhead", 1, 0, 'w' }, { "gpu-tflops", 1, 0, 'T' },
-		{ "batch", 1, 0, 'm' }, { "segment-us", 1, 0, 'u' }, { "platform-out", 1, 0, 'P' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "batch", 1, 0, 'm' }, { "segment-us", 1, 0, 'u' }, { "platform-out", 1, 0, 'P' },
+		{ "sum-gbps", 1, 0, 'G' }, { "sum-log", 1, 0, 'H' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	const char *model = NULL, *logf = NULL, *rtl = "simulate/rtl-nic.json";
-	const char *bench = NULL, *plat = NULL;
+	const char *bench = NULL, *plat = NULL, *sumlog = NULL;
 	double model_bytes = -1, compute_ms = -1, tflops = 14, batch = 32, measured_wire = -1;
 	double log_ratio = 1;
 	int log_p = 0, log_comp = 0, log_wa = 0;
@@ -639,6 +691,8 @@ int main(int argc, char **argv)
 		case 'm': batch = num("--batch", optarg, 1, 1e6); break;
 		case 'P': plat = optarg; break;
 		case 'u': S.seg_cost = num("--segment-us", optarg, 0, 1e9) * 1e-6; break;
+		case 'G': S.sum_Bps = num("--sum-gbps", optarg, 0, 1e6) * 1e9; break;
+		case 'H': sumlog = optarg; break;
 		default: usage();
 		}
 	}
@@ -708,6 +762,11 @@ int main(int argc, char **argv)
 	}
 	if (S.comp != SIM_NONE && !ratio_set && !logf)
 		die("%s", "compression needs --ratio R (or --from-log)");
+	if (sumlog) {
+		if (S.sum_Bps > 0)
+			die("%s", "give one of --sum-gbps, --sum-log");
+		S.sum_Bps = read_sum_rate(sumlog);
+	}
 	/* the log's measured wire bytes per iteration scale wire() so that the
 	 * log's own run (its workers, scheme and compression) moves exactly
 	 * them; other settings keep that factor */
@@ -782,7 +841,7 @@ int main(int argc, char **argv)
 		       "\"schedule\":\"%s\",\"link_gbps\":%g,\"latency_us\":%g,\"model_bytes\":%.0f,"
 		       "\"ratio\":%.4f,\"wire_overhead\":%.4f,\"groups\":%d,\"iter_ms\":%.4f,"
 		       "\"exchange_ms\":%.4f,\"compute_ms\":%.4f,\"wire_bytes_worker\":%.0f,"
-		       "\"formula_exchange_ms\":%.4f}\n",
+		       "\"formula_exchange_ms\":%.4f,\"sum_gbps\":%.4f,\"paper_formula_ms\":",
 		       S.p, S.scheme == SIM_RING ? "inc" : "wa",
 		       S.comp == SIM_NONE ? "none" : S.comp == SIM_NIC ? "nic" : "software",
 		       S.topo == SIM_STAR ? "star" : "fattree",
@@ -790,7 +849,11 @@ int main(int argc, char **argv)
 		       S.comp == SIM_NONE ? 1.0 : S.ratio, S.comp == SIM_NONE ? S.overhead : S.overhead_c,
 		       S.ngroups, end * 1e3,
 		       (end - compute) * 1e3, compute * 1e3, S.wire_bytes,
-		       formula_s(n) * 1e3);
+		       formula_s(n) * 1e3, S.sum_Bps / 1e9);
+		if (S.comp == SIM_NONE)   /* the paper's formula is for no compression */
+			printf("%.4f}\n", paper_formula_s(n) * 1e3);
+		else
+			printf("null}\n");
 	}
 	free(S.done);
 	return 0;

@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""plots.py STUDY.jsonl RATIO - the plots and tables of simulate/study.sh.
+"""plots.py STUDY.jsonl RATIOS.tsv - the plots and tables of simulate/study.sh.
 
-Reads the inc-sim lines that study.sh collected and writes, with gnuplot,
-docs/results/sim-fig15-10g.png, sim-scaling.png, sim-speedup.png and
-sim-nic-vs-host.png (SIM_PNG_DIR: elsewhere), and section.md beside
-STUDY.jsonl: the tables of docs/results.md's "Past one machine" section.
+Reads the inc-sim lines that study.sh collected (and RATIOS.tsv, its
+record of each network's compression ratio and where it came from) and
+writes, with gnuplot, docs/results/sim-fig15-10g.png, sim-scaling.png,
+sim-speedup.png and sim-nic-vs-host.png (SIM_PNG_DIR: elsewhere), and
+section.md beside STUDY.jsonl: the tables of docs/results.md's "Past one
+machine" section.
 """
 import json
 import os
@@ -58,30 +60,60 @@ def dat(name, lines):
 
 
 def fig15(rows):
+    """Fig. 15 as the paper draws it: WA and INC without compression, 4-8
+    workers, each model's exchange normalised to its own 4-worker WA; the
+    simulation (summation charged) beside the paper's formula."""
     f = pick(rows, case="fig15")
-    lines = []
-    for p in range(4, 9):
-        cells = [str(p)]
-        for sch, comp in (("wa", "none"), ("inc", "none"), ("wa", "nic"), ("inc", "nic")):
-            r = one(f, workers=p, scheme=sch, compression=comp)
-            cells += ["%.3f" % r["exchange_ms"], "%.3f" % r["formula_exchange_ms"]]
-        lines.append(" ".join(cells))
-    d = dat("fig15.dat", lines)
-    gnuplot(f"""set terminal pngcairo size 900,560 font ",11"
-set output "{PNG}/sim-fig15-10g.png"
-set title "Fig. 15 at 10 Gbit/s (simulated): AlexNet's gradient exchange vs workers"
-set xlabel "workers"; set ylabel "exchange per iteration (ms)"; set logscale y
-set key outside right; set grid; set xtics 1
-plot "{d}" u 1:2 w lp lw 2 pt 7 lc 1 t "WA (sim)", "" u 1:3 w l dt 2 lc 1 t "WA (formula)", \\
-     "" u 1:4 w lp lw 2 pt 7 lc 2 t "INC (sim)", "" u 1:5 w l dt 2 lc 2 t "INC (formula)", \\
-     "" u 1:6 w lp lw 2 pt 7 lc 3 t "WA+C (sim)", "" u 1:7 w l dt 2 lc 3 t "WA+C (formula)", \\
-     "" u 1:8 w lp lw 2 pt 7 lc 4 t "INC+C (sim)", "" u 1:9 w l dt 2 lc 4 t "INC+C (formula)"
-""")
-    t = ["| workers | WA sim | WA formula | INC sim | INC formula | WA+C sim | WA+C formula | INC+C sim | INC+C formula |",
-         "|---|---|---|---|---|---|---|---|---|"]
-    for ln in lines:
-        c = ln.split()
-        t.append("| " + " | ".join([c[0]] + ["%.1f" % float(x) for x in c[1:]]) + " |")
+    models = [m for m in MODELS if pick(f, model=m)]
+    ps = sorted({r["workers"] for r in f})
+    norm = ["| model | workers | WA sim | WA paper formula | INC sim | INC paper formula |",
+            "|---|---|---|---|---|---|"]
+    ms = ["| model | workers | WA sim | WA paper formula | INC sim | INC paper formula |",
+          "|---|---|---|---|---|---|"]
+    plots = []
+    for m in models:
+        w4 = one(f, model=m, workers=ps[0], scheme="wa")
+        lines = []
+        for p in ps:
+            wa, inc = one(f, model=m, workers=p, scheme="wa"), one(f, model=m, workers=p, scheme="inc")
+            v = [wa["exchange_ms"] / w4["exchange_ms"], wa["paper_formula_ms"] / w4["paper_formula_ms"],
+                 inc["exchange_ms"] / w4["exchange_ms"], inc["paper_formula_ms"] / w4["paper_formula_ms"]]
+            lines.append(f"{p} " + " ".join("%.4f" % x for x in v))
+            norm.append(f"| {NAMES[m]} | {p} | " + " | ".join("%.2f" % x for x in v) + " |")
+            ms.append(f"| {NAMES[m]} | {p} | %.1f | %.1f | %.1f | %.1f |" % (
+                wa["exchange_ms"], wa["paper_formula_ms"], inc["exchange_ms"], inc["paper_formula_ms"]))
+        plots.append((m, dat(f"fig15-{m}.dat", lines)))
+    rows_n = (len(plots) + 1) // 2
+    script = [f'set terminal pngcairo size 1300,{380 * rows_n + 40} font ",10"',
+              f'set output "{PNG}/sim-fig15-10g.png"',
+              f'set multiplot layout {rows_n},2 title "Fig. 15 at 10 Gbit/s (simulated, no compression): '
+              f'gradient exchange normalised to each model\'s 4-worker WA; solid: simulated, hatched: the paper\'s formula"',
+              "set style data histogram; set style histogram cluster gap 1; set boxwidth 0.9",
+              "set style fill solid 0.85 border -1; set grid ytics; set yrange [0:2.3]",
+              "set key top left font ',9'; set xlabel 'workers'; set ylabel 'exchange / 4-worker WA'"]
+    for m, d in plots:
+        script.append(f'set title "{NAMES[m]}"')
+        script.append(f'plot "{d}" u 2:xtic(1) lc 1 t "WA (sim)", "" u 3 lc 1 fs pattern 4 t "WA (paper formula)", '
+                      f'"" u 4 lc 2 t "INC (sim)", "" u 5 lc 2 fs pattern 4 t "INC (paper formula)"')
+    script.append("unset multiplot")
+    if plots:
+        gnuplot("\n".join(script) + "\n")
+    # the constants the formula was evaluated with, from the rows themselves
+    r = f[0] if f else None
+    consts = []
+    if r:
+        consts = ["alpha %g us (the study's one-way latency), beta 1/(%g Gbit/s) = %.3f ns per byte, "
+                  "gamma 1/(%.2f GB/s) = %.3f ns per byte (the host's summation, from an inc-train log's sum timer)"
+                  % (r["latency_us"], r["link_gbps"], 8 / r["link_gbps"], r["sum_gbps"], 1 / r["sum_gbps"])]
+    return norm, ms, consts
+
+
+def ratio_table(path):
+    t = ["| model | compression ratio | from |", "|---|---|---|"]
+    with open(path) as f:
+        for line in f:
+            m, r, src = line.rstrip("\n").split("\t", 2)
+            t.append(f"| {NAMES.get(m, m)} | {float(r):.2f} | {src} |")
     return t
 
 
@@ -237,8 +269,11 @@ def main():
     global OUT
     OUT = os.path.dirname(sys.argv[1]) or "."
     rows = load(sys.argv[1])
-    sec = ["### Fig. 15 at 10 Gbit/s (AlexNet, exchange ms per iteration)", ""]
-    sec += fig15(rows) + [""]
+    sec = ["### Compression ratio of each network (2^-10)", ""] + ratio_table(sys.argv[2]) + [""]
+    norm, ms, consts = fig15(rows)
+    sec += ["### Fig. 15 at 10 Gbit/s: exchange normalised to each model's 4-worker WA", ""] + consts + [""]
+    sec += norm + [""]
+    sec += ["### Fig. 15 at 10 Gbit/s: exchange ms per iteration", ""] + ms + [""]
     scaling(rows)
     sp = speedup(rows)
     sec += ["### Iteration ms (sync schedule)", ""] + iter_table(rows) + [""]

@@ -5,11 +5,17 @@
 #   - HDC: an inc-train log of an INC+C run on the emulated cluster
 #     (HDC_LOG, default the newest build/simulate/measured/hdc-inc-c-4-r*.json
 #     of simulate/measure-cluster.sh, else docs/results/sim-measured/'s): its
-#     parameters, its Table II compute timers, its compression ratio, which
-#     the large models use too (no measured ratio of theirs exists here);
+#     parameters, its Table II compute timers, its compression ratio and
+#     error bound, and its sum timer (the host's summation rate, gamma of
+#     the paper's Fig. 15 formula; SUM_LOG: another ring or WA log);
 #   - AlexNet, VGG-16, ResNet-50: simulate/models/*.json (parameters and
 #     FLOPs per layer) at GPU_TFLOPS (default 7: a 14 TFLOP/s fp32 GPU at
-#     half its peak) and BATCH images per worker (default 32);
+#     half its peak) and BATCH images per worker (default 32); their
+#     compression ratio is the "ratio" of the summary record of
+#     experiments/accuracy-torch.py's Table III run of that network at the
+#     HDC log's error bound (T3_DIR/t3-NET-ebE.jsonl, T3_DIR default
+#     docs/results/torch), and HDC's ratio while that run does not exist;
+#     OUT/ratios.tsv and the progress lines say which each network used;
 #   - the NIC: simulate/rtl-nic.json (the RTL's clock and cycles) and
 #     simulate/rtl-nic-512.json (the 512-bit build);
 #   - the host codec: inc-bench codec's table (BENCH, default
@@ -36,46 +42,78 @@ fi
 hdclog=${HDC_LOG:-$(ls -t build/simulate/measured/hdc-inc-c-4-r*.json 2>/dev/null | head -n 1 || true)}
 [ -n "$hdclog" ] || hdclog=docs/results/sim-measured/hdc-inc-c-4-r3.json
 ratio=$(grep '"type":"summary"' "$hdclog" | grep -o '"codec_ratio":[0-9.]*' | cut -d: -f2)
-echo "study: HDC from $hdclog, compression ratio $ratio (all models), GPU $tflops TFLOP/s, batch $batch, latency $lat us"
+eb=$(grep '"type":"config"' "$hdclog" | grep -o '"error_bound":[0-9]*' | cut -d: -f2)
+sumlog=${SUM_LOG:-$hdclog}
+echo "study: HDC from $hdclog (ratio $ratio at 2^-$eb), GPU $tflops TFLOP/s, batch $batch, latency $lat us"
+echo "study: host summation rate (Fig. 15's gamma) from the sum timer of $sumlog"
+# each network's compression ratio: its Table III run's, else HDC's
+t3dir=${T3_DIR:-docs/results/torch}
+ratios=$out/ratios.tsv
+printf 'hdc\t%s\t%s\n' "$ratio" "$hdclog (codec_ratio)" >"$ratios"
+for m in alexnet vgg16 resnet50; do
+	f=$t3dir/t3-$m-eb$eb.jsonl r=
+	[ -s "$f" ] && r=$(/usr/bin/python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        d = json.loads(line)
+    except ValueError:
+        continue
+    if d.get("type") == "summary" and (d.get("ratio") or 0) > 1:
+        print(d["ratio"])' "$f" | tail -n 1)
+	if [ -n "$r" ]; then
+		printf '%s\t%s\t%s\n' $m "$r" "$f (ratio)" >>"$ratios"
+		echo "study: $m compression ratio $r from $f"
+	else
+		printf '%s\t%s\t%s\n' $m "$ratio" "HDC's: no $f yet" >>"$ratios"
+		echo "study: $m compression ratio $ratio, HDC's (no Table III run $f yet)"
+	fi
+done
+ratio_of() { awk -F'\t' -v m="$1" '$1 == m { print $2 }' "$ratios"; }
 
 cases=$out/study-cases.txt
 : >"$cases"
 model_args() {
 	case $1 in
-	hdc) echo "--from-log $hdclog" ;;
-	*) echo "--model simulate/models/$1.json --gpu-tflops $tflops --batch $batch" ;;
+	hdc) echo "--from-log $hdclog --ratio $(ratio_of hdc)" ;;
+	*) echo "--model simulate/models/$1.json --gpu-tflops $tflops --batch $batch --ratio $(ratio_of "$1")" ;;
 	esac
 }
 add() { echo "$*" >>"$cases"; }
 if [ -n "$quick" ]; then models="alexnet" ps="4 64" gs="10"; else models="hdc alexnet vgg16 resnet50" ps="4 8 16 64 256 1024" gs="10 25 100"; fi
-# Fig. 15 at 10 Gbit/s, 4-8 workers, AlexNet
-for p in 4 5 6 7 8; do
-	for s in "wa none" "inc none" "wa nic" "inc nic"; do
-		set -- $s
-		add "fig15 --workers $p --link-gbps 10 --latency-us $lat $(model_args alexnet) --scheme $1 --compression $2 --ratio $ratio --segment-kb 4096"
+# Fig. 15 as the paper draws it: WA and INC without compression, 4-8
+# workers at 10 Gbit/s, the host's summation charged (the paper's exchange
+# time includes it), beside the paper's own formula (inc-sim's
+# paper_formula_ms)
+for m in $models; do
+	for p in 4 5 6 7 8; do
+		for s in wa inc; do
+			add "fig15 --workers $p --link-gbps 10 --latency-us $lat $(model_args $m) --scheme $s --segment-kb 4096 --sum-log $sumlog"
+		done
 	done
 done
-# the scaling study: sync schedule, star (all) and a fat tree of 32-host
-# leaves at 4:1 (10 Gbit/s)
+# the scaling study: sync schedule, star and a fat tree of 32-host leaves
+# at 4:1, 10, 25 and 100 Gbit/s, up to 1,024 workers. A 1,024-worker ring
+# moves 2 million messages whatever the link rate (its n/p chunks are one
+# segment each at these sizes, so coarser segments would not help): 20-60 s
+# of CPU per case, most of make simulate's time
 for m in $models; do
 	for g in $gs; do
 		for p in $ps; do
 			for topo in star fattree; do
-				[ $topo = fattree ] && [ "$g" != 10 ] && continue
 				[ $topo = fattree ] && [ "$p" -le 32 ] && continue
-				# 1,024-worker rings take ~20 s of CPU each: 10 Gbit/s only
-				[ "$p" -gt 256 ] && [ "$g" != 10 ] && continue
 				t="--topology $topo"; [ $topo = fattree ] && t="$t --leaf 32 --oversub 4"
 				for s in "wa none" "inc none" "inc nic" "inc software"; do
 					set -- $s
 					[ "$1" = wa ] && [ $topo = fattree ] && continue
+					[ "$2" = software ] && [ $topo = fattree ] && continue
 					[ "$2" = software ] && [ "$p" -gt 256 ] && continue
 					# 4 MiB segments keep 1,024-worker rings fast to simulate
 					# (the NIC's engines stream, so the size barely matters:
 					# README); the host codec works segment by segment, so
 					# its cases keep segments small enough to pipeline
 					seg=4096; [ "$2" = software ] && seg=256
-					add "scale --workers $p --link-gbps $g --latency-us $lat $(model_args $m) --scheme $1 --compression $2 --ratio $ratio --segment-kb $seg $t --bench $bench"
+					add "scale --workers $p --link-gbps $g --latency-us $lat $(model_args $m) --scheme $1 --compression $2 --segment-kb $seg $t --bench $bench --error-bound $eb"
 				done
 			done
 		done
@@ -84,14 +122,14 @@ done
 # the 512-bit engines (simulate/rtl-nic-512.json) beside the 256-bit ones, 64 workers
 for m in $models; do
 	for g in $gs; do
-		add "nic512 --workers 64 --link-gbps $g --latency-us $lat $(model_args $m) --scheme inc --compression nic --ratio $ratio --segment-kb 4096 --rtl simulate/rtl-nic-512.json"
+		add "nic512 --workers 64 --link-gbps $g --latency-us $lat $(model_args $m) --scheme inc --compression nic --segment-kb 4096 --rtl simulate/rtl-nic-512.json"
 	done
 done
 # the layer-wise schedules: ResNet-50 and VGG-16, 64 workers, 10 Gbit/s, INC and INC+C
 for m in resnet50 vgg16; do
 	for c in none nic; do
 		for sch in sync wfbp bucket mgwfbp; do
-			add "sched --workers 64 --link-gbps 10 --latency-us $lat $(model_args $m) --scheme inc --compression $c --ratio $ratio --segment-kb 1024 --schedule $sch"
+			add "sched --workers 64 --link-gbps 10 --latency-us $lat $(model_args $m) --scheme inc --compression $c --segment-kb 1024 --schedule $sch"
 		done
 	done
 done
@@ -115,7 +153,7 @@ done <"$cases"
 [ "$(wc -l <"$res")" -eq "$n" ] || { echo "study: $(wc -l <"$res") of $n cases ran" >&2; exit 1; }
 # -q looks only: its plots go to OUT, not to docs/results/
 if [ -n "$quick" ]; then
-	SIM_PNG_DIR=$out /usr/bin/python3 simulate/plots.py "$res" "$ratio"
+	SIM_PNG_DIR=$out /usr/bin/python3 simulate/plots.py "$res" "$ratios"
 else
-	/usr/bin/python3 simulate/plots.py "$res" "$ratio"
+	/usr/bin/python3 simulate/plots.py "$res" "$ratios"
 fi

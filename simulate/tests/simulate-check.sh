@@ -14,7 +14,10 @@
 #    bottleneck is the aggregator's link);
 #  - an inc-train log (a measured emulated-cluster run) sets the compute:
 #    iter_ms - exchange_ms equals the log's data+forward+backward+update;
-#  - software mode reads inc-bench's table; bad options fail with a message.
+#  - software mode reads inc-bench's table; bad options fail with a message;
+#  - the host's summation: paper_formula_ms is the paper's WA and INC
+#    formulas (computed here), --sum-log reads a log's sum timer as the rate,
+#    and a summation slower than the link bounds the ring's reduce-scatter.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 sim=build/bin/inc-sim
@@ -97,5 +100,35 @@ for bad in "--scheme foo" "--compression nic" "--compression software --ratio 9"
 	elif [ -s "$t.err" ]; then ok "refused with a message: $bad ($(head -n 1 "$t.err"))"
 	else ko "refused without a message: $bad"; fi
 done
+
+# 7. the host's summation and the paper's formula (Sec. VIII-D, log base 2)
+n=50000000
+for sc in wa inc; do
+	got=$($sim --workers 8 --link-gbps 10 --latency-us 5 --compute-ms 0 --model-bytes $n --scheme $sc \
+		--sum-gbps 5 | jnum paper_formula_ms)
+	want=$(awk -v n=$n -v sc=$sc 'BEGIN { p = 8; a = 5e-6; b = 8 / 10e9; g = 1 / 5e9; l = log(p) / log(2)
+		t = sc == "wa" ? (1 + l) * a + (p + l) * n * b + (p - 1) * n * g \
+			       : 2 * (p - 1) * a + 2 * (p - 1) / p * n * b + (p - 1) / p * n * g
+		printf "%.4f", t * 1e3 }')
+	if within "$got" "$want" 0.0001; then ok "paper's formula, $sc, 8 workers: $got ms"
+	else ko "paper's formula, $sc, 8 workers: inc-sim $got ms, here $want ms"; fi
+done
+rate=$($sim --workers 4 --link-gbps 10 --model-bytes 1000000 --sum-log $t/hdc-inc-c-4.json | jnum sum_gbps)
+want=$(awk -F'[,:]' '/"type":"config"/ { for (i = 1; i < NF; i++) if ($i == "\"params\"") n = $(i + 1) * 4 }
+	/"type":"summary"/ { for (i = 1; i < NF; i++) if ($i == "\"sum_ms\"") ms = $(i + 1) }
+	END { printf "%.4f", 0.75 * n / (ms * 1e-3) / 1e9 }' $t/hdc-inc-c-4.json)
+if within "$rate" "$want" 0.001; then ok "--sum-log: $rate GB/s, 3/4 of the log's gradient bytes over its sum timer"
+else ko "--sum-log: $rate GB/s, expected $want"; fi
+# summing at 0.05 GB/s behind a 1 Gbit/s (0.125 GB/s) link: the p-1
+# reduce-scatter steps run at the sum's rate, the all-gather at the link's
+fast=$(run --workers 4 --link-gbps 1 --latency-us 0 --compute-ms 0 --model-bytes 20000000 --scheme inc --wire-overhead 1)
+slow=$(run --workers 4 --link-gbps 1 --latency-us 0 --compute-ms 0 --model-bytes 20000000 --scheme inc --wire-overhead 1 --sum-gbps 0.05)
+want=$(awk 'BEGIN { c = 20000000 / 4; printf "%.4f", 3 * (c / 0.05e9 + c / 0.125e9) * 1e3 }')
+if within "$slow" "$want" 0.10 && awk -v a="$slow" -v b="$fast" 'BEGIN { exit !(a > 1.5 * b) }'; then
+	ok "a 0.05 GB/s summation bounds the reduce-scatter: $slow ms (estimate $want, link only $fast)"
+else ko "a 0.05 GB/s summation: $slow ms, estimate $want ms, link only $fast ms"; fi
+if $sim --workers 4 --link-gbps 1 --model-bytes 1000000 --sum-gbps 1 --sum-log $t/hdc-inc-c-4.json >/dev/null 2>"$t.err"; then
+	ko "accepted both --sum-gbps and --sum-log"
+else ok "refused with a message: --sum-gbps with --sum-log ($(head -n 1 "$t.err"))"; fi
 rm -f "$t.err"
 finish
