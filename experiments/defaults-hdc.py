@@ -36,10 +36,11 @@ CONFIGS = [
     ("r8pre", "feedback + balanced scaling, ratio 8, before 42b3337", None),
     ("r10pre", "feedback + balanced scaling, ratio 10, before 42b3337", None),
     ("r12pre", "feedback + balanced scaling, ratio 12, before 42b3337", None),
-    ("r8", "feedback + balanced scaling, ratio 8 (the default)",
-     ["--compression", "software", "--scale-ratio", "8"]),
-    ("r6", "feedback + balanced scaling, ratio 6", ["--compression", "software", "--scale-ratio", "6"]),
-    ("w60", "feedback + balanced scaling, ratio 8, after 60 uncompressed iterations",
+    ("r8", "feedback + balanced scaling, ratio 8, no warm-up",
+     ["--compression", "software", "--scale-ratio", "8", "--warmup-iters", "0"]),
+    ("r6", "feedback + balanced scaling, ratio 6, no warm-up",
+     ["--compression", "software", "--scale-ratio", "6", "--warmup-iters", "0"]),
+    ("w60", "feedback + balanced scaling, ratio 8, after 60 uncompressed iterations (the default)",
      ["--compression", "software", "--scale-ratio", "8", "--warmup-iters", "60"]),
 ]
 SEEDS = (1, 2, 3)

@@ -126,7 +126,7 @@ def make_comm(a, ddp, model):
         kw["error_feedback"] = False
     if a.scale_ratio is not None:
         kw["scale_ratio"] = a.scale_ratio
-    if a.warmup_iters:
+    if a.warmup_iters is not None:
         kw["warmup_iters"] = a.warmup_iters
     # the line that makes it an INCEPTIONN job
     state = inct.register(ddp, compression=a.compression, **kw)
@@ -268,8 +268,9 @@ def parse():
                     help="inceptionn: the adaptive scaling's policy (default: the hook's)")
     ap.add_argument("--no-error-feedback", action="store_true",
                     help="inceptionn: error feedback off")
-    ap.add_argument("--warmup-iters", type=int, default=0,
-                    help="inceptionn: the first N iterations travel uncompressed")
+    ap.add_argument("--warmup-iters", type=int, default=None,
+                    help="inceptionn: the first N iterations travel uncompressed "
+                         "(default: the hook's)")
     ap.add_argument("--powersgd-rank", type=int, default=1)
     ap.add_argument("--powersgd-warmup", type=int, default=10,
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")

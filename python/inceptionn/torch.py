@@ -257,9 +257,10 @@ class InceptionnState:
         (this rank's contributions by codec class: the shares of 2, 10, 18
         and 34-bit values, the paper's Table III) and ratio (32 bits over
         the mean bits of those classes: the codec's compression ratio, in
-        nic mode the NIC's too); in software mode also wire_ratio (values
-        sent x 4 over bytes sent, framing included); and the settings in
-        use."""
+        nic mode the NIC's too), whole_ratio (the same with the warm-up's
+        values counted at 32 bits: the run's ratio); in software mode also
+        wire_ratio (values sent x 4 over bytes sent, framing included; the
+        warm-up not counted); and the settings in use."""
         self._check_open()
         now = self.comm.stats()
         with self._lock:
@@ -277,6 +278,9 @@ class InceptionnState:
             total = float(sum(cls))
             out["classes"] = {bits: c / total for bits, c in zip((2, 10, 18, 34), cls)}
             out["ratio"] = 32.0 * total / sum(c * bits for c, bits in zip(cls, (2, 10, 18, 34)))
+            # the same over the buckets' values, the warm-up's at 32 bits
+            v, warm = out["values"], out["warmup_values"]
+            out["whole_ratio"] = (v + warm) / (v / out["ratio"] + warm) if v else out["ratio"]
         if out["bytes_sent"] and self.settings["compression"] == "software":
             out["wire_ratio"] = 4.0 * out["values_sent"] / out["bytes_sent"]
         out["error_feedback"] = self.use_residual
@@ -431,11 +435,32 @@ def launcher_env():
 
 
 # ---------------------------------------------------------------- register
+# The warm-up of the defaults: with the adaptive scaling on, the first
+# DEFAULT_WARMUP_ITERS iterations travel uncompressed (docs/pytorch.md,
+# "Defaults"; measured in docs/results.md, "Equal accuracy by default").
+DEFAULT_WARMUP_ITERS = 50
+
+
+def _default_warmup(use_scaling, lossy):
+    """warmup_iters when not given: INC_WARMUP_ITERS in the lossy modes,
+    else DEFAULT_WARMUP_ITERS where the scaling is on, else 0."""
+    env = os.environ.get("INC_WARMUP_ITERS")
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            n = -1
+        if n < 0:
+            raise ValueError("INC_WARMUP_ITERS: a count of iterations >= 0, got %r" % env)
+        return n if lossy else 0
+    return DEFAULT_WARMUP_ITERS if use_scaling else 0
+
+
 def _options(compression, error_bound, error_feedback, scaling, scale_ratio, options):
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = 0
+    warmup = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -493,6 +518,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         if not use_scaling:
             raise ValueError("scale_ratio: the scaling is off (scaling=False, scale_exp, or a "
                              "mode without an error bound)")
+    if warmup is None:
+        warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
     probe = _lib.opts_copy(o)
     probe.residual = 1
     settings = {
@@ -563,7 +590,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       sketch_index ("bitmap"/"bloom"), sketch_gamma, scale_exp (values travel
       multiplied by 2^scale_exp, the same for every bucket; turns the
       adaptive scaling off), warmup_iters (the first warmup_iters iterations'
-      buckets travel through the process group, uncompressed; 0 by default).
+      buckets travel through the process group, uncompressed; by default
+      INC_WARMUP_ITERS in the lossy modes, else DEFAULT_WARMUP_ITERS (50)
+      where the adaptive scaling is on, else 0).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

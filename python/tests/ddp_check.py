@@ -387,6 +387,43 @@ def scaling():
     report(same(d) and st["warmup_calls"] > 0 and st["calls"] > 0 and not torch.equal(plain, part),
            "warmup_iters=2: %d buckets warm, %d through the library, replicas identical"
            % (st["warmup_calls"], st["calls"]))
+    # the default warm-up (the suite runs with INC_WARMUP_ITERS=0)
+    saved = os.environ.pop("INC_WARMUP_ITERS", None)
+    try:
+        got = {}
+        for name, kw in (("software", dict(compression="software")),
+                         ("nic", dict(compression="nic")),
+                         ("software, scaling off", dict(compression="software", scaling=False)),
+                         ("none", dict(compression="none"))):
+            stt = inct.InceptionnState.create(None, **kw)
+            got[name] = stt.settings["warmup_iters"]
+            stt.close()
+        os.environ["INC_WARMUP_ITERS"] = "7"
+        stt = inct.InceptionnState.create(None, compression="software", scaling=False)
+        got["INC_WARMUP_ITERS=7, scaling off"] = stt.settings["warmup_iters"]
+        stt.close()
+        want = {"software": inct.DEFAULT_WARMUP_ITERS, "nic": inct.DEFAULT_WARMUP_ITERS,
+                "software, scaling off": 0, "none": 0, "INC_WARMUP_ITERS=7, scaling off": 7}
+        report(got == want and inct.DEFAULT_WARMUP_ITERS > 0,
+               "the default warm-up: %s" % ", ".join("%s %d" % kv for kv in got.items()))
+        os.environ["INC_WARMUP_ITERS"] = "soon"
+        try:
+            inct.InceptionnState.create(None, compression="software").close()
+            report(False, "INC_WARMUP_ITERS=soon accepted")
+        except ValueError as e:
+            report("INC_WARMUP_ITERS" in str(e), "INC_WARMUP_ITERS=soon refused: %s" % e)
+    finally:
+        if saved is None:
+            os.environ.pop("INC_WARMUP_ITERS", None)
+        else:
+            os.environ["INC_WARMUP_ITERS"] = saved
+    # whole_ratio: the codec's ratio with the warm-up's values at 32 bits
+    _, st, _ = train(MLP, dict(compression="software", warmup_iters=2))
+    v, w = st["values"], st["warmup_values"]
+    report(w > 0 and abs(st["whole_ratio"] - (v + w) / (v / st["ratio"] + w)) < 1e-9
+           and st["whole_ratio"] < st["ratio"],
+           "stats(): whole_ratio %.2fx counts the warm-up's values at 32 bits (ratio %.2fx)"
+           % (st["whole_ratio"], st["ratio"]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", scaling=False, scale_ratio=12),
                 dict(compression="software", warmup_iters=-1)):

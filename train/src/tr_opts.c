@@ -134,7 +134,8 @@ static const struct opt opts[] = {
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
 	  "headroom scaling: each layer's largest sum per worker in [2^-(K+1), 2^-K)" },
 	{ "warmup-iters", K_LONG, F(warmup_iters), 0, ALL, NULL, "N",
-	  "the first N iterations uncompressed (lossless sums, then the codec)" },
+	  "the first N iterations uncompressed (default INC_WARMUP_ITERS, else 2 % of "
+	  "--iterations with the scaling)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -283,12 +284,33 @@ static void names(char *buf, size_t len, size_t flag)
  * allow (their tables say), and options that would do nothing. */
 static int find(const char *name);
 
+/* --warmup-iters unless given: INC_WARMUP_ITERS, else TR_WARMUP_PERCENT of
+ * the iterations where the adaptive scaling is in effect (the library's
+ * defaults; docs/train.md, "Warm-up"); none where nothing is lossy. */
+static int default_warmup(struct tr_opts *o)
+{
+	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
+	const char *env = getenv("INC_WARMUP_ITERS");
+	char *end;
+
+	o->warmup_iters = o->scaling != TR_SCALING_OFF ? o->iterations * TR_WARMUP_PERCENT / 100 : 0;
+	if (env && *env) {
+		errno = 0;
+		o->warmup_iters = strtol(env, &end, 10);
+		if (*end || errno || o->warmup_iters < 0)
+			return tr_bad("INC_WARMUP_ITERS: a count of iterations >= 0, got '%s'", env);
+	}
+	if (!c->lossy || o->truncate)
+		o->warmup_iters = 0;
+	return 0;
+}
+
 static int check(struct tr_opts *o, const unsigned char *given)
 {
 	const struct tr_schedule *s = tr_schedule_at(o->schedule);
 	const struct inc_compression_info *c = inc_compression_info((enum inc_compression)o->compression);
 	char list[256];
-	int applies;
+	int applies, rc;
 
 	if (o->scheme == TR_SCHEME_WA && !s->wa)
 		return tr_bad("--schedule %s needs --scheme inc (the worker-aggregator exchange "
@@ -329,12 +351,14 @@ static int check(struct tr_opts *o, const unsigned char *given)
 	}
 	if (given[find("scale-ratio")] && o->scaling == TR_SCALING_OFF)
 		return tr_bad("--scale-ratio needs the scaling (--scaling balanced or each)");
-	if (o->warmup_iters && (!c->lossy || o->truncate)) {
+	if (given[find("warmup-iters")] && o->warmup_iters && (!c->lossy || o->truncate)) {
 		names(list, sizeof(list), offsetof(struct inc_compression_info, lossy));
 		return tr_bad("--warmup-iters needs a lossy compression mode (%s) and no "
 			      "--truncate: its first iterations go without the library's codec",
 			      list);
 	}
+	if (!given[find("warmup-iters")] && (rc = default_warmup(o)))
+		return rc;
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "

@@ -48,6 +48,10 @@ struct tr_opts {
 	struct tr_sgd sgd;
 };
 
+/* The default warm-up where the adaptive scaling is in effect: this share
+ * of --iterations, per cent (docs/results.md, "Equal accuracy by default"). */
+#define TR_WARMUP_PERCENT 2
+
 /* --scaling: the library's adaptive scaling policies (docs/train.md,
  * "Scaling"). The default is balanced where it applies (--scheme inc, a
  * schedule that sums, an INCEPTIONN compression, no --truncate), else off. */

@@ -30,7 +30,8 @@
 #  - --warmup-iters N: a run whose warm-up covers every iteration ends with
 #    the uncompressed run's weights, bit for bit (sync and wfbp), and one
 #    that compresses after it with other weights, replicas identical, the
-#    warm-up in the log;
+#    warm-up in the log; the default warm-up (2 % of the iterations with
+#    the scaling, INC_WARMUP_ITERS);
 #  - the choice is in the log, and nonsense combinations are refused.
 # Last line "N passed, N failed".
 set -u
@@ -205,6 +206,27 @@ fi
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"
+# the default warm-up: TR_WARMUP_PERCENT (2 %) of the iterations with the
+# scaling, none without it, INC_WARMUP_ITERS instead when set (the config
+# record of a run that stops after its set-up)
+warm_of() {  # ARGS... -> the warmup_iters its log records
+	rm -f "$tmp/wd.json"
+	"$train" --model hdc --iterations 300 --eval-every 0 --check-every 0 --eval-samples 1 \
+		--log "$tmp/wd.json" --quiet "$@" >/dev/null 2>&1 &
+	local pid=$! k
+	for k in $(seq 100); do grep -q '"type":"config"' "$tmp/wd.json" 2>/dev/null && break; sleep 0.1; done
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	sed -nE 's/.*"warmup_iters":([0-9]+).*/\1/p' "$tmp/wd.json"
+}
+wd=$(warm_of --compression software) wo=$(warm_of --compression software --scaling off)
+wn=$(warm_of --compression none) we=$(INC_WARMUP_ITERS=7 warm_of --compression software --scaling off)
+[ "$wd" = 6 ] && [ "$wo" = 0 ] && [ "$wn" = 0 ] && [ "$we" = 7 ] \
+	&& ok "the default warm-up over 300 iterations: 6 with the scaling, 0 with --scaling off or" \
+	      "uncompressed, INC_WARMUP_ITERS=7 gives 7" \
+	|| ko "the default warm-up: '$wd' (want 6), scaling off '$wo', none '$wn', INC_WARMUP_ITERS=7 '$we'"
+INC_WARMUP_ITERS=soon "$train" --compression software >"$tmp/r9.out" 2>&1
+[ $? -eq 2 ] && grep -q "INC_WARMUP_ITERS" "$tmp/r9.out" && ok "INC_WARMUP_ITERS=soon refused" \
+	|| ko "INC_WARMUP_ITERS=soon: $(cat "$tmp/r9.out")"
 "$train" --warmup-iters 5 --compression none >"$tmp/r8.out" 2>&1
 [ $? -eq 2 ] && grep -q "warmup-iters" "$tmp/r8.out" && ok "--warmup-iters without a lossy mode refused" \
 	|| ko "--warmup-iters with none: $(cat "$tmp/r8.out")"
