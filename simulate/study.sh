@@ -70,6 +70,21 @@ for line in open(sys.argv[1]):
 	fi
 done
 ratio_of() { awk -F'\t' -v m="$1" '$1 == m { print $2 }' "$ratios"; }
+# WA's segment size. The aggregator sends segment k back once it holds
+# segment k from every worker, so a gradient in few segments stalls that
+# pipeline (HDC's 4.6 MB in 4 MiB segments: twice the exchange of 64 KiB
+# ones). WA cases cut each gradient into 64 segments (within 64 KiB, the
+# library's default, and 4 MiB): the barrier then costs under 2 %.
+wa_seg_kb() {
+	/usr/bin/python3 -c '
+import json, sys
+m, log = sys.argv[1], sys.argv[2]
+if m == "hdc":
+    n = next(json.loads(l)["params"] for l in open(log) if "\"type\":\"config\"" in l) * 4
+else:
+    n = sum(x["params"] for x in json.load(open("simulate/models/%s.json" % m))["layers"]) * 4
+print(max(64, min(4096, int(n / 64 / 1024))))' "$1" "$hdclog"
+}
 
 cases=$out/study-cases.txt
 : >"$cases"
@@ -88,7 +103,8 @@ if [ -n "$quick" ]; then models="alexnet" ps="4 64" gs="10"; else models="hdc al
 for m in $models; do
 	for p in 4 5 6 7 8; do
 		for s in wa inc; do
-			add "fig15 --workers $p --link-gbps 10 --latency-us $lat $(model_args $m) --scheme $s --segment-kb 4096 --sum-log $sumlog"
+			seg=4096; [ $s = wa ] && seg=$(wa_seg_kb $m)
+			add "fig15 --workers $p --link-gbps 10 --latency-us $lat $(model_args $m) --scheme $s --segment-kb $seg --sum-log $sumlog"
 		done
 	done
 done
@@ -113,6 +129,7 @@ for m in $models; do
 					# README); the host codec works segment by segment, so
 					# its cases keep segments small enough to pipeline
 					seg=4096; [ "$2" = software ] && seg=256
+					[ "$1" = wa ] && seg=$(wa_seg_kb $m)
 					add "scale --workers $p --link-gbps $g --latency-us $lat $(model_args $m) --scheme $1 --compression $2 --segment-kb $seg $t --bench $bench --error-bound $eb"
 				done
 			done
