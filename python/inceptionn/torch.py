@@ -110,6 +110,7 @@ class InceptionnState:
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
+        self._carried = {}      # the counters of a loaded state_dict(), added to stats()
         self._pending = queue.Queue()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._complete, name="inceptionn-completion",
@@ -246,7 +247,8 @@ class InceptionnState:
                                   "(close() ends it): create another one")
 
     def stats(self):
-        """Counters since the state was made: calls (buckets all-reduced by
+        """Counters since the state was made (or since the run whose
+        state_dict() it loaded began): calls (buckets all-reduced by
         the library), values (their float32 values), values_sent and
         bytes_sent (what this rank handed to its data sockets: after the
         host codec, in nic mode before the NIC's), bytes_received, seconds
@@ -262,18 +264,9 @@ class InceptionnState:
         wire_ratio (values sent x 4 over bytes sent, framing included; the
         warm-up not counted); and the settings in use."""
         self._check_open()
-        now = self.comm.stats()
-        with self._lock:
-            out = dict(self._counts)
-            out["seconds"] = self._seconds
-        b = self._base
-        out["values_sent"] = now["values_sent"] - b["values_sent"]
-        out["bytes_sent"] = now["bytes_sent"] - b["bytes_sent"]
-        out["bytes_received"] = now["bytes_received"] - b["bytes_received"]
-        out["codec_seconds"] = (now["codec_ns"] - b["codec_ns"]) * 1e-9
-        out["sum_seconds"] = (now["sum_ns"] - b["sum_ns"]) * 1e-9
+        out = self._counters()
+        cls = out.pop("class_values")
         out["residual_resets"] = self.residual_resets
-        cls = [a - c for a, c in zip(now["class_values"], b["class_values"])]
         if sum(cls):
             total = float(sum(cls))
             out["classes"] = {bits: c / total for bits, c in zip((2, 10, 18, 34), cls)}
@@ -289,6 +282,26 @@ class InceptionnState:
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
+        return out
+
+    def _counters(self):
+        """The additive counters of stats(), a loaded state_dict()'s added."""
+        now = self.comm.stats()
+        with self._lock:
+            out = dict(self._counts)
+            out["seconds"] = self._seconds
+        b = self._base
+        out["values_sent"] = now["values_sent"] - b["values_sent"]
+        out["bytes_sent"] = now["bytes_sent"] - b["bytes_sent"]
+        out["bytes_received"] = now["bytes_received"] - b["bytes_received"]
+        out["codec_seconds"] = (now["codec_ns"] - b["codec_ns"]) * 1e-9
+        out["sum_seconds"] = (now["sum_ns"] - b["sum_ns"]) * 1e-9
+        out["class_values"] = [a - c for a, c in zip(now["class_values"], b["class_values"])]
+        for k, v in self._carried.items():
+            if k == "class_values":
+                out[k] = [a + c for a, c in zip(out[k], v)]
+            elif k in out:
+                out[k] += v
         return out
 
     @contextlib.contextmanager
@@ -311,13 +324,16 @@ class InceptionnState:
         """What a checkpoint needs to continue: per parameter (keyed by the
         order in which the hook first saw it, the same in every process)
         this rank's error-feedback residual and the scaling exponent (the
-        same on every rank), and the settings they were made with. Take it
-        between iterations (a DDP backward returns with its buckets done)."""
+        same on every rank), the settings they were made with, the
+        iteration count (the warm-up's clock) and stats()' counters (a
+        resumed state's stats() go on from them). Take it between
+        iterations (a DDP backward returns with its buckets done)."""
         self._check_open()
         self._dissolve()
         params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
         return {"version": 1, "settings": dict(self.settings), "params": params,
-                "residual_resets": self.residual_resets, "iteration": self.iteration}
+                "residual_resets": self.residual_resets, "iteration": self.iteration,
+                "stats": self._counters()}
 
     def load_state_dict(self, sd):
         """Take a state_dict() of a state with the same settings: each
@@ -339,6 +355,7 @@ class InceptionnState:
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
                                int(v["exponent"])) for k, v in sd["params"].items()}
         self.residual_resets = sd.get("residual_resets", 0)
+        self._carried = dict(sd.get("stats") or {})     # stats() go on from the checkpoint's
 
     def close(self):
         """Finish the pending requests, stop the thread, free the communicator."""

@@ -343,19 +343,24 @@ def scaling():
         hh = hashlib.sha256()
         for p in m.parameters():
             hh.update(p.detach().contiguous().numpy().tobytes())
+        st = stt.stats()
         stt.close()
-        return hh.hexdigest(), ck
+        return hh.hexdigest(), ck, st
 
-    whole, _ = run(10)
-    _, ck = run(5)
-    resumed, _ = run(10, resume=ck)
+    whole, _, st_whole = run(10)
+    _, ck, st_half = run(5)
+    resumed, _, st_res = run(10, resume=ck)
     report(whole == resumed and any(v["residual"] is not None for v in ck["comm"]["params"].values()),
            "a run resumed from state_dict() at step 5 ends bit-identical with the uninterrupted one "
            "(%s)" % whole[:12])
+    keys = ("calls", "values", "bytes_sent", "ratio", "classes")
+    report(all(st_res[k] == st_whole[k] for k in keys) and st_half["calls"] < st_whole["calls"],
+           "its stats() go on from the checkpoint's: %s as the uninterrupted run's (5 steps: %d calls)"
+           % (", ".join("%s %s" % (k, st_res[k]) for k in keys[:3]), st_half["calls"]))
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
-    lost, _ = run(10, resume=ck2)
+    lost, _, _ = run(10, resume=ck2)
     report(lost != whole, "resumed without the residuals and exponents it differs (%s vs %s)"
            % (lost[:12], whole[:12]))
 
