@@ -226,15 +226,19 @@ def load_log(path):
     return recs
 
 
-def whole_ratio(summary, ratio=None):
+def whole_ratio(recs, ratio=None):
     """The run's ratio (default its summary's; or another of the library's
-    ratios, e.g. wire_ratio), warm-up iterations (uncompressed) included."""
-    st = summary.get("stats") or {}
-    ratio = ratio or summary["ratio"]
-    warm, vals = st.get("warmup_values", 0), st.get("values", 0)
-    if not warm or not vals:
-        return ratio
-    return (vals + warm) / (vals / ratio + warm)
+    ratios, e.g. wire_ratio) with its warm-up iterations (uncompressed)
+    counted at 32 bits: every iteration carries the same gradient values,
+    so of N iterations W travel at 1x. From the config's warmup_iters, not
+    from the stats' counters: a run resumed before the hook carried them
+    in its state_dict() counts only the iterations after the resume."""
+    summ = next(r for r in recs if r["type"] == "summary")
+    cfg = next(r for r in recs if r["type"] == "config")
+    ratio = ratio or summ["ratio"]
+    w = (cfg.get("settings") or {}).get("warmup_iters") or 0
+    n = summ["iterations"]
+    return n / ((n - w) / ratio + w) if 0 < w < n else ratio
 
 
 def table():
@@ -274,9 +278,9 @@ def table():
         mean = sum(accs.values()) / len(accs)
         both = [s for s in accs if s in ref]
         gap = sum(accs[s] - ref[s] for s in both) / len(both) if both else float("nan")
-        ratios = [whole_ratio(summ(r)) for r in runs.values() if summ(r).get("ratio")]
+        ratios = [whole_ratio(r) for r in runs.values() if summ(r).get("ratio")]
         ms = sum(summ(r)["iter_ms"] for r in runs.values()) / len(runs)
-        wires = [whole_ratio(summ(r), summ(r)["stats"]["wire_ratio"]) for r in runs.values()
+        wires = [whole_ratio(r, summ(r)["stats"]["wire_ratio"]) for r in runs.values()
                  if (summ(r).get("stats") or {}).get("wire_ratio")]
         lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %.0f |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
