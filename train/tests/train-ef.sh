@@ -21,7 +21,7 @@
 #  - nic mode through the emulated NICs (they compress or pass each frame)
 #    with feedback ends with exactly the weights of software mode on
 #    loopback: the host quantises before the tagged socket (needs root);
-#  - the defaults (error feedback and the library's balanced adaptive
+#  - the defaults (a warm-up, error feedback and the library's balanced adaptive
 #    scaling) against the paper's plain codec, same seeds: the defaults
 #    close at least CLOSE_MIN of the plain codec's gap, by the criterion the
 #    plain codec fails;
@@ -88,7 +88,7 @@ crit "$a_noef" && ko "the criterion holds without feedback too: it cannot tell" 
 # hundred iterations; equality is judged over whole schedules: make accuracy)
 share_def=$(awk -v n="${a_none:-0}" -v z="${a_noef:-0}" -v a="${a_def:-0}" \
 	'BEGIN { if (n - z > 0) printf "%.0f", 100 * (a - z) / (n - z); else print "?" }')
-crit "$a_def" && ok "the defaults (feedback + balanced scaling) close $share_def% of the plain codec's gap" \
+crit "$a_def" && ok "the defaults (a warm-up, feedback + balanced scaling) close $share_def% of the plain codec's gap" \
 	"(means over seeds $SEEDS: $a_def% against $a_noef% plain, $a_none% uncompressed)" \
 	|| ko "the defaults: $a_def% against $a_noef% plain, $a_none% uncompressed ($share_def% of the gap)"
 grep -q '"scaling":"balanced"' "$tmp/default.json" && grep -q '"scaling":"off"' "$tmp/none.json" \
