@@ -8,9 +8,18 @@ writes, with gnuplot, docs/results/sim-fig15-10g.png, sim-scaling.png,
 sim-speedup.png and sim-nic-vs-host.png (SIM_PNG_DIR: elsewhere), and
 section.md beside STUDY.jsonl: the tables of docs/results.md's "Past one
 machine" section.
+
+plots.py --tta STUDY.jsonl [MORE.jsonl ...] - only the table "Time to equal
+accuracy at scale" (printed, and written to tta.md beside STUDY.jsonl), from
+the inc-sim lines already there: HDC's measured iterations to the target
+(tta_source()) times the simulated iteration at each link rate and worker
+count. Its INC+C cases are study.sh's "tta" ones (study.sh -t runs only
+those, into OUT/tta.jsonl).
+plots.py --tta-ratio - prints the INC+C run's ratio that those cases use.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -265,7 +274,99 @@ def sched_table(rows):
     return t
 
 
+# Time to equal accuracy at scale. The iterations to the target are
+# measured (HDC, 4 workers, make time-to-accuracy): its fresh table
+# build/time-to-accuracy/section.md, else the one it wrote into
+# docs/results.md (TTA_MD: another file). No other network has measured
+# iteration counts, so HDC only.
+def tta_source():
+    for path in (os.environ.get("TTA_MD"), "build/time-to-accuracy/section.md", "docs/results.md"):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+def tta_runs(path):
+    """{label: (iterations or None, wire MB per iteration)} from the table of
+    the "Time to accuracy" section of PATH."""
+    runs, inside = {}, path.endswith("section.md")
+    with open(path) as f:
+        for line in f:
+            if line.startswith("## "):
+                inside = line.startswith("## Time to accuracy")
+                continue
+            if not inside or not line.startswith("| ") or line.startswith("| run "):
+                continue
+            c = [x.strip() for x in line.strip().strip("|").split("|")]
+            if len(c) < 6:
+                continue
+            it = re.match(r"iteration (\d+)", c[5])
+            runs[c[0]] = (int(it.group(1)) if it else None, float(c[3]))
+    return runs
+
+
+def tta_pick(runs):
+    """(WA, INC, INC+C label) of the measured table: INC+C is the INC+C run
+    that reaches the target in the fewest iterations (then the fewest wire
+    bytes); its ratio for inc-sim is INC's wire bytes over its own (scaling
+    and error feedback included: what the NIC sends)."""
+    cs = [(v[0], v[1], k) for k, v in runs.items() if k.startswith("INC+C") and v[0]]
+    return "WA", "INC", (min(cs)[2] if cs else None)
+
+
+def tta_ratio():
+    src = tta_source()
+    if not src:
+        return None
+    runs = tta_runs(src)
+    _, inc, c = tta_pick(runs)
+    if not c or inc not in runs:
+        return None
+    return runs[inc][1] / runs[c][1]
+
+
+def tta_table(rows):
+    src = tta_source()
+    if not src:
+        return ["No measured time-to-accuracy table (make time-to-accuracy) was found."]
+    runs = tta_runs(src)
+    wa, inc, c = tta_pick(runs)
+    s = pick(rows, model="hdc", topology="star", schedule="sync")
+    ps = sorted({r["workers"] for r in pick(s, case="scale")})
+    t = [f"Iterations to the target from {src}: WA {runs[wa][0]}, INC {runs[inc][0]}, "
+         + (f"{c} {runs[c][0]} (inc-sim ratio {runs[inc][1] / runs[c][1]:.2f}: INC's wire bytes over its own)."
+            if c else "no INC+C run reaches it."), "",
+         "| link | run | iterations | " + " | ".join(f"{p} w." for p in ps) + " |", "|---|---|---|" + "---|" * len(ps)]
+    for g in LINKS:
+        for lab, run, case, comp in (("WA", wa, "scale", "none"), ("INC", inc, "scale", "none"),
+                                     ("INC+C (NIC)", c, "tta", "nic")):
+            n = runs.get(run, (None, 0))[0] if run else None
+            cells = []
+            for p in ps:
+                r = one(s, case=case, link_gbps=g, workers=p, scheme="wa" if lab == "WA" else "inc", compression=comp)
+                cells.append(f"{n * r['iter_ms'] / 1000:.1f} s ({r['iter_ms']:.1f} ms)" if r and n else "-")
+            t.append(f"| {g} Gbit/s | {lab} | {n if n else 'never'} | " + " | ".join(cells) + " |")
+    return t
+
+
+def tta_main(paths):
+    global OUT
+    OUT = os.path.dirname(paths[0]) or "."
+    rows = [r for p in paths if os.path.exists(p) for r in load(p)]
+    t = ["### Time to equal accuracy at scale (HDC, simulated iteration x measured iterations)", ""] + tta_table(rows)
+    with open(os.path.join(OUT, "tta.md"), "w") as f:
+        f.write("\n".join(t) + "\n")
+    print("\n".join(t))
+
+
 def main():
+    if sys.argv[1:2] == ["--tta-ratio"]:
+        r = tta_ratio()
+        print("%.4f" % r if r else "")
+        return
+    if sys.argv[1:2] == ["--tta"]:
+        tta_main(sys.argv[2:])
+        return
     global OUT
     OUT = os.path.dirname(sys.argv[1]) or "."
     rows = load(sys.argv[1])
@@ -281,6 +382,7 @@ def main():
     sec += ["### Host codec / NIC engines (INC+C iteration time)", ""] + nic_vs_host(rows) + [""]
     sec += ["### The NIC's engines: 256 vs 512 bits, and the host codec (64 workers, iteration ms)", ""] + nic512_table(rows) + [""]
     sec += ["### Layer-wise schedules, 64 workers, 10 Gbit/s (iteration ms)", ""] + sched_table(rows) + [""]
+    sec += ["### Time to equal accuracy at scale (HDC, simulated iteration x measured iterations)", ""] + tta_table(rows) + [""]
     with open(os.path.join(OUT, "section.md"), "w") as f:
         f.write("\n".join(sec))
     print(f"plots: {PNG}/sim-*.png, tables: {OUT}/section.md")

@@ -22,14 +22,19 @@
 #     build/simulate/inc-bench-codec.txt, written here when missing).
 # Writes OUT/study.jsonl (one inc-sim line per case) and the PNGs in
 # docs/results/. Progress: one line per batch of cases.
-#   simulate/study.sh [-o OUT] [-j JOBS] [-q]   (-q: a few cases, for a look;
-#   their plots go to OUT)
+# Time to equal accuracy at scale: HDC's measured iterations to the target
+# (make time-to-accuracy's table; plots.py --tta) times the iteration
+# simulated here; its INC+C cases ("tta") use the ratio of the INC+C run
+# that reached the target (plots.py --tta-ratio).
+#   simulate/study.sh [-o OUT] [-j JOBS] [-q] [-t]   (-q: a few cases, for a
+#   look; their plots go to OUT. -t: only the "tta" cases, into OUT/tta.jsonl,
+#   then that table alone from them and OUT/study.jsonl: OUT/tta.md)
 set -eu
 cd "$(dirname "$0")/.."
-out=build/simulate jobs=2 quick=
-while getopts "o:j:q" o; do
-	case $o in o) out=$OPTARG ;; j) jobs=$OPTARG ;; q) quick=1 ;;
-	*) echo "usage: $0 [-o OUT] [-j JOBS] [-q]" >&2; exit 2 ;; esac
+out=build/simulate jobs=2 quick= ttaonly=
+while getopts "o:j:qt" o; do
+	case $o in o) out=$OPTARG ;; j) jobs=$OPTARG ;; q) quick=1 ;; t) ttaonly=1 ;;
+	*) echo "usage: $0 [-o OUT] [-j JOBS] [-q] [-t]" >&2; exit 2 ;; esac
 done
 mkdir -p "$out" docs/results
 tflops=${GPU_TFLOPS:-7} batch=${BATCH:-32} lat=${LATENCY_US:-5}
@@ -87,6 +92,7 @@ print(max(64, min(4096, int(n / 64 / 1024))))' "$1" "$hdclog"
 }
 
 cases=$out/study-cases.txt
+[ -n "$ttaonly" ] && cases=$out/tta-cases.txt
 : >"$cases"
 model_args() {
 	case $1 in
@@ -142,8 +148,23 @@ for m in $models; do
 		add "nic512 --workers 64 --link-gbps $g --latency-us $lat $(model_args $m) --scheme inc --compression nic --segment-kb 4096 --rtl simulate/rtl-nic-512.json"
 	done
 done
+# time to equal accuracy at scale (HDC, star): INC+C at the ratio of the
+# INC+C run that reached the target (WA and INC are the scale cases above)
+tta_ratio=$(/usr/bin/python3 simulate/plots.py --tta-ratio)
+if [ -n "$tta_ratio" ]; then
+	echo "study: time to accuracy: INC+C at ratio $tta_ratio (the INC+C run that reached the target)"
+	[ -n "$ttaonly" ] && : >"$cases"
+	for g in $gs; do
+		for p in $ps; do
+			add "tta --workers $p --link-gbps $g --latency-us $lat --from-log $hdclog --ratio $tta_ratio --scheme inc --compression nic --segment-kb 4096 --topology star --bench $bench --error-bound $eb"
+		done
+	done
+else
+	echo "study: time to accuracy: no INC+C run reaches the target in the measured table; no tta cases"
+fi
+[ -n "$ttaonly" ] && [ -z "$tta_ratio" ] && exit 1
 # the layer-wise schedules: ResNet-50 and VGG-16, 64 workers, 10 Gbit/s, INC and INC+C
-for m in resnet50 vgg16; do
+[ -n "$ttaonly" ] || for m in resnet50 vgg16; do
 	for c in none nic; do
 		for sch in sync wfbp bucket mgwfbp; do
 			add "sched --workers 64 --link-gbps 10 --latency-us $lat $(model_args $m) --scheme inc --compression $c --segment-kb 1024 --schedule $sch"
@@ -153,6 +174,7 @@ done
 n=$(wc -l <"$cases")
 echo "study: $n cases, $jobs at a time"
 res=$out/study.jsonl
+[ -n "$ttaonly" ] && res=$out/tta.jsonl
 : >"$res"
 i=0
 # each case: its tag, the model's name and the inc-sim line
@@ -168,8 +190,10 @@ while mapfile -t -n 24 batch_lines && [ ${#batch_lines[@]} -gt 0 ]; do
 	echo "study: $i/$n cases done ($(date +%T))"
 done <"$cases"
 [ "$(wc -l <"$res")" -eq "$n" ] || { echo "study: $(wc -l <"$res") of $n cases ran" >&2; exit 1; }
+if [ -n "$ttaonly" ]; then
+	/usr/bin/python3 simulate/plots.py --tta "$out/study.jsonl" "$res"
 # -q looks only: its plots go to OUT, not to docs/results/
-if [ -n "$quick" ]; then
+elif [ -n "$quick" ]; then
 	SIM_PNG_DIR=$out /usr/bin/python3 simulate/plots.py "$res" "$ratios"
 else
 	/usr/bin/python3 simulate/plots.py "$res" "$ratios"
