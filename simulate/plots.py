@@ -332,7 +332,7 @@ def tta_table(rows):
     runs = tta_runs(src)
     wa, inc, c = tta_pick(runs)
     s = pick(rows, model="hdc", topology="star", schedule="sync")
-    ps = sorted({r["workers"] for r in pick(s, case="scale")})
+    ps = sorted({r["workers"] for r in s if r["case"] in ("scale", "tta")})
     t = [f"Iterations to the target from {src}: WA {runs[wa][0]}, INC {runs[inc][0]}, "
          + (f"{c} {runs[c][0]} (inc-sim ratio {runs[inc][1] / runs[c][1]:.2f}: INC's wire bytes over its own)."
             if c else "no INC+C run reaches it."), "",
