@@ -17,8 +17,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-blocks="" quick=0 mutants=0 rtl="$root/rtl" only="" long=0
-while getopts "b:qlmr:j:" o; do
+blocks="" quick=0 mutants=0 rtl="$root/rtl" only="" long=0 lat=0
+while getopts "b:qlmr:j:t" o; do
 	case $o in
 	b) blocks=$OPTARG ;;
 	q) quick=1 ;;
@@ -26,14 +26,212 @@ while getopts "b:qlmr:j:" o; do
 	m) mutants=1 ;;
 	r) rtl=$OPTARG ;;
 	j) only=$OPTARG ;;
-	*) echo "usage: $0 [-b BLOCKS] [-q] [-l] [-m] [-r RTLDIR] [-j JOB]" >&2; exit 2 ;;
+	t) lat=1 ;;
+	*) echo "usage: $0 [-b BLOCKS] [-q] [-l] [-m] [-r RTLDIR] [-j JOB] [-t]" >&2; exit 2 ;;
 	esac
 done
+if [ $lat -eq 1 ]; then
+	mkdir -p "${FORMAL_WORK:-$root/build/formal}/latency"
+	for e in compress decompress; do
+		x="${FORMAL_WORK:-$root/build/formal}/latency/$e.vvp"
+		d=""; [ $e = decompress ] && d="-D F_DECOMPRESS"
+		echo "== inc_${e}_engine (256 bits, MAX_FRAME 96)"
+		iverilog -g2005 -D SYNTHESIS $d -I "$rtl" -o "$x" "$here/f_engine_latency_tb.v" "$rtl"/inc_*.v &&
+			vvp -n "$x" || exit 1
+	done
+	exit 0
+fi
 for t in yosys yosys-smtbmc z3; do
 	command -v $t >/dev/null || { echo "formal: $t not found (make deps)" >&2; exit 2; }
 done
 work=${FORMAL_WORK:-$root/build/formal}
 mkdir -p "$work"
+
+# dut_netlist ENGINE CHPARAM: print the path of the engine's gate-level
+# netlist (RTLIL: $_AND_/$_NOT_/$_FF_ and the RTL's FORMAL assertions),
+# module f_dut_ENGINE, 256 bits, MAX_FRAME from the job's parameters (96
+# by default), built from $rtl when no netlist of the same sources exists.
+#   cmp  inc_compress_engine      dcm  inc_decompress_engine
+dut_netlist() {
+	local e=$1 cp=$2 mod fl=() f mf=96 key dir
+	case $e in
+	cmp) mod=inc_compress_engine
+	     for f in compress_engine compress_core tos_matcher csum_csa compress_block \
+		decompress_block group_pack align_unit fifo ram; do fl+=("$rtl/inc_$f.v"); done ;;
+	dcm) mod=inc_decompress_engine
+	     for f in decompress_engine decompress_core tos_matcher csum_csa decompress_packer \
+		group_walker decompress_unit decompress_block fifo ram; do fl+=("$rtl/inc_$f.v"); done ;;
+	*) echo "unknown engine $e"; return 1 ;;
+	esac
+	case " $cp " in *" MAX_FRAME "*) mf=$(echo "$cp" | sed 's/.* MAX_FRAME \([0-9]*\).*/\1/') ;; esac
+	key=$(cat "${fl[@]}" "$rtl"/*.vh | md5sum | cut -c1-12)
+	dir=${FORMAL_DUT_DIR:-$work/dut}
+	mkdir -p "$dir"
+	f="$dir/$e-$mf-$key.il"
+	if [ ! -s "$f" ]; then
+		cat >"$dir/$e-$mf-$key.ys" <<YS
+read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -I $rtl ${fl[*]}
+chparam -set DATA_WIDTH 256 -set MAX_FRAME $mf $mod
+prep -top $mod
+async2sync
+flatten
+delete t:\$cover
+memory_map
+opt -fast
+dffunmap
+formalff -clk2ff
+techmap
+aigmap
+opt_clean
+rename $mod f_dut_$e
+write_rtlil $f.tmp
+YS
+		if ! timeout ${FORMAL_TIMEOUT:-900} yosys -q -l "$dir/$e-$mf-$key.log" "$dir/$e-$mf-$key.ys" >/dev/null 2>&1; then
+			echo "$dir/$e-$mf-$key.log"; return 1
+		fi
+		mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
+
+# run_abc DIR MODE DEPTH TOP DEFS CHPARAM FILES...: the engines' flow.
+# Yosys writes the harness as an AIGER model (assertions = bad states,
+# assumptions = constraints, free initial values for registers without
+# one) and ABC checks it: only the logic in a property's cone of influence
+# remains, so the 256-bit engines, whose every frame needs 16-38 cycles,
+# are checked to depths where Yosys' sat and z3 run out of time or memory.
+#   abmc    bmc3: no assertion fails within DEPTH cycles (reset cycle = 0)
+#   aprove  bmc3 to DEPTH, then pdr (IC3) on every assertion: proven for
+#           every reachable state, or, when pdr does not close within
+#           FORMAL_PDR seconds (default 300), bounded to DEPTH
+#   acover  the harness's f_cover_* (compiled as assertions of their
+#           negation with F_COVERS): bmc3 on each one's cone, each reached within
+#           DEPTH cycles; the row gives the cycle of each (the first in
+#           which it is reachable: bmc3 goes cycle by cycle)
+# Writes DIR/result (the table's text); returns 0 pass, 1 fail, 3 open.
+# A failing assertion is named from DIR/asserts.txt (ABC's output index).
+run_abc() {
+	local d=$1 mode=$2 depth=$3 top=$4 defs=$5 cp=$6
+	shift 6
+	local tmo=${FORMAL_TIMEOUT:-900} keep="" dut="" files=() f
+	[ $mode = acover ] && { defs="$defs -D F_COVERS"; keep='delete t:$assert */f_cover_* %d
+select -assert-min 1 t:$assert'; }
+	for f in "$@"; do
+		case $f in
+		@*) dut=${f#@} ;;
+		*) files+=("$f") ;;
+		esac
+	done
+	rm -f "$d/model.aig" "$d/asserts.txt" "$d/abc.log" "$d/abc2.log" "$d"/abc-*.log
+	if [ -n "$dut" ]; then
+		# the engine as an AIG-ready netlist, built once per RTL contents
+		# (the parse and mapping of the 256-bit engine take minutes; the
+		# harness around it seconds)
+		local il
+		il=$(dut_netlist "$dut" "$cp") || { echo "yosys error (engine netlist: $il)" >"$d/result"; return 1; }
+		defs="$defs -D F_DUT=f_dut_$dut"
+		cat >"$d/model.ys" <<YS
+read_rtlil $il
+read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D FORMAL_TOP_$top$defs -I $rtl -I $root/formal ${files[*]}
+$cp
+hierarchy -top $top
+proc $top
+opt_clean $top
+async2sync $top
+dffunmap $top
+formalff -clk2ff $top
+techmap $top
+aigmap $top
+flatten
+delete t:\$cover
+$keep
+setundef -undriven -anyseq
+tee -q -o $d/asserts.txt select -list t:\$assert
+write_aiger -zinit $d/model.aig
+YS
+	else
+		cat >"$d/model.ys" <<YS
+read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D FORMAL_TOP_$top$defs -I $rtl -I $root/formal ${files[*]}
+$cp
+prep -top $top
+async2sync
+flatten
+delete t:\$cover
+$keep
+memory_map
+opt -fast
+dffunmap
+formalff -clk2ff
+techmap
+aigmap
+setundef -undriven -anyseq
+tee -q -o $d/asserts.txt select -list t:\$assert
+write_aiger -zinit $d/model.aig
+YS
+	fi
+	if ! timeout $tmo yosys -q -l "$d/yosys.log" "$d/model.ys" >/dev/null 2>&1; then
+		echo "yosys error ($d/yosys.log)" >"$d/result"; return 1
+	fi
+	local nas
+	nas=$(grep -c . "$d/asserts.txt")
+	local rc f k
+	if [ $mode = acover ]; then
+		# each cover in its own cone (bmc3 -a crashes in this ABC):
+		# "Output 0 ... was asserted in frame F": reached in cycle F
+		local got=0 list="" name open=0
+		: >"$d/abc.log"
+		for k in $(seq 0 $((nas - 1))); do
+			name=$(sed -n "$((k + 1))p" "$d/asserts.txt"); name=${name##*/}
+			timeout $((tmo + 60)) yosys-abc -c "read_aiger $d/model.aig; fold; strash; cone -O $k -s; bmc3 -F $depth -T $tmo" >"$d/abc-$k.log" 2>&1
+			rc=$?
+			{ echo "== $name"; cat "$d/abc-$k.log"; } >>"$d/abc.log"
+			f=$(sed -n 's/.*Output 0 of miter .* was asserted in frame \([0-9]*\).*/\1/p' "$d/abc-$k.log")
+			if [ -n "$f" ]; then
+				list="$list ${name#f_cover_}@$f"; got=$((got + 1))
+			else
+				list="$list ${name#f_cover_}:no"
+				[ $rc -eq 124 ] || grep -q "No output asserted in [0-9]* frames. Resource limit reached (timeout" "$d/abc-$k.log" && open=1
+			fi
+		done
+		if [ $got -eq "$nas" ]; then
+			echo "all $nas reached (cycle):$list" >"$d/result"; return 0
+		fi
+		echo "$got of $nas reached within $depth ($d/abc.log):$list" >"$d/result"
+		[ $open -eq 1 ] && return 3
+		return 1
+	fi
+	timeout $((tmo + 60)) yosys-abc -c "read_aiger $d/model.aig; fold; strash; bmc3 -F $depth -T $tmo; write_cex -a $d/cex.aiw" >"$d/abc.log" 2>&1
+	rc=$?
+	f=$(sed -n 's/.*Output \([0-9]*\) of miter .* was asserted in frame \([0-9]*\).*/\1 \2/p' "$d/abc.log" | head -n 1)
+	if [ -n "$f" ]; then
+		set -- $f
+		local name src
+		name=$(sed -n "$(($1 + 1))p" "$d/asserts.txt")
+		echo "fails at cycle $2: ${name##*/} ($d/abc.log)" >"$d/result"; return 1
+	fi
+	k=$(sed -n 's/.*No output asserted in \([0-9]*\) frames.*/\1/p' "$d/abc.log" | tail -n 1)
+	if [ -z "$k" ]; then
+		if [ $rc -eq 124 ]; then echo "not closed in $tmo s (timeout)" >"$d/result"; return 3; fi
+		echo "abc error ($d/abc.log)" >"$d/result"; return 1
+	fi
+	if [ "$k" -lt "$depth" ]; then
+		echo "bounded to $k only: time limit $tmo s" >"$d/result"; return 3
+	fi
+	if [ $mode = abmc ]; then
+		echo "bounded to $depth cycles" >"$d/result"; return 0
+	fi
+	local ptm=${FORMAL_PDR:-300}
+	timeout $((ptm + 60)) yosys-abc -c "read_aiger $d/model.aig; fold; strash; pdr -T $ptm" >"$d/abc2.log" 2>&1
+	if grep -q "Property proved" "$d/abc2.log"; then
+		echo "proven (pdr; bmc3 $depth)" >"$d/result"; return 0
+	fi
+	f=$(sed -n 's/.*Output \([0-9]*\) of miter .* was asserted in frame \([0-9]*\).*/\1 \2/p' "$d/abc2.log" | head -n 1)
+	if [ -n "$f" ]; then
+		set -- $f
+		echo "fails at cycle $2 (pdr): $(sed -n "$(($1 + 1))p" "$d/asserts.txt" | sed 's#.*/##') ($d/abc2.log)" >"$d/result"; return 1
+	fi
+	echo "bounded to $depth cycles (pdr open after $ptm s)" >"$d/result"; return 0
+}
 
 # job NAME: run it against $rtl, print one table row, return 0 on pass.
 # jobs.txt columns: name block property mode depth quick top params files...
@@ -50,6 +248,7 @@ run_job() {
 		case $f in
 		formal/*) files+=("$root/$f") ;;
 		ALL) files+=("$rtl"/*.v) ;;
+		@*) files+=("$f") ;;   # a prebuilt engine netlist (run_abc)
 		*) files+=("$rtl/$f") ;;
 		esac
 	done
@@ -78,6 +277,13 @@ write_smt2 -wires $d/model.smt2
 YS
 	local t0=$SECONDS res=pass what=""
 	case $mode in
+	abmc|aprove|acover)
+		run_abc "$d" "$mode" "$depth" "$top" "$defs" "$cp" "${files[@]}"
+		local rc=$?
+		what=$(cat "$d/result")
+		printf '%-22s %-18s %-30s %-40s %5ds\n' "$block" "$name" "$prop" "$what" $((SECONDS - t0))
+		[ $rc -eq 3 ] && return 3
+		return $rc ;;
 	sprove|sbmc|scover)
 		# Yosys' own SAT solver (bit level): the wide parsers' barrel
 		# shifters stall z3 at step 0; sprove = base case + induction of
@@ -201,8 +407,9 @@ else
 		elif [ -z "$jl" ]; then
 			printf '%-10s %-18s %s\n' "$id" "$job" "NO (no such job)"; fail=$((fail + 1))
 		else
-			(rtl=$m; run_job "$jl" "mutant-$id-") >"$work/mutant-$id/row" 2>&1
+			(rtl=$m FORMAL_DUT_DIR="$work/mutant-$id/dut"; run_job "$jl" "mutant-$id-") >"$work/mutant-$id/row" 2>&1
 			mrc=$?
+			rm -rf "$work/mutant-$id/dut"   # an engine netlist: 200 MB
 		fi
 		if [ -z "$mrc" ]; then
 			:

@@ -1043,7 +1043,7 @@ always @(posedge clk) begin
         // every row the align unit emits (also those not written: the
         // count only has to pass MAX_ROWS), from its registered valids
         frame_rows_reg <= frame_rows_reg + {15'd0, a0_valid} + {15'd0, a1_valid};
-        rows_ok_reg    <= frame_rows_reg < MAX_ROWS;
+        rows_ok_reg    <= {16'd0, frame_rows_reg} < MAX_ROWS;
     end
     if (pop)
         comp_rd_reg <= pop_comp_end;

@@ -667,7 +667,12 @@ wire       y_dec     = !y_too_big && ok_dec;
 // exactly at P + 6 (no stream byte) on a pair boundary reads its last pair
 // instead (y_sst_past). Its first pair and pair count for both cases, in
 // parallel from registers; the compare (as gates) chooses.
-wire [PAW:0] y_sst      = {{(PAW-2){1'b0}}, y1_sst_reg};
+// (sst <= 2 fits PAW + 1 >= 2 bits; widened first, then cut, so that no
+// replication count goes below 1 at small MAX_FRAME: PAW is 1 up to 128)
+/* verilator lint_off UNUSEDSIGNAL */ // the widening's high bits
+wire [PAW+3:0] y_sst_w  = {{(PAW+1){1'b0}}, y1_sst_reg};
+/* verilator lint_on UNUSEDSIGNAL */
+wire [PAW:0] y_sst      = y_sst_w[PAW:0];
 wire         y_sst_past = !inc_lge16({{(15-PAW){1'b0}}, y1_pair_hi_reg}, {{(15-PAW){1'b0}}, y_sst});
 // (base + sst as gates: synthesis would otherwise share one adder between
 // the two candidates, behind their select)
