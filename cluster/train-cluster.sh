@@ -123,7 +123,7 @@ ports=()
 for ((i = 0; i < n; i++)); do ports+=("v$i"); done
 "$cl" br -p "$prefix" "$sw" "${swargs[@]}" -e "$eb" -r "$rate" ${lat_us:+-l "$lat_us"} "${ports[@]}" >"$tmp/switch.log" 2>&1 &
 swpid=$!
-for _ in $(seq 100); do grep -q "nic-switch:" "$tmp/switch.log" && break; sleep 0.05; done
+for _ in $(seq 100); do grep -qs "nic-switch:" "$tmp/switch.log" && break; sleep 0.05; done
 grep -q "nic-switch:" "$tmp/switch.log" ||
 	{ echo "train-cluster: nic-switch did not start:" >&2; cat "$tmp/switch.log" >&2; exit 1; }
 

@@ -73,10 +73,13 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
 
 
 # Table III / Fig. 14 per network: the plain codec's classes at each error
-# bound over the first T3_ITERS iterations (4 workers x batch 16, seed 1)
+# bound over iterations T3_WARMUP..T3_ITERS after T3_WARMUP uncompressed
+# ones (4 workers x batch 16, seed 1, lr 0.01: alexnet and vgg16 have no
+# batch norm, and at 0.1 alexnet's loss does not leave ln 10)
 T3_ARCHS = ("alexnet", "vgg16", "resnet50", "resnet18")
 T3_BOUNDS = (10, 8, 6)
 T3_ITERS = 40
+T3_WARMUP = 10
 T3_AFTER = ("inc", 1)        # taken after this run of ORDER
 
 
@@ -90,6 +93,7 @@ def runs():
                 for eb in T3_BOUNDS:
                     out.append(("t3-%s-eb%d" % (arch, eb),
                                 ["--arch", arch, "--iterations", str(T3_ITERS), "--batch", "16",
+                                 "--lr", "0.01", "--warmup-iters", str(T3_WARMUP),
                                  "--comm", "inceptionn", "--compression", "software", "--plain",
                                  "--error-bound", str(eb), "--no-eval", "--seed", "1",
                                  "--log-every", "5"]))
@@ -241,6 +245,36 @@ def whole_ratio(recs, ratio=None):
     return n / ((n - w) / ratio + w) if 0 < w < n else ratio
 
 
+def warm_iters(recs):
+    """Iterations a run carried uncompressed before its compressed ones: the
+    hook's warm-up, PowerSGD's start_powerSGD_iter (10 when the config
+    predates the field)."""
+    cfg = next(r for r in recs if r["type"] == "config")
+    if cfg["comm"] == "powersgd":
+        return cfg.get("powersgd_warmup", 10) or 0
+    return (cfg.get("settings") or {}).get("warmup_iters") or 0
+
+
+def cluster_clock(comm, recs, cms):
+    """iteration -> seconds on the emulated cluster, or None when a figure
+    is missing: the run's warm-up iterations at DDP's steady ms, the rest
+    at its own way's (CLUSTER_COMMS; the defaults' compressed iterations
+    are inc's)."""
+    own = cms.get("inc" if comm == "warm50" else comm)
+    if own is None or "ddp" not in cms:
+        return None
+    w = warm_iters(recs)
+    return lambda it: (min(it, w) * cms["ddp"] + max(0, it - w) * own) / 1e3
+
+
+def time_to(recs, target, clock):
+    """Seconds (clock) to the first evaluation at or above target, or None."""
+    for r in recs:
+        if r["type"] == "eval" and r["accuracy"] >= target:
+            return clock(r["iter"])
+    return None
+
+
 def table():
     """The section of docs/results.md and its plot, from the kept logs."""
     got = {}
@@ -268,8 +302,12 @@ def table():
                                         1 / cfg["lr_gamma"], cfg["milestones"], cfg["momentum"],
                                         cfg["weight_decay"]), "",
              "| gradients | seeds | final accuracy per seed | mean | vs uncompressed (same seeds) "
-             "| ratio | bytes ratio | ms per iteration (loopback, 2 cores) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| ratio | bytes ratio | bytes per iteration | ms per iteration (loopback, 2 cores) "
+             "| ms per iteration (emulated cluster, %d Mbit/s) | time to DDP's final - 0.3 "
+             "(emulated cluster) |" % CLUSTER_RATE,
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    cms = cluster_ms()
+    clocks = {}
     for comm in COMMS:
         if comm not in got:
             continue
@@ -282,12 +320,27 @@ def table():
         ms = sum(summ(r)["iter_ms"] for r in runs.values()) / len(runs)
         wires = [whole_ratio(r, summ(r)["stats"]["wire_ratio"]) for r in runs.values()
                  if (summ(r).get("stats") or {}).get("wire_ratio")]
-        lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %.0f |" % (
+        nbytes = [summ(r)["bytes_per_iter"] for r in runs.values() if summ(r).get("bytes_per_iter")]
+        # the cluster's ms per iteration over the whole schedule (warm-up
+        # iterations at DDP's), and the time to the same seed's DDP final
+        # accuracy minus 0.3 (the mean over the seeds that reach it)
+        cl_ms, tta = "", ""
+        clk = {s: cluster_clock(comm, r, cms) for s, r in runs.items()}
+        if all(clk.values()):
+            clocks[comm] = clk
+            n0 = summ(next(iter(runs.values())))["iterations"]
+            cl_ms = "%.0f" % (1e3 * sum(clk[s](n0) for s in runs) / len(runs) / n0)
+            reach = {s: time_to(runs[s], ref[s] - 0.3, clk[s]) for s in runs if s in ref}
+            got_t = [t for t in reach.values() if t is not None]
+            tta = ("%.0f s (%d of %d seeds)" % (sum(got_t) / len(got_t), len(got_t), len(reach))
+                   if got_t else "not reached (%d seeds)" % len(reach)) if reach else ""
+        lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %s | %.0f | %s | %s |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
             " / ".join("%.2f" % accs[s] for s in sorted(accs)), mean,
             "" if comm == "ddp" else "%+.2f" % gap,
             "%.1fx" % (sum(ratios) / len(ratios)) if ratios else ("1x" if comm == "ddp" else ""),
-            "%.1fx" % (sum(wires) / len(wires)) if wires else "", ms))
+            "%.1fx" % (sum(wires) / len(wires)) if wires else "",
+            "%.2f MB" % (sum(nbytes) / len(nbytes) / 1e6) if nbytes else "", ms, cl_ms, tta))
     lines += ["", "The uncompressed runs' seed-to-seed spread (largest minus smallest final "
               "accuracy): %.2f points over %d seed(s). The ratio is 32 bits over the mean bits of "
               "the codec's classes of what each rank contributed (the hook's `stats()['ratio']`; "
@@ -295,7 +348,23 @@ def table():
               "fp16 and PowerSGD; the bytes ratio is the hook's `wire_ratio` (values sent x 4 "
               "over bytes sent, framing and the all-gather's denser sums included; warm-up "
               "iterations counted at 32 bits)." % (spread, len(ref)),
+              "",
+              "Bytes per iteration: what one rank's gradient takes in the hook's encoding (the "
+              "full gradient's 4 bytes a value over the ratio; PowerSGD's P and Q, fp16's 2 "
+              "bytes a value). The emulated cluster's figures are measured apart from these runs "
+              "(`experiments/accuracy-torch.py cluster`: %d iterations of each way on "
+              "cluster/train-cluster.sh, 4 namespaces, every link paced at %d Mbit/s of wire "
+              "bytes, ms per iteration from iteration %d on, the training runs paused meanwhile); "
+              "a run's time is its warm-up iterations (the hook's, PowerSGD's "
+              "start_powerSGD_iter) at DDP's figure and the rest at its own way's. Time to "
+              "accuracy is to the first evaluation (4 an epoch) at or above the same seed's "
+              "DDP final accuracy minus 0.3." % (CLUSTER_ITERS, CLUSTER_RATE, CLUSTER_FROM), "",
+              "| way | ms per iteration, emulated cluster at %d Mbit/s (steady state) |" % CLUSTER_RATE,
+              "|---|---|"] + ["| %s | %.0f |" % (c, cms[c]) for c in CLUSTER_COMMS if c in cms] + [
               "", "![accuracy against iteration](results/torch-resnet18-accuracy.png)", ""]
+    if clocks:
+        lines += ["![accuracy against time on the emulated cluster]"
+                  "(results/torch-resnet18-accuracy-time.png)", ""]
     # the plot: mean accuracy over the seeds at every evaluation
     dat = os.path.join(WORK, "plot")
     os.makedirs(dat, exist_ok=True)
@@ -320,13 +389,215 @@ def table():
           "set xlabel 'iteration'; set ylabel 'test accuracy %%'; set yrange [70:95]; "
           "set key bottom right; set grid; plot %s" % (png, ", ".join(plots)))
     subprocess.run(["gnuplot", "-e", gp], check=True)
+    # the paper's Fig. 13 form: the same curves against time on the cluster
+    tplots = []
+    for comm, clk in clocks.items():
+        pts = {}
+        for s, recs in got[comm].items():
+            for r in recs:
+                if r["type"] == "eval":
+                    pts.setdefault(r["iter"], []).append((clk[s](r["iter"]), r["accuracy"]))
+        path = os.path.join(dat, comm + "-time.dat")
+        with open(path, "w") as f:
+            for it in sorted(pts):
+                v = pts[it]
+                f.write("%.1f %.3f\n" % (sum(t for t, _ in v) / len(v) / 60, sum(a for _, a in v) / len(v)))
+        tplots.append("'%s' using 1:2 with linespoints title '%s (%d seeds)'"
+                      % (path, comm, len(got[comm])))
+    if tplots:
+        png = os.path.join(ROOT, "docs", "results", "torch-resnet18-accuracy-time.png")
+        gp = ("set terminal pngcairo size 900,560 font ',10'; set output '%s'; "
+              "set title 'resnet18 on Fashion-MNIST, 4 workers: test accuracy against time on the "
+              "emulated cluster (%d Mbit/s)'; set xlabel 'minutes'; set ylabel 'test accuracy %%'; "
+              "set yrange [70:95]; set key bottom right; set grid; plot %s"
+              % (png, CLUSTER_RATE, ", ".join(tplots)))
+        subprocess.run(["gnuplot", "-e", gp], check=True)
     sect = os.path.join(dat, "section.md")
     with open(sect, "w") as f:
         f.write("\n".join(lines).rstrip("\n") + "\n\n")   # a blank line before the next heading
     subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
                     os.path.join(ROOT, "docs", "results.md"), SECTION, sect], check=True)
     print("\n".join(lines))
+    t3 = t3_table()
+    if t3:
+        with open(sect, "w") as f:
+            f.write("\n".join(t3).rstrip("\n") + "\n\n")
+        subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
+                        os.path.join(ROOT, "docs", "results.md"), T3_SECTION, sect], check=True)
+        print("\n".join(t3))
     return 0
+
+
+# the paper's Table III: 2 / 10 / 18 / 34-bit shares (%) per network and
+# error bound (INCEPTIONN, MICRO 2018); resnet18 is not in it
+PAPER_T3 = {
+    ("alexnet", 10): (74.9, 3.9, 21.1, 0.1), ("alexnet", 8): (82.5, 14.8, 2.6, 0.1),
+    ("alexnet", 6): (93.0, 7.0, 0.0, 0.1),
+    ("resnet50", 10): (81.6, 17.9, 0.5, 0.0), ("resnet50", 8): (92.3, 7.7, 0.1, 0.0),
+    ("resnet50", 6): (97.6, 2.4, 0.0, 0.0),
+    ("vgg16", 10): (94.2, 0.9, 4.9, 0.0), ("vgg16", 8): (96.2, 3.8, 0.0, 0.0),
+    ("vgg16", 6): (97.3, 2.7, 0.0, 0.0),
+}
+T3_SECTION = "## Table III and Fig. 14 per network, through the hook"
+
+
+def shares_ratio(shares):
+    """32 bits over the mean bits of the 2 / 10 / 18 / 34-bit shares."""
+    bits = sum(s * b for s, b in zip(shares, (2, 10, 18, 34))) / sum(shares)
+    return 32.0 / bits
+
+
+def t3_table():
+    """Section of docs/results.md and its PNG from the kept t3 runs; None
+    when none has finished."""
+    rows = []
+    for arch in T3_ARCHS:
+        for eb in T3_BOUNDS:
+            path = os.path.join(RESULTS, "t3-%s-eb%d.jsonl" % (arch, eb))
+            if finished("t3-%s-eb%d" % (arch, eb)):
+                recs = load_log(path)
+                rows.append((arch, eb, next(r for r in recs if r["type"] == "config"),
+                             next(r for r in recs if r["type"] == "summary"),
+                             [r for r in recs if r["type"] == "iter"][-1]["loss"]))
+    if not rows:
+        return None
+    cfg = rows[0][2]
+    wu = (cfg.get("settings") or {}).get("warmup_iters") or 0
+    lines = [T3_SECTION, "",
+             "The paper's plain codec (`--plain`: no error feedback, no scaling) at three error "
+             "bounds, through the hook (`compression=\"software\"`), %d workers x batch %d, "
+             "iterations %d to %d from seed 1's initial weights after %d uncompressed ones (the "
+             "hook's warm-up; SGD lr %g, momentum %g), "
+             "Fashion-MNIST repeated to 3 channels (alexnet at 64 x 64, the others at 32 x 32). "
+             "Shares are of every value each rank's codec encoded (the hook's "
+             "`stats()['classes']`), the ratio is 32 bits over their mean bits, the bytes ratio "
+             "the hook's `wire_ratio` (framing and the all-gather's denser sums included). The "
+             "paper's row is its Table III for the same network (ImageNet, 224 x 224, over its "
+             "whole training); its ratio is computed from those shares the same way. Made by "
+             "`make accuracy-torch` (t3-* runs)." % (cfg["workers"], cfg["batch"], wu + 1,
+                                                    cfg["iterations"], wu, cfg["lr"],
+                                                    cfg["momentum"]), "",
+             "| network | parameters | bound | training loss at the end | 2-bit | 10-bit | 18-bit "
+             "| 34-bit | ratio | bytes ratio | paper: 2 / 10 / 18 / 34-bit | paper's ratio |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    dat = os.path.join(WORK, "plot")
+    os.makedirs(dat, exist_ok=True)
+    with open(os.path.join(dat, "t3.dat"), "w") as f:
+        for arch, eb, c, sm, loss in rows:
+            cl = sm["stats"]["classes"]
+            ours = [100.0 * cl[k] for k in ("2", "10", "18", "34")]
+            paper = PAPER_T3.get((arch, eb))
+            lines.append("| %s | %.1f M | 2^-%d | %.3f | %s | %.2fx | %.2fx | %s | %s |" % (
+                arch, c["params"] / 1e6, eb, loss, " | ".join("%.1f %%" % v for v in ours),
+                sm["stats"]["ratio"], sm["stats"]["wire_ratio"],
+                " / ".join("%.1f" % v for v in paper) if paper else "(not in the paper)",
+                "%.2fx" % shares_ratio(paper) if paper else ""))
+            f.write('"%s 2^-%d" %.3f %s\n' % (arch, eb, sm["stats"]["ratio"],
+                                              "%.3f" % shares_ratio(paper) if paper else "NaN"))
+    lines += ["", "![compression ratio per network and bound](results/torch-table3.png)", ""]
+    png = os.path.join(ROOT, "docs", "results", "torch-table3.png")
+    gp = ("set terminal pngcairo size 1000,520 font ',10'; set output '%s'; "
+          "set title 'Fig. 14 per network: the plain codec''s ratio through the hook vs the paper''s "
+          "Table III shares'; set style data histogram; set style histogram cluster gap 1; "
+          "set style fill solid 0.8 border -1; set boxwidth 0.9; set ylabel 'compression ratio (x)'; "
+          "set yrange [0:17]; set xtics rotate by -30; set key top left; set grid ytics; "
+          "plot '%s' using 2:xtic(1) title 'measured (iterations %d-%d, Fashion-MNIST)', "
+          "'' using 3 title 'paper (from Table III)'"
+          % (png, os.path.join(dat, "t3.dat"), wu + 1, cfg["iterations"]))
+    subprocess.run(["gnuplot", "-e", gp], check=True)
+    return lines
+
+
+# cluster: each way of carrying resnet18's gradients timed on the emulated
+# cluster (cluster/train-cluster.sh: 4 namespaces, the user-space NIC
+# switch pacing every link at CLUSTER_RATE Mbit/s of wire bytes), in its
+# steady state: the inceptionn hook's compressed iterations (no warm-up),
+# PowerSGD's compressed ones (no start_powerSGD_iter). The training runs'
+# time axis and time to accuracy use these figures: loopback on 2 cores
+# times the cores, not a network.
+CLUSTER_RATE = 250
+CLUSTER_ITERS = 30
+CLUSTER_FROM = 10        # ms per iteration from this iteration on (past DDP's rebuild)
+CLUSTER_COMMS = {
+    "ddp": COMMS["ddp"],
+    "inc": COMMS["inc"],
+    "plain": COMMS["plain"],
+    "fp16": COMMS["fp16"],
+    "psgd1": COMMS["psgd1"] + ["--powersgd-warmup", "0"],
+    "psgd4": COMMS["psgd4"] + ["--powersgd-warmup", "0"],
+}
+
+
+def cluster_name(comm, rate=CLUSTER_RATE):
+    return "cluster-r%d-%s" % (rate, comm)
+
+
+def steady_ms(recs):
+    """ms per iteration between the CLUSTER_FROM-th and the last iteration
+    record (training time only)."""
+    its = [r for r in recs if r["type"] == "iter" and r["iter"] >= CLUSTER_FROM]
+    if len(its) < 2:
+        return None
+    return 1e3 * (its[-1]["time"] - its[0]["time"]) / (its[-1]["iter"] - its[0]["iter"])
+
+
+def cluster(rate, iters):
+    """Time every CLUSTER_COMMS way on the emulated cluster; a finished
+    measurement is kept in docs/results/torch/ and not redone. The training
+    runs of `run` are paused meanwhile (QUIET)."""
+    if os.geteuid() != 0:
+        print("accuracy-torch: cluster needs root (network namespaces)", file=sys.stderr)
+        return 2
+    subprocess.check_call(["make", "-C", ROOT, "--no-print-directory", "build/lib/libinceptionn.so",
+                           "build/userlib-test/nic-switch"])
+    mine = not os.path.exists(QUIET)
+    if mine:
+        open(QUIET, "w").close()
+    failed = []
+    try:
+        for comm, args in CLUSTER_COMMS.items():
+            name = cluster_name(comm, rate)
+            if finished(name):
+                continue
+            d = os.path.join(WORK, name)
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            snap = snapshot(d)
+            log = os.path.join(d, "log.jsonl")
+            cmd = [os.path.join(ROOT, "cluster", "train-cluster.sh"), "-q", "-w", str(WORKERS),
+                   "-r", str(rate), "-t", "600000", "-e", "/usr/bin/python3", "--",
+                   os.path.join(snap, "train_torchvision.py"), "--arch", "resnet18",
+                   "--iterations", str(iters), "--batch", "32", "--no-eval", "--seed", "1",
+                   "--log-every", "5", "--log", log] + args
+            print("accuracy-torch: %s: resnet18, %d iterations on the emulated cluster at %d Mbit/s"
+                  % (name, iters, rate), flush=True)
+            env = dict(os.environ, PYTHONPATH=snap, INC_LIBRARY=os.path.join(snap, "libinceptionn.so"),
+                       OMP_NUM_THREADS="1")
+            with open(os.path.join(d, "out.txt"), "w") as out:
+                rc = subprocess.call(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+            if rc == 0 and summary_of(log):
+                shutil.copy(log, os.path.join(RESULTS, name + ".jsonl"))
+                ms = steady_ms(load_log(log))
+                print("accuracy-torch: %s: %.0f ms per iteration" % (name, ms), flush=True)
+            else:
+                print("accuracy-torch: %s exited %d; see %s" % (name, rc, os.path.join(d, "out.txt")),
+                      file=sys.stderr, flush=True)
+                failed.append(name)
+    finally:
+        if mine and os.path.exists(QUIET):
+            os.unlink(QUIET)
+    return 1 if failed else 0
+
+
+def cluster_ms(rate=CLUSTER_RATE):
+    """{comm: steady ms per iteration} of the kept cluster measurements."""
+    out = {}
+    for comm in CLUSTER_COMMS:
+        if finished(cluster_name(comm, rate)):
+            ms = steady_ms(load_log(os.path.join(RESULTS, cluster_name(comm, rate) + ".jsonl")))
+            if ms:
+                out[comm] = ms
+    return out
 
 
 # probe: what the hook's scaling target gives on resnet18 (error bound,
@@ -360,7 +631,9 @@ def probe():
 
 def main():
     ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
-    ap.add_argument("cmd", choices=("run", "status", "table", "probe"))
+    ap.add_argument("cmd", choices=("run", "status", "table", "probe", "cluster"))
+    ap.add_argument("--rate", type=int, default=CLUSTER_RATE, help="cluster: link Mbit/s")
+    ap.add_argument("--iters", type=int, default=CLUSTER_ITERS, help="cluster: iterations per way")
     ap.add_argument("--only", help="regular expression on run names")
     ap.add_argument("--list", action="store_true", help="print the runs and exit")
     a = ap.parse_args()
@@ -368,6 +641,8 @@ def main():
         return table()
     if a.cmd == "probe":
         return probe()
+    if a.cmd == "cluster":
+        return cluster(a.rate, a.iters)
     todo = [(n, args) for n, args in runs() if not a.only or re.search(a.only, n)]
     if a.cmd == "status" or a.list:
         for n, args in todo:

@@ -35,6 +35,7 @@ defaults-hdc: deps
 accuracy-torch: deps
 	@$(MAKE) --no-print-directory $(LIB)/libinceptionn.so
 	@experiments/accuracy-torch.py run
+	@experiments/accuracy-torch.py cluster
 	@experiments/accuracy-torch.py table
 
 .PHONY: reproduce

@@ -7,6 +7,7 @@ fp16 / PowerSGD hooks, so the four can be compared run for run.
 
     torchrun --redirects 2 --tee 2 --nproc_per_node 4 train_torchvision.py --arch resnet18 --comm inceptionn
     python3 -m inceptionn.run -n 4 train_torchvision.py --arch resnet18 --comm ddp
+    cluster/train-cluster.sh -w 4 -r 250 -e /usr/bin/python3 -- train_torchvision.py --arch resnet18 ...
 
 The images (28x28 grey) are repeated to three channels and resized
 (bilinear) to --input-size, then normalised with Fashion-MNIST's mean and
@@ -301,8 +302,11 @@ def main():
     import torchvision
     a = parse()
     torch.set_num_threads(a.threads)
+    import inceptionn.torch as inct
+    inct.launcher_env()          # started by cluster/train-cluster.sh or inc-run: as under torchrun
     if "RANK" not in os.environ:
-        sys.exit("%s: start it with torchrun or python3 -m inceptionn.run (RANK is not set)" % PROG)
+        sys.exit("%s: start it with torchrun, python3 -m inceptionn.run or cluster/train-cluster.sh "
+                 "(RANK is not set)" % PROG)
     dist.init_process_group("gloo", timeout=timedelta(hours=2))
     rank, workers = dist.get_rank(), dist.get_world_size()
 
@@ -370,6 +374,7 @@ def main():
                compression=a.compression if kind == "inceptionn" else None,
                settings=state.settings if kind == "inceptionn" else None,
                plain=a.plain, powersgd_rank=a.powersgd_rank if kind == "powersgd" else None,
+               powersgd_warmup=a.powersgd_warmup if kind == "powersgd" else None,
                epochs=a.epochs, iterations=total, per_epoch=order.per_epoch, batch=a.batch,
                workers=workers, lr=a.lr, milestones=milestones, lr_gamma=a.lr_gamma,
                momentum=a.momentum, weight_decay=a.weight_decay, seed=a.seed, params=nparams,
