@@ -99,6 +99,25 @@ def powersgd_bytes(model, rank, min_rate=2.0):
     return total
 
 
+def serialised(hook):
+    """The hook with each bucket's collectives started only after the
+    previous bucket's have finished. PowerSGD starts its P and Q
+    all-reduces from the callbacks of earlier ones, on gloo's threads, while
+    DDP's thread starts the next bucket's: the ranks can then start them in
+    different orders, and gloo fails (seen with PyTorch 1.13 on resnet18:
+    "op.preamble.length <= op.nbytes"). Waiting here costs the overlap of
+    one bucket's exchange with the next one's, not with the backward pass."""
+    last = [None]
+
+    def run(state, bucket):
+        if last[0] is not None:
+            last[0].wait()
+        fut = hook(state, bucket)
+        last[0] = fut
+        return fut
+    return run
+
+
 def make_comm(a, ddp, model):
     """Register the chosen hook. Returns (state, kind)."""
     if a.comm == "ddp":
@@ -112,7 +131,7 @@ def make_comm(a, ddp, model):
         state = ps.PowerSGDState(process_group=None, matrix_approximation_rank=a.powersgd_rank,
                                  start_powerSGD_iter=a.powersgd_warmup, use_error_feedback=True,
                                  warm_start=True, random_seed=a.seed)
-        ddp.register_comm_hook(state, ps.powerSGD_hook)
+        ddp.register_comm_hook(state, serialised(ps.powerSGD_hook))
         return state, "powersgd"
     import inceptionn.torch as inct
     kw = {}

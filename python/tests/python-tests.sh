@@ -22,7 +22,9 @@
 #   - the example under inc-run (INC_* variables moved to torch's);
 #   - examples/pytorch/train_fashion_mnist.py vs inc-train --model hdc
 #     (4 workers, same data, hyperparameters and initial weights): test
-#     accuracies within 1 point, without and with INCEPTIONN compression.
+#     accuracies within 1 point, without and with INCEPTIONN compression;
+#   - examples/pytorch/train_torchvision.py with PowerSGD over resnet18's
+#     several buckets (4 ranks): replicas identical, no gloo abort.
 #
 # Every Python process is /usr/bin/python3 or /usr/bin/torchrun (another
 # python3 may come first on PATH). Debian 12's torchrun (torch 1.13 on
@@ -194,6 +196,16 @@ for comp in none software; do
 		ko "$comp: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within $tol point(s))"
 	fi
 done
+
+# PowerSGD starts its later all-reduces from gloo's threads: over several
+# buckets the ranks started them in different orders and gloo aborted at the
+# first compressed iteration; train_torchvision serialises the buckets.
+section "train_torchvision: PowerSGD over several buckets (resnet18)"
+out=$(timeout 300 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py --arch resnet18 --iterations 6 --batch 4 --no-eval --log-every 2 \
+	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 2>&1)
+grep -q '^train_torchvision: done: 6 iterations, .* replicas identical' <<<"$out" &&
+	ok "PowerSGD rank 1, 4 compressed iterations over resnet18's buckets: replicas identical" ||
+	ko "PowerSGD: $(grep -aE 'enforce|Error|done' <<<"$out" | tail -n 3)"
 
 echo "suite time ${SECONDS}s"
 finish
