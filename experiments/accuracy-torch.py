@@ -216,8 +216,8 @@ LABELS = {
     "each": "inceptionn hook, feedback + scaling per parameter (each)",
     "warm50": "inceptionn hook, defaults: feedback + balanced scaling after 50 uncompressed iterations",
     "fp16": "PyTorch fp16_compress_hook",
-    "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start)",
-    "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start)",
+    "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
+    "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",
 }
 SECTION = "## Equal accuracy by default: resnet18 through the hook"
 
@@ -320,7 +320,11 @@ def table():
         ms = sum(summ(r)["iter_ms"] for r in runs.values()) / len(runs)
         wires = [whole_ratio(r, summ(r)["stats"]["wire_ratio"]) for r in runs.values()
                  if (summ(r).get("stats") or {}).get("wire_ratio")]
-        nbytes = [summ(r)["bytes_per_iter"] for r in runs.values() if summ(r).get("bytes_per_iter")]
+        # one rank's gradient in the encoding, warm-up iterations at 4 bytes
+        # a value (as the ratio column counts them)
+        nbytes = [4.0 * next(c for c in r if c["type"] == "config")["params"] / whole_ratio(r)
+                  if summ(r).get("ratio") else summ(r)["bytes_per_iter"]
+                  for r in runs.values() if summ(r).get("bytes_per_iter")]
         # the cluster's ms per iteration over the whole schedule (warm-up
         # iterations at DDP's), and the time to the same seed's DDP final
         # accuracy minus 0.3 (the mean over the seeds that reach it)
@@ -332,8 +336,9 @@ def table():
             cl_ms = "%.0f" % (1e3 * sum(clk[s](n0) for s in runs) / len(runs) / n0)
             reach = {s: time_to(runs[s], ref[s] - 0.3, clk[s]) for s in runs if s in ref}
             got_t = [t for t in reach.values() if t is not None]
-            tta = ("%.0f s (%d of %d seeds)" % (sum(got_t) / len(got_t), len(got_t), len(reach))
-                   if got_t else "not reached (%d seeds)" % len(reach)) if reach else ""
+            tta = ("%.0f s (%d of %d seed%s)" % (sum(got_t) / len(got_t), len(got_t), len(reach),
+                                                "s" if len(reach) > 1 else "")
+                   if got_t else "not reached (%d seed%s)" % (len(reach), "s" if len(reach) > 1 else "")) if reach else ""
         lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %s | %.0f | %s | %s |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
             " / ".join("%.2f" % accs[s] for s in sorted(accs)), mean,
@@ -381,8 +386,8 @@ def table():
         with open(path, "w") as f:
             for it in sorted(pts):
                 f.write("%d %.3f\n" % (it, sum(pts[it]) / len(pts[it])))
-        plots.append("'%s' using 1:2 with linespoints title '%s (%d seeds)'"
-                     % (path, comm, len(got[comm])))
+        plots.append("'%s' using 1:2 with linespoints title '%s (%d seed%s)'"
+                     % (path, comm, len(got[comm]), "s" if len(got[comm]) > 1 else ""))
     png = os.path.join(ROOT, "docs", "results", "torch-resnet18-accuracy.png")
     gp = ("set terminal pngcairo size 900,560 font ',10'; set output '%s'; "
           "set title 'resnet18 on Fashion-MNIST, 4 workers: test accuracy (mean over seeds)'; "
@@ -402,8 +407,8 @@ def table():
             for it in sorted(pts):
                 v = pts[it]
                 f.write("%.1f %.3f\n" % (sum(t for t, _ in v) / len(v) / 60, sum(a for _, a in v) / len(v)))
-        tplots.append("'%s' using 1:2 with linespoints title '%s (%d seeds)'"
-                      % (path, comm, len(got[comm])))
+        tplots.append("'%s' using 1:2 with linespoints title '%s (%d seed%s)'"
+                      % (path, comm, len(got[comm]), "s" if len(got[comm]) > 1 else ""))
     if tplots:
         png = os.path.join(ROOT, "docs", "results", "torch-resnet18-accuracy-time.png")
         gp = ("set terminal pngcairo size 900,560 font ',10'; set output '%s'; "
