@@ -207,6 +207,29 @@ class InceptionnState:
         # marks the returned future as failed, so DDP raises the library's text
         return fut.then(_value)
 
+    def warm_allreduce(self, buf):
+        """A warm-up bucket through the codec (warmup_error_bound): no error
+        feedback, no adaptive scaling, the values times 2^(warmup_error_bound
+        - error_bound), so that the run's error bound (the NIC's, in nic
+        mode) bounds them to 2^-warmup_error_bound. Counted as a call and in
+        the classes, and in warmup_calls."""
+        self._check_open()
+        with self._lock:
+            self._counts["warmup_calls"] += 1
+        fut = torch.futures.Future()
+        opts = _lib.opts_copy(self.opts)
+        opts.error_feedback = _lib.EF_OFF
+        opts.residual = None
+        opts.scale = None
+        opts.scale_exp = self.settings["warmup_error_bound"] - self.settings["error_bound"]
+        try:
+            req = self.comm.iallreduce(buf.data_ptr(), buf.numel(), opts)
+        except InceptionnError as e:
+            fut.set_exception(e)
+        else:
+            self._pending.put((req, fut, buf, None, time.monotonic()))
+        return fut.then(_value)
+
     def fallback(self, buf, why="fallback"):
         """The process group's lossless all-reduce (what DDP does itself);
         why: the counters it goes to ("fallback" or "warmup")."""
@@ -255,7 +278,9 @@ class InceptionnState:
         (the communicator's busy time), codec_seconds, sum_seconds,
         fallback_calls and fallback_values (buckets through the process
         group), warmup_calls and warmup_values (the same, in the warm-up
-        iterations), residual_resets; in the modes with an error bound, classes
+        iterations; with warmup_error_bound the warm-up's buckets go through
+        the codec instead: counted in warmup_calls, calls, values and the
+        classes, not in warmup_values), residual_resets; in the modes with an error bound, classes
         (this rank's contributions by codec class: the shares of 2, 10, 18
         and 34-bit values, the paper's Table III) and ratio (32 bits over
         the mean bits of those classes: the codec's compression ratio, in
@@ -344,7 +369,8 @@ class InceptionnState:
             raise ValueError("inceptionn.torch: not an InceptionnState.state_dict() (version 1)")
         mine = {k: v for k, v in self.settings.items() if k != "library"}
         theirs = {k: v for k, v in sd["settings"].items() if k != "library"}
-        theirs.setdefault("warmup_iters", 0)     # states saved before the option
+        theirs.setdefault("warmup_iters", 0)     # states saved before the options
+        theirs.setdefault("warmup_error_bound", None)
         if mine != theirs:
             keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
@@ -397,6 +423,8 @@ def inceptionn_hook(state, bucket):
         state.iteration += 1
     if warm:
         state._param_keys(bucket.parameters())
+        if state.settings.get("warmup_error_bound"):
+            return state.warm_allreduce(buf)
         return state.fallback(buf, "warmup")
     return state.allreduce(bucket.index(), buf, bucket.parameters())
 
@@ -477,7 +505,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = None
+    warmup = warmup_bound = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -508,12 +536,18 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                 raise ValueError("warmup_iters: the count of first iterations whose buckets "
                                  "travel uncompressed (>= 0), got %r" % (v,))
             warmup = v
+        elif k == "warmup_error_bound":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                  or not 1 <= v <= 126):
+                raise ValueError("warmup_error_bound: None (the warm-up travels uncompressed) or "
+                                 "the exponent 1..126 of the warm-up's error bound, got %r" % (v,))
+            warmup_bound = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters)" % k)
+                            "warmup_iters, warmup_error_bound)" % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
@@ -537,6 +571,13 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                              "mode without an error bound)")
     if warmup is None:
         warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
+    if warmup_bound is not None and not applies:
+        raise ValueError("warmup_error_bound: the %s mode has no error bound"
+                         % names.get(o.compression))
+    if warmup_bound is not None and warmup_bound < o.error_bound:
+        raise ValueError("warmup_error_bound: %d is coarser than the run's error bound 2^-%d "
+                         "(the warm-up's values are bounded by 2^-warmup_error_bound, the run's "
+                         "or finer)" % (warmup_bound, o.error_bound))
     probe = _lib.opts_copy(o)
     probe.residual = 1
     settings = {
@@ -550,6 +591,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scaling": use_scaling,
         "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
         "warmup_iters": warmup,
+        "warmup_error_bound": warmup_bound,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -609,7 +651,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       adaptive scaling off), warmup_iters (the first warmup_iters iterations'
       buckets travel through the process group, uncompressed; by default
       INC_WARMUP_ITERS in the lossy modes, else DEFAULT_WARMUP_ITERS (50)
-      where the adaptive scaling is on, else 0).
+      where the adaptive scaling is on, else 0), warmup_error_bound (None:
+      the warm-up is uncompressed; E >= error_bound: the warm-up's buckets go
+      through the codec without feedback or adaptive scaling, their values
+      bounded by 2^-E: multiplied by 2^(E - error_bound), so the NIC's bound
+      is unchanged in nic mode).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

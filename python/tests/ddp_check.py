@@ -429,9 +429,24 @@ def scaling():
            and st["whole_ratio"] < st["ratio"],
            "stats(): whole_ratio %.2fx counts the warm-up's values at 32 bits (ratio %.2fx)"
            % (st["whole_ratio"], st["ratio"]))
+    # a warm-up through the codec (warmup_error_bound 16 at the bound 2^-10):
+    # the plain codec with the values times 2^6, bit for bit
+    coded, st, d = train(MLP, dict(compression="software", warmup_iters=STEPS,
+                                   warmup_error_bound=16))
+    ref, _, _ = train(MLP, dict(compression="software", error_feedback=False, scaling=False,
+                                scale_exp=6))
+    report(same(d) and torch.equal(coded, ref) and st["warmup_calls"] == st["calls"] > 0
+           and st["warmup_values"] == 0 and st["whole_ratio"] == st["ratio"]
+           and not torch.equal(coded, allwarm),
+           "warmup_error_bound=16 over every step: the plain codec at scale_exp 6 bit for bit, "
+           "%d warm buckets through the codec, whole_ratio = ratio %.2fx"
+           % (st["warmup_calls"], st["ratio"]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", scaling=False, scale_ratio=12),
-                dict(compression="software", warmup_iters=-1)):
+                dict(compression="software", warmup_iters=-1),
+                dict(compression="software", warmup_error_bound=8),
+                dict(compression="none", warmup_error_bound=16),
+                dict(compression="software", warmup_error_bound="16")):
         try:
             inct.InceptionnState.create(None, **bad).close()
             report(False, "%s accepted" % bad)
