@@ -207,7 +207,7 @@ test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-t
 SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
 SUITES_userlib += userlib-env userlib-cli
-DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a, -m cnat selects cnat
+DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a/-S/-P, -m cnat selects cnat, -F -S add the feedback and scaling rows
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
 DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced, targets past 12x refused (ASan/UBSan)

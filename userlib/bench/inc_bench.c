@@ -59,8 +59,22 @@
  *   with that probability (each rank its own places): sparse gradients,
  *   where the sketch modes (ring/sk, ring/inc+sk, wa/...) pay; their rows
  *   end with "rec", the share of candidates peeled so far.
+ *
+ * inc-bench allreduce ... [-F] [-S RATIO [-P PARTS]]
+ *   The cost of the library's defaults: every lossy mode's row (plain: no
+ *   feedback, no scaling) is followed by a row with error feedback (-F,
+ *   "+ef": a residual per rank, zeroed once per size and kept across the
+ *   calls) and one with error feedback and balanced adaptive scaling at
+ *   target RATIO (-S, "+ef+sc": a state of PARTS parts, default 16, like a
+ *   network's layers; then part i of the data is scaled by 2^-(2 (i mod
+ *   8)) for every row, so the parts differ in magnitude). The table then
+ *   adds codec(us), the library's codec time per call (inc_comm_stats
+ *   codec_ns, slowest rank), time and codec time over the plain row's of
+ *   the same size, and memcpy GB/s of the same buffer beside the codec's
+ *   GB/s (size / codec time).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -867,6 +881,20 @@ static int bench_int(const char *s, long lo, long hi, int *v)
 	return 0;
 }
 
+/* A whole-string decimal number in lo..hi: 0, else -1. */
+static int bench_double(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (!*s || *end || errno || !(x >= lo && x <= hi))
+		return -1;
+	*v = x;
+	return 0;
+}
+
 static int bench_bad(const char *opt, const char *val, const char *want)
 {
 	fprintf(stderr, "inc-bench: bad %s '%s' (want %s)\n", opt, val, want);
@@ -929,9 +957,11 @@ static int bench_allreduce(int argc, char **argv)
 	struct inc_comm *c;
 	float *buf, *src;
 	uint64_t rng = 0x5eed5eed12345ull, *wires;
-	int mpi = 0;
+	int mpi = 0, ef = 0, sc = 0, parts = 16, nv, v;
+	double ratio = 0;
+	float *res = NULL;
 
-	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "b:e:f:w:n:m:a:g:d:FS:P:h")) != -1) {
 		switch (opt) {
 		case 'b': lo = parse_size(optarg); break;
 		case 'e': hi = parse_size(optarg); break;
@@ -957,18 +987,33 @@ static int bench_allreduce(int argc, char **argv)
 		case 'h':
 			printf("usage: inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] [-w WARMUP] "
 			       "[-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES] [-d DENSITY]\n"
+			       "                    [-F] [-S RATIO [-P PARTS]]\n"
 			       "  -m MODES  comma-separated compression modes (none, nic, software, cnat,\n"
 			       "            cnat-det, sketch, inc+sketch); default none,software\n"
 			       "  -a ALGOS  ring, wa or both (ring,wa, the default)\n"
 			       "  -n ITERS  timed calls per size (default 20, 5 or 2 by size); -w warm-up calls\n"
+			       "  -F        also each lossy mode with error feedback (+ef)\n"
+			       "  -S RATIO  also with error feedback and balanced adaptive scaling at target\n"
+			       "            RATIO, 1..12 (+ef+sc); -P PARTS parts of the state (default 16)\n"
+			       "  with -F or -S: codec time per call (library stats) beside memcpy GB/s\n"
 			       "Run under inc-run: inc-run -n 4 inc-bench allreduce ...\n");
 			return 0;
 		case 'g': segb = parse_size(optarg); break;
 		case 'd': dens = strtod(optarg, NULL); break;
+		case 'F': ef = 1; break;
+		case 'S':
+			if (bench_double(optarg, 1, INC_SCALE_RATIO_MAX, &ratio))
+				return bench_bad("-S", optarg, "a target ratio, 1..12");
+			sc = 1;
+			break;
+		case 'P':
+			if (bench_int(optarg, 1, 1 << 20, &parts))
+				return bench_bad("-P", optarg, "scaling parts, 1..1048576");
+			break;
 		default:
 			fprintf(stderr, "usage: inc-bench allreduce [-b MIN] [-e MAX] [-f FACTOR] "
 				"[-w WARMUP] [-n ITERS] [-m MODES] [-a ALGOS] [-g SEGBYTES] "
-				"[-d DENSITY]\n");
+				"[-d DENSITY] [-F] [-S RATIO [-P PARTS]]\n");
 			return 2;
 		}
 	}
@@ -1025,16 +1070,46 @@ static int bench_allreduce(int argc, char **argv)
 		}
 	}
 	memset(buf, 0, hi);
+	if (sc) {
+		/* Layers of different magnitudes: part i (of the largest size's
+		 * split, which every size keeps within its first values) times
+		 * 2^-(2 (i mod 8)). */
+		size_t np = (size_t)parts < hi / 4 ? (size_t)parts : hi / 4, j;
+
+		for (j = 0; j < hi / 4; j++)
+			src[j] = ldexpf(src[j], -2 * (int)(j * np / (hi / 4) % 8));
+	}
+	nv = 1 + ef + sc;
+	if (ef || sc) {
+		res = malloc(hi);
+		if (!res) {
+			fprintf(stderr, "inc-bench: cannot allocate %zu bytes\n", hi);
+			return 1;
+		}
+	}
 	if (r == 0) {
-		printf("# inc-bench allreduce: %d ranks, codec %s, gradient-like data (eb 10%s%g), "
+		char dtxt[32] = "";
+
+		if (dens < 1)
+			snprintf(dtxt, sizeof(dtxt), ", density %g", dens);
+		printf("# inc-bench allreduce: %d ranks, codec %s, gradient-like data (eb 10%s), "
 		       "busbw = algbw*2(N-1)/N, wire = max bytes one rank sent per call, "
 		       "effbw = wire/time%s; sketch rows: rec = share of candidates peeled\n", n,
-		       inc_codec_name(), dens < 1 ? ", density " : "", dens < 1 ? dens : 1.0,
-		       mpi ? ", mpi = MPI_Allreduce, vs_mpi = t_mpi/t" : "");
-		printf("%12s %10s %-11s %11s %9s %9s %13s %9s%s\n", "size(B)", "count", "algo",
+		       inc_codec_name(), dtxt, mpi ? ", mpi = MPI_Allreduce, vs_mpi = t_mpi/t" : "");
+		if (ef || sc)
+			printf("# +ef: error feedback; +ef+sc: and balanced scaling at ratio %g, %d parts; "
+			       "codec = library codec time per call (slowest rank), x_plain = over the "
+			       "plain row's; memcpy of the same buffer on rank 0\n", ratio, parts);
+		printf("%12s %10s %-14s %11s %9s %9s %13s %9s%s", "size(B)", "count", "algo",
 		       "time(us)", "algbw", "busbw", "wire(B)", "effbw", mpi ? "   vs_mpi" : "");
-		printf("%12s %10s %-11s %11s %9s %9s %13s %9s%s\n", "", "", "", "", "GB/s", "GB/s",
-		       "", "GB/s", "");
+		if (ef || sc)
+			printf(" %11s %8s %9s %9s %9s %8s", "codec(us)", "t/plain", "c/plain",
+			       "memcpy", "codec", "/memcpy");
+		printf("\n%12s %10s %-14s %11s %9s %9s %13s %9s%s", "", "", "", "", "GB/s", "GB/s",
+		       "", "GB/s", mpi ? "         " : "");
+		if (ef || sc)
+			printf(" %11s %8s %9s %9s %9s %8s", "", "", "", "GB/s", "GB/s", "");
+		printf("\n");
 	}
 	for (size = lo; size <= hi; size = (size_t)((double)size * factor)) {
 		size_t count = size / 4;
@@ -1063,18 +1138,46 @@ static int bench_allreduce(int argc, char **argv)
 				       (double)(count * 4) / t_mpi / 1e9 * 2 * (n - 1) / n, "-", "-");
 		}
 #endif
-		for (k = 0; k < NCFG; k++) {
+		double gm = ef || sc ? inc_bench_memcpy_gbs(buf, src, count * 4, 3) : 0;
+
+		for (k = 0; k < NCFG * nv; k++) {
+			const struct inc_compression_info *ci = inc_compression_info(all[k / nv].mode);
 			struct inc_allreduce_opts o;
 			struct inc_comm_stats s0, s1;
-			double tot = 0, t, algbw;
-			uint64_t wmax = 0, sent = 0;
+			struct inc_scale *st = NULL;
+			double tot = 0, t, algbw, tc;
+			uint64_t wmax = 0, sent = 0, cns = 0;
+			static double t_plain, c_plain;
+			char name[32];
 
-			if (!use[k])
+			/* v: 0 plain, then +ef (with -F), then +ef+sc (with -S) */
+			v = k % nv == 0 ? 0 : k % nv == 1 && ef ? 1 : 2;
+			if (!use[k / nv] || (v && !ci->lossy) || (v == 2 && !ci->error_bound))
 				continue;
+			snprintf(name, sizeof(name), "%s%s", all[k / nv].name,
+				 v == 1 ? "+ef" : v == 2 ? "+ef+sc" : "");
 			inc_allreduce_opts_init(&o);
-			o.algo = all[k].algo;
-			o.compression = all[k].mode;
+			o.algo = all[k / nv].algo;
+			o.compression = all[k / nv].mode;
 			o.segment_bytes = segb;
+			o.error_feedback = v ? INC_EF_ON : INC_EF_OFF;
+			o.residual = v ? res : NULL;
+			if (v)
+				memset(res, 0, count * 4);
+			if (v == 2) {
+				size_t np = (size_t)parts < count ? (size_t)parts : count, j;
+				size_t *ends = malloc(np * sizeof(*ends));
+
+				for (j = 0; ends && j < np; j++)
+					ends[j] = count * (j + 1) / np;
+				rc = ends ? inc_scale_create(&st, np, ends, ratio) : INC_E_NOMEM;
+				free(ends);
+				if (rc) {
+					fprintf(stderr, "inc-bench: inc_scale_create: %s\n", inc_strerror(rc));
+					return 1;
+				}
+				o.scale = st;
+			}
 			if (o.timeout_ms < 120000)
 				o.timeout_ms = 120000;
 			for (it = -warm; it < nit; it++) {
@@ -1086,22 +1189,30 @@ static int bench_allreduce(int argc, char **argv)
 					rc = inc_allreduce_f32(c, buf, count, &o);
 				t = inc_bench_now() - t;
 				inc_comm_stats(c, &s1);
-				if (it >= 0)
+				if (it >= 0) {
 					sent += s1.bytes_sent - s0.bytes_sent;
+					cns += s1.codec_ns - s0.codec_ns;
+				}
 				if (rc) {
 					fprintf(stderr, "inc-bench: rank %d: %s n=%zu: %s\n", r,
-						all[k].name, count, inc_strerror(rc));
+						name, count, inc_strerror(rc));
 					return 1;
 				}
 				if (it >= 0)
 					tot += t;
 			}
+			inc_scale_destroy(st);
 			/* The call can return on one rank while its last bytes
 			 * still sit in socket buffers: report the slowest rank. */
 			rc = gather_u48(c, (uint64_t)(tot / nit * 1e9), wires);
 			for (i = 0, t = 0; rc == 0 && i < n; i++)
 				if ((double)wires[i] * 1e-9 > t)
 					t = (double)wires[i] * 1e-9;
+			if (rc == 0)
+				rc = gather_u48(c, cns / (uint64_t)nit, wires);
+			for (i = 0, tc = 0; rc == 0 && i < n; i++)
+				if ((double)wires[i] * 1e-9 > tc)
+					tc = (double)wires[i] * 1e-9;
 			/* Subtract the barriers' own bytes (4 per barrier call). */
 			rc = gather_u48(c, sent / (uint64_t)nit, wires);
 			if (rc) {
@@ -1113,12 +1224,19 @@ static int bench_allreduce(int argc, char **argv)
 					wmax = wires[i];
 			algbw = (double)(count * 4) / t / 1e9;
 			if (r == 0) {
-				printf("%12zu %10zu %-11s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,
-				       all[k].name, t * 1e6, algbw, algbw * 2 * (n - 1) / n,
+				printf("%12zu %10zu %-14s %11.1f %9.3f %9.3f %13llu %9.3f", count * 4, count,
+				       name, t * 1e6, algbw, algbw * 2 * (n - 1) / n,
 				       (unsigned long long)wmax, (double)wmax / t / 1e9);
 				if (mpi)
 					printf(" %8.2fx", t_mpi / t);
-				if (all[k].mode == INC_COMP_SKETCH || all[k].mode == INC_COMP_INC_SKETCH)
+				if (v == 0)
+					t_plain = t, c_plain = tc;
+				if (ef || sc)
+					printf(" %11.1f %7.2fx %8.2fx %9.2f %9.2f %7.2fx", tc * 1e6,
+					       t / t_plain, c_plain > 0 ? tc / c_plain : 0.0, gm,
+					       tc > 0 ? (double)(count * 4) / tc / 1e9 : 0.0,
+					       tc > 0 ? (double)(count * 4) / tc / 1e9 / gm : 0.0);
+				if (all[k / nv].mode == INC_COMP_SKETCH || all[k / nv].mode == INC_COMP_INC_SKETCH)
 					printf("  rec %.4f", s1.sketch_candidates ? (double)s1.sketch_peeled /
 					       (double)s1.sketch_candidates : 1.0);
 				printf("\n");
@@ -1137,6 +1255,7 @@ static int bench_allreduce(int argc, char **argv)
 #endif
 	free(buf);
 	free(src);
+	free(res);
 	free(wires);
 	return 0;
 }
