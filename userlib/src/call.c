@@ -90,23 +90,21 @@ static int scaled_all_reduce(struct inc_comm *c, const struct inc_call *k)
 	int rc;
 
 	t0 = inc_now_ns();
-	bad = inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, 1, ci->lossy);
+	bad = inc_scale_out(o->scale, o->scale_exp, k->buf, o->residual, k->count, ci->lossy,
+			    o->error_bound, ci->error_bound ? c->st.class_values : NULL);
 	if (bad) {
 		inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, -1, ci->lossy);
 		return inc_fail(c, INC_E_ARG);
 	}
-	if (ci->error_bound)
-		inc_scale_classes(c->st.class_values, k->buf, o->residual, k->count, o->error_bound);
 	c->st.codec_ns += inc_now_ns() - t0;
 	if (!o->scale && !o->scale_exp)
 		return all_reduce(c, k);
 	rc = all_reduce(c, k);
 	t0 = inc_now_ns();
-	bad = inc_scale_apply(o->scale, o->scale_exp, k->buf, o->residual, k->count, -1, ci->lossy);
+	bad = inc_scale_back(o->scale, o->scale_exp, k->buf, o->residual, k->count, ci->lossy,
+			     rc == 0, o->error_bound, c->size);
 	if (rc == 0 && bad)
 		rc = INC_E_ARG;
-	if (rc == 0 && o->scale)
-		inc_scale_update(o->scale, k->buf, k->count, o->error_bound, c->size);
 	c->st.codec_ns += inc_now_ns() - t0;
 	return rc;
 }

@@ -201,6 +201,16 @@ void inc_scale_classes(uint64_t cls[4], const float *buf, const float *res, size
 /* The next exponents from the delivered sum (the same on every rank). */
 void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb,
 		      int ranks);
+/* A call's passes, fused (vectorised where the codec is AVX2), with the
+ * results of the functions above bit for bit. Out: inc_scale_apply
+ * (dir 1), then, with cls and when every product was exact,
+ * inc_scale_classes at bound eb. Back: inc_scale_apply (dir -1), then,
+ * with update, a state and every product exact, inc_scale_update. Both
+ * return inc_scale_apply's count. */
+size_t inc_scale_out(const struct inc_scale *s, int fixed, float *buf, float *res, size_t count,
+		     int lossy, unsigned eb, uint64_t cls[4]);
+size_t inc_scale_back(struct inc_scale *s, int fixed, float *buf, float *res, size_t count,
+		      int lossy, int update, unsigned eb, int ranks);
 
 /* ------------------------------------------------------------------------ */
 /* Layer options: the environment                                           */

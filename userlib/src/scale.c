@@ -5,7 +5,15 @@
  * scaling of a call's values and residual on the way out and back, and
  * the choice of the next exponents from the delivered sum, which every
  * rank holds bit for bit, so every rank chooses the same.
+ *
+ * A call's passes over its values are fused (inc_scale_out: scaling out
+ * and the class statistics; inc_scale_back: scaling back and the sum's
+ * histograms) and, where the codec is AVX2, vectorised; the scalar
+ * functions they replace (inc_scale_apply, inc_scale_classes,
+ * inc_scale_update) stay as their portable path and as the reference
+ * that test-scale compares them with, bit for bit.
  */
+#include <immintrin.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,7 +406,9 @@ static int spread_zeros(uint64_t *h, int top, int e, unsigned eb)
 	return top >= 0 ? top : lo - 1;
 }
 
-void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+/* The next exponents from s->hist, the histograms of the delivered sum's
+ * parts (sum itself for the headroom policy). */
+static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
 {
 	unsigned cost[256];
 	size_t i, a, b;
@@ -409,8 +419,6 @@ void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsig
 	for (i = 0; i < s->nparts; i++) {
 		uint64_t *h = s->hist + i * HIST_BINS;
 
-		part_range(s, i, count, &a, &b);
-		histogram(h, sum + a, b - a);
 		s->top[i] = -1;     /* the largest finite, non-zero exponent */
 		for (E = 254; E > 0; E--)
 			if (h[E]) {
@@ -448,4 +456,295 @@ void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsig
 			s->e[i] = clamp(-ilogbf(mx) - 1 - s->headroom, -64, cap);
 		}
 	}
+}
+
+void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+{
+	size_t i, a, b;
+
+	for (i = 0; i < s->nparts; i++) {
+		part_range(s, i, count, &a, &b);
+		histogram(s->hist + i * HIST_BINS, sum + a, b - a);
+	}
+	choose(s, sum, count, eb, ranks);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The call's passes, fused and vectorised                                   */
+/* ------------------------------------------------------------------------ */
+/* The codec's class of a value depends on its biased exponent E alone and
+ * does not fall as E grows (docs/codec.md): E < th[0] zero, then 8-bit from
+ * th[0], 16-bit from th[1], raw from th[2] (256: never). The thresholds
+ * from value_tag itself; 0 if its classes are not so ordered at bound eb
+ * (the passes then take the scalar path, which asks value_tag). */
+static int class_thresholds(unsigned eb, unsigned th[3])
+{
+	unsigned E, k;
+
+	for (k = 0; k < 3; k++) {
+		th[k] = 256;
+		for (E = 0; E < 256; E++)
+			if ((value_tag(E, eb) & 3) > k) {
+				th[k] = E;
+				break;
+			}
+	}
+	for (E = 0; E < 256; E++)
+		if ((value_tag(E, eb) & 3) != (unsigned)((E >= th[0]) + (E >= th[1]) + (E >= th[2])))
+			return 0;
+	return 1;
+}
+
+/* What the vector passes need of one part: the exponent and its limits
+ * (as scale_values computes them), the class thresholds as |bits| - 1 (a
+ * value of exponent >= T has |bits| > (T << 23) - 1), and what they gather. */
+struct pass {
+	int e, lossy;
+	float f, hi, lo;
+	int32_t thr_m1[3];
+	size_t bad;
+	uint64_t ge[3];         /* values of exponent >= th[0], th[1], th[2] */
+};
+
+static void pass_init(struct pass *p, int e, int lossy, const unsigned th[3])
+{
+	int k;
+
+	memset(p, 0, sizeof(*p));
+	p->e = e;
+	p->lossy = lossy;
+	p->f = ldexpf(1.0f, e);
+	p->hi = ldexpf(1.0f, e > 0 ? 128 - e : 128);
+	p->lo = e < 0 && !lossy ? ldexpf(1.0f, -126 - e) : 0;
+	for (k = 0; th && k < 3; k++)
+		p->thr_m1[k] = (int32_t)(((uint32_t)th[k] << 23) - 1u);
+}
+
+/* One value the scalar way (the vector loops' tails): scaled in place as
+ * scale_values does, its product's exactness counted. */
+static inline float scale_one(struct pass *p, float *v)
+{
+	float a = fabsf(*v);
+
+	p->bad += (a >= p->hi && a <= 0x1.fffffep127f) || (a != 0 && a < p->lo);
+	*v *= p->f;
+	return *v;
+}
+
+static inline void class_one(struct pass *p, float x)
+{
+	uint32_t u;
+	int k;
+
+	memcpy(&u, &x, 4);
+	u &= 0x7fffffffu;
+	for (k = 0; k < 3; k++)
+		p->ge[k] += (int32_t)u > p->thr_m1[k];
+}
+
+/* The products of 8 lanes that are not exact (scale_values' test). */
+__attribute__((target("avx2,popcnt"), always_inline))
+static inline unsigned bad_lanes(__m256 x, __m256 absmask, __m256 hi, __m256 lo)
+{
+	__m256 a = _mm256_and_ps(x, absmask);
+	__m256 over = _mm256_and_ps(_mm256_cmp_ps(a, hi, _CMP_GE_OQ),
+				    _mm256_cmp_ps(a, _mm256_set1_ps(0x1.fffffep127f), _CMP_LE_OQ));
+	__m256 under = _mm256_and_ps(_mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NEQ_UQ),
+				     _mm256_cmp_ps(a, lo, _CMP_LT_OQ));
+
+	return (unsigned)__builtin_popcount((unsigned)_mm256_movemask_ps(_mm256_or_ps(over, under)));
+}
+
+/* Out: v[0, n) (and r) times 2^e when e != 0, and with cls the classes of
+ * v + r as scaled (r NULL: of v). Per-lane counters of 32 bits, folded
+ * every 2^28 groups. */
+__attribute__((target("avx2,popcnt")))
+static void out_avx2(struct pass *p, float *v, float *r, size_t n, int cls)
+{
+	const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	const __m256 f = _mm256_set1_ps(p->f), hi = _mm256_set1_ps(p->hi),
+		     lo = _mm256_set1_ps(p->lo);
+	const __m256i t0 = _mm256_set1_epi32(p->thr_m1[0]), t1 = _mm256_set1_epi32(p->thr_m1[1]),
+		      t2 = _mm256_set1_epi32(p->thr_m1[2]), ai = _mm256_set1_epi32(0x7fffffff);
+	size_t j = 0;
+	int k;
+
+	while (j + 8 <= n) {
+		__m256i g0 = _mm256_setzero_si256(), g1 = g0, g2 = g0;
+		size_t end = n - j > ((size_t)8 << 28) ? j + ((size_t)8 << 28) : n;
+		uint32_t l0[8], l1[8], l2[8];
+
+		for (; j + 8 <= end; j += 8) {
+			__m256 x = _mm256_loadu_ps(v + j), y;
+			__m256i u;
+
+			if (p->e) {
+				p->bad += bad_lanes(x, absmask, hi, lo);
+				x = _mm256_mul_ps(x, f);
+				_mm256_storeu_ps(v + j, x);
+			}
+			if (r) {
+				y = _mm256_loadu_ps(r + j);
+				if (p->e) {
+					y = _mm256_mul_ps(y, f);
+					_mm256_storeu_ps(r + j, y);
+				}
+				x = _mm256_add_ps(x, y);
+			}
+			if (cls) {
+				u = _mm256_and_si256(_mm256_castps_si256(x), ai);
+				g0 = _mm256_sub_epi32(g0, _mm256_cmpgt_epi32(u, t0));
+				g1 = _mm256_sub_epi32(g1, _mm256_cmpgt_epi32(u, t1));
+				g2 = _mm256_sub_epi32(g2, _mm256_cmpgt_epi32(u, t2));
+			}
+		}
+		_mm256_storeu_si256((__m256i *)(void *)l0, g0);
+		_mm256_storeu_si256((__m256i *)(void *)l1, g1);
+		_mm256_storeu_si256((__m256i *)(void *)l2, g2);
+		for (k = 0; k < 8; k++) {
+			p->ge[0] += l0[k];
+			p->ge[1] += l1[k];
+			p->ge[2] += l2[k];
+		}
+	}
+	for (; j < n; j++) {
+		float x = p->e ? scale_one(p, &v[j]) : v[j];
+
+		if (r)
+			x += p->e ? (r[j] *= p->f) : r[j];
+		if (cls)
+			class_one(p, x);
+	}
+}
+
+/* Back: v[0, n) (and r) times 2^e when e != 0, and with h the histogram
+ * of the biased exponents of v as scaled (four partial counts, as
+ * histogram(), chunks of at most 2^30 values). */
+__attribute__((target("avx2,popcnt")))
+static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
+{
+	const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+	const __m256 f = _mm256_set1_ps(p->f), hi = _mm256_set1_ps(p->hi),
+		     lo = _mm256_set1_ps(p->lo);
+	const __m256i ff = _mm256_set1_epi32(0xff);
+	uint32_t part[4][HIST_BINS];
+	size_t j = 0;
+	int i, k;
+
+	if (h)
+		memset(h, 0, HIST_BINS * sizeof(*h));
+	do {
+		size_t end = n - j > ((size_t)1 << 30) ? j + ((size_t)1 << 30) : n;
+
+		if (h)
+			memset(part, 0, sizeof(part));
+		for (; j + 8 <= end; j += 8) {
+			__m256 x = _mm256_loadu_ps(v + j);
+
+			if (p->e) {
+				p->bad += bad_lanes(x, absmask, hi, lo);
+				x = _mm256_mul_ps(x, f);
+				_mm256_storeu_ps(v + j, x);
+				if (r)
+					_mm256_storeu_ps(r + j, _mm256_mul_ps(_mm256_loadu_ps(r + j), f));
+			}
+			if (h) {
+				uint32_t E[8];
+
+				_mm256_storeu_si256((__m256i *)(void *)E, _mm256_and_si256(
+					_mm256_srli_epi32(_mm256_castps_si256(x), 23), ff));
+				for (k = 0; k < 8; k++)
+					part[k & 3][E[k]]++;
+			}
+		}
+		for (; j < end; j++) {
+			float x = p->e ? scale_one(p, &v[j]) : v[j];
+			uint32_t u;
+
+			if (p->e && r)
+				r[j] *= p->f;
+			memcpy(&u, &x, 4);
+			if (h)
+				part[0][u >> 23 & 0xff]++;
+		}
+		for (i = 0; h && i < HIST_BINS; i++)
+			h[i] += (uint64_t)part[0][i] + part[1][i] + part[2][i] + part[3][i];
+	} while (j < n);
+}
+
+/* The vector passes apply at bound eb (0: no classes wanted) when the
+ * codec is AVX2 and, for the classes, value_tag's classes are ordered. */
+static int vector_ok(unsigned eb, unsigned th[3])
+{
+	return inc_codec_is_avx2() && (!eb || class_thresholds(eb, th));
+}
+
+size_t inc_scale_out(const struct inc_scale *s, int fixed, float *buf, float *res, size_t count,
+		     int lossy, unsigned eb, uint64_t cls[4])
+{
+	unsigned th[3] = { 256, 256, 256 };
+	uint64_t ge[3] = { 0, 0, 0 };
+	size_t i, a, b, bad = 0;
+
+	if (!vector_ok(cls ? eb : 0, th)) {
+		bad = inc_scale_apply(s, fixed, buf, res, count, 1, lossy);
+		if (!bad && cls)
+			inc_scale_classes(cls, buf, res, count, eb);
+		return bad;
+	}
+	for (i = 0; i < (s ? s->nparts : 1); i++) {
+		struct pass p;
+		int k;
+
+		if (s)
+			part_range(s, i, count, &a, &b);
+		else
+			a = 0, b = count;
+		pass_init(&p, s ? s->e[i] : fixed, lossy, th);
+		if (!p.e && !cls)
+			continue;
+		out_avx2(&p, buf + a, res ? res + a : NULL, b - a, cls != NULL);
+		bad += p.bad;
+		for (k = 0; k < 3; k++)
+			ge[k] += p.ge[k];
+	}
+	if (!bad && cls) {
+		cls[0] += count - ge[0];
+		cls[1] += ge[0] - ge[1];
+		cls[2] += ge[1] - ge[2];
+		cls[3] += ge[2];
+	}
+	return bad;
+}
+
+size_t inc_scale_back(struct inc_scale *s, int fixed, float *buf, float *res, size_t count,
+		      int lossy, int update, unsigned eb, int ranks)
+{
+	unsigned th[3];
+	size_t i, a, b, bad = 0;
+
+	update = update && s;
+	if (!vector_ok(0, th)) {
+		bad = inc_scale_apply(s, fixed, buf, res, count, -1, lossy);
+		if (!bad && update)
+			inc_scale_update(s, buf, count, eb, ranks);
+		return bad;
+	}
+	for (i = 0; i < (s ? s->nparts : 1); i++) {
+		struct pass p;
+
+		if (s)
+			part_range(s, i, count, &a, &b);
+		else
+			a = 0, b = count;
+		pass_init(&p, -(s ? s->e[i] : fixed), lossy, NULL);
+		if (!p.e && !update)
+			continue;
+		back_avx2(&p, buf + a, res ? res + a : NULL, b - a,
+			  update ? s->hist + i * HIST_BINS : NULL);
+		bad += p.bad;
+	}
+	if (!bad && update)
+		choose(s, buf, count, eb, ranks);
+	return bad;
 }

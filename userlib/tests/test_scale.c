@@ -3,7 +3,8 @@
  * test_scale.c - the adaptive scaling's choice of exponents from a
  * delivered sum (userlib/src/scale.c), without a communicator: what the
  * next call's exponents are for sums whose zeros are the codec's zero
- * class (values below the bound), not zeros.
+ * class (values below the bound), not zeros; and the call's fused,
+ * vectorised passes against the scalar functions, bit for bit.
  *
  *   test-scale
  */
@@ -103,10 +104,175 @@ static void targets(void)
 	CHECK(inc_scale_create(&s, 1, NULL, 0.5) == INC_E_ARG, "0.5x refused");
 }
 
+/* ------------------------------------------------------------------------ */
+/* The fused, vectorised passes against the scalar functions                 */
+/* ------------------------------------------------------------------------ */
+static uint64_t rng = 0x243f6a8885a308d3ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A value of biased exponent E (0..255: zeros and subnormals, every
+ * class boundary of every bound, Inf and NaN) with a mantissa that is
+ * zero, all ones or random, either sign. */
+static float value_at(unsigned E)
+{
+	uint32_t m = next() % 3 == 0 ? 0 : next() % 2 ? 0x7fffffu : (uint32_t)next() & 0x7fffffu;
+	uint32_t u = (uint32_t)(next() & 1) << 31 | E << 23 | m;
+	float x;
+
+	memcpy(&x, &u, 4);
+	return x;
+}
+
+/* Values for a call: every exponent up to emax (and, when inf, 255). */
+static void fill(float *v, size_t n, unsigned emax, int inf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = value_at(inf && next() % 50 == 0 ? 255 : (unsigned)(next() % (emax + 1)));
+}
+
+static struct inc_scale *make_state(int policy, int target, size_t np, const size_t *ends,
+				    const int *e)
+{
+	struct inc_scale *s = NULL;
+
+	if (policy == 0)
+		inc_scale_create(&s, np, np > 1 ? ends : NULL, target);
+	else if (policy == 1)
+		inc_scale_create_each(&s, np, np > 1 ? ends : NULL, target);
+	else
+		inc_scale_create_headroom(&s, np, np > 1 ? ends : NULL, target % 8);
+	if (s)
+		inc_scale_set(s, e, np);
+	return s;
+}
+
+/*
+ * inc_scale_out / inc_scale_back, whichever codec is selected, give the
+ * bytes of inc_scale_apply + inc_scale_classes / inc_scale_apply +
+ * inc_scale_update: values, residuals, the count of inexact products, the
+ * class counts and the next exponents, on counts around the vector width
+ * and parts that end anywhere, with and without a residual, a state or a
+ * fixed exponent, lossy and lossless, at bounds 1..126.
+ */
+static void fused_equals_scalar(void)
+{
+	static const size_t counts[] = { 0, 1, 7, 8, 9, 15, 16, 17, 63, 100, 1000, 4099, 20000 };
+	static const unsigned ebs[] = { 1, 2, 3, 6, 7, 8, 9, 10, 12, 15, 16, 23, 24, 30, 60, 125, 126 };
+	const size_t nmax = 20000;
+	float *v0 = malloc(nmax * 4), *r0 = malloc(nmax * 4), *va = malloc(nmax * 4),
+	      *ra = malloc(nmax * 4), *vb = malloc(nmax * 4), *rb = malloc(nmax * 4);
+	unsigned long trials = 0, fails = 0, updated = 0, bad_seen = 0;
+	int impl;
+
+	for (impl = INC_CODEC_PORTABLE; impl <= INC_CODEC_AVX512; impl++) {
+		unsigned t;
+
+		if (inc_codec_select((enum inc_codec_impl)impl))
+			continue;
+		for (t = 0; t < 3000; t++) {
+			size_t n = counts[next() % (sizeof(counts) / sizeof(counts[0]))];
+			unsigned eb = ebs[next() % (sizeof(ebs) / sizeof(ebs[0]))];
+			int lossy = next() % 4 != 0, with_res = next() % 4 != 0;
+			int use_state = next() % 4 != 0, policy = (int)(next() % 3);
+			/* mostly calls whose products are exact, so that the
+			 * update runs; some that overflow or underflow */
+			int wild = next() % 5 == 0;
+			size_t np = 1 + next() % 6, ends[6], i;
+			int e[6], fixed = 0, ea[6], eb2[6], k, ok = 1;
+			struct inc_scale *sa = NULL, *sb = NULL;
+			uint64_t ca[4], cb[4];
+			size_t bad_a, bad_b, back_a, back_b;
+
+			if (np > n)
+				np = n ? n : 1;
+			for (k = 0; k < (int)np; k++) {
+				e[k] = next() % 5 == 0 ? 0 : (int)(next() % 129) - 64;
+				if (!wild && e[k] > 40)
+					e[k] = 40;
+			}
+			for (i = 0; i + 1 < np; i++)   /* ascending ends, the last n */
+				ends[i] = (i + 1) * n / np + (next() % 3 == 0 && (i + 1) * n / np + 1 < (i + 2) * n / np);
+			ends[np - 1] = n;
+			if (n == 0)
+				use_state = 0;
+			if (!use_state)
+				fixed = e[0];
+			fill(v0, n, wild ? 255 : 190, 1);
+			fill(r0, n, wild ? 255 : 120, 0);
+			memcpy(va, v0, n * 4);
+			memcpy(vb, v0, n * 4);
+			memcpy(ra, r0, n * 4);
+			memcpy(rb, r0, n * 4);
+			if (use_state) {
+				int target = 1 + (int)(next() % 12);
+
+				sa = make_state(policy, target, np, ends, e);
+				sb = make_state(policy, target, np, ends, e);
+				if (!sa || !sb) {
+					CHECK(0, "state of %zu parts", np);
+					continue;
+				}
+			}
+			for (k = 0; k < 4; k++)
+				ca[k] = cb[k] = next() % 1000;
+			/* out */
+			bad_a = inc_scale_apply(sa, fixed, va, with_res ? ra : NULL, n, 1, lossy);
+			if (!bad_a)
+				inc_scale_classes(ca, va, with_res ? ra : NULL, n, eb);
+			bad_b = inc_scale_out(sb, fixed, vb, with_res ? rb : NULL, n, lossy, eb, cb);
+			ok &= bad_a == bad_b && !memcmp(va, vb, n * 4) && !memcmp(ra, rb, n * 4) &&
+			      !memcmp(ca, cb, sizeof(ca));
+			/* back: the delivered sum is the values as sent */
+			back_a = inc_scale_apply(sa, fixed, va, with_res ? ra : NULL, n, -1, lossy);
+			if (!back_a && sa)
+				inc_scale_update(sa, va, n, eb, 4);
+			back_b = inc_scale_back(sb, fixed, vb, with_res ? rb : NULL, n, lossy, 1, eb, 4);
+			ok &= back_a == back_b && !memcmp(va, vb, n * 4) && !memcmp(ra, rb, n * 4);
+			if (sa) {
+				inc_scale_get(sa, ea, 6);
+				inc_scale_get(sb, eb2, 6);
+				ok &= !memcmp(ea, eb2, np * sizeof(int));
+			}
+			updated += sa && !back_a;
+			bad_seen += bad_a || back_a;
+			trials++;
+			if (!ok && fails++ < 5)
+				fprintf(stderr, "fused pass differs: codec %s, n %zu, eb %u, lossy %d, "
+					"residual %d, state %d (policy %d, %zu parts), fixed %d, bad %zu/%zu "
+					"back %zu/%zu\n", inc_codec_name(), n, eb, lossy, with_res,
+					use_state, policy, np, fixed, bad_a, bad_b, back_a, back_b);
+			inc_scale_destroy(sa);
+			inc_scale_destroy(sb);
+		}
+	}
+	inc_codec_select(INC_CODEC_AUTO);
+	CHECK(fails == 0, "%lu of %lu calls: the fused passes differ from the scalar ones", fails,
+	      trials);
+	CHECK(updated > trials / 4 && bad_seen > trials / 20,
+	      "the trials reach the update (%lu) and inexact products (%lu) of %lu", updated,
+	      bad_seen, trials);
+	free(v0);
+	free(r0);
+	free(va);
+	free(ra);
+	free(vb);
+	free(rb);
+}
+
 int main(void)
 {
 	targets();
 	all_zero_part();
 	zeros_are_not_free();
+	fused_equals_scalar();
 	return inc_test_done();
 }
