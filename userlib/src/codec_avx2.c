@@ -207,10 +207,9 @@ static void enc_consts_init(struct enc_consts *c, unsigned eb)
  * (lanes below the first threshold, ma clear).
  */
 __attribute__((target("avx2,popcnt"), always_inline))
-static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
-				    const struct enc_consts *c, struct vsums *v)
+static inline unsigned group_encode_vec(__m256i f, uint8_t *out, const struct enc_consts *c,
+					struct vsums *v, __m256i *qout)
 {
-	__m256i f = _mm256_loadu_si256((const __m256i *)in);
 	__m256i a = _mm256_and_si256(f, c->absmask);
 	__m256i ma = _mm256_cmpgt_epi32(a, c->a_m1);
 	__m256i mb = _mm256_cmpgt_epi32(a, c->b_m1);
@@ -237,21 +236,32 @@ static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
 	memcpy(out, &tw16, 2);   /* little-endian host */
 	_mm_storeu_si128((__m128i *)(out + 2), _mm256_castsi256_si128(comp));
 	_mm_storeu_si128((__m128i *)(out + 2 + ll), _mm256_extracti128_si256(comp, 1));
-	if (v) {
+	if (v || qout) {
 		__m256 sc = _mm256_blendv_ps(c->s7, c->s15, _mm256_castsi256_ps(mb));
 		__m256i q = _mm256_or_si256(_mm256_and_si256(f, c->signbit), _mm256_castps_si256(
 			_mm256_mul_ps(_mm256_cvtepi32_ps(mag), sc)));
 
 		q = _mm256_and_si256(_mm256_blendv_epi8(q, f, mr), ma);
-		wsum_add(&v->in, f);
-		wsum_add(&v->q, q);
-		/* The class counts from the masks (-1 per set lane). */
-		v->ga = _mm256_sub_epi32(v->ga, ma);
-		v->gb = _mm256_sub_epi32(v->gb, mb);
-		v->gr = _mm256_sub_epi32(v->gr, mr);
-		v->ts += tw;
+		if (qout)
+			*qout = q;
+		if (v) {
+			wsum_add(&v->in, f);
+			wsum_add(&v->q, q);
+			/* The class counts from the masks (-1 per set lane). */
+			v->ga = _mm256_sub_epi32(v->ga, ma);
+			v->gb = _mm256_sub_epi32(v->gb, mb);
+			v->gr = _mm256_sub_epi32(v->gr, mr);
+			v->ts += tw;
+		}
 	}
 	return 2u + ll + half_len[hi];
+}
+
+__attribute__((target("avx2,popcnt"), always_inline))
+static inline unsigned group_encode(const uint8_t *in, uint8_t *out,
+				    const struct enc_consts *c, struct vsums *v)
+{
+	return group_encode_vec(_mm256_loadu_si256((const __m256i *)in), out, c, v, NULL);
 }
 
 struct enc_done {
@@ -294,6 +304,31 @@ static struct enc_done encode_full_groups_sums(const uint8_t *in, size_t n_value
 	return (struct enc_done){ i, pos };
 }
 
+/* The same, on x = v + res (res NULL: v), replacing v by the decoder's
+ * values q (as group_encode's sums compute them) and res by x - q. */
+__attribute__((target("avx2,popcnt"), noinline))
+static struct enc_done encode_full_groups_q(float *v, float *res, size_t n_values,
+					    unsigned eb, uint8_t *out, size_t out_cap)
+{
+	struct enc_consts c;
+	size_t pos = 0, i;
+
+	enc_consts_init(&c, eb);
+	for (i = 0; i + INC_GROUP_VALUES <= n_values &&
+		    out_cap - pos >= INC_GROUP_MAX_BYTES; i += INC_GROUP_VALUES) {
+		__m256 x = _mm256_loadu_ps(v + i);
+		__m256i q;
+
+		if (res)
+			x = _mm256_add_ps(x, _mm256_loadu_ps(res + i));
+		pos += group_encode_vec(_mm256_castps_si256(x), out + pos, &c, NULL, &q);
+		_mm256_storeu_si256((__m256i *)(void *)(v + i), q);
+		if (res)
+			_mm256_storeu_ps(res + i, _mm256_sub_ps(x, _mm256_castsi256_ps(q)));
+	}
+	return (struct enc_done){ i, pos };
+}
+
 /* inc_avx2_compress on bytes at any alignment (frames put the payload
  * anywhere). */
 static long compress_bytes(const uint8_t *in, size_t n_values, unsigned eb,
@@ -323,6 +358,40 @@ long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
 		       void *out, size_t out_cap)
 {
 	return compress_bytes((const uint8_t *)in, n_values, eb, out, out_cap);
+}
+
+long inc_avx2_compress_q(float *v, float *res, size_t n_values, unsigned eb,
+			 void *outv, size_t out_cap)
+{
+	uint8_t *out = outv;
+	struct enc_done d;
+	size_t i;
+	long r;
+
+	if ((!v && n_values) || (!out && out_cap))
+		return INC_EINVAL;
+	pthread_once(&tbl_once, tbl_init);
+	eb = clamp_eb(eb);
+	d = encode_full_groups_q(v, res, n_values, eb, out, out_cap);
+	if (d.values == n_values)
+		return (long)d.bytes;
+	/* The rest (little room left, or a partial last group): the model's
+	 * stream of x and its decoding, as inc_codec_compress_q's portable
+	 * path does. */
+	for (i = d.values; res && i < n_values; i++) {
+		v[i] += res[i];
+		res[i] = v[i];
+	}
+	r = inc_stream_compress((const uint8_t *)(v + d.values), n_values - d.values, eb,
+				out + d.bytes, out_cap - d.bytes, NULL);
+	if (r < 0)
+		return r;
+	if (inc_stream_decompress(out + d.bytes, (size_t)r, n_values - d.values,
+				  (uint8_t *)(v + d.values), 4 * (n_values - d.values)) != r)
+		return INC_EMALFORMED;
+	for (i = d.values; res && i < n_values; i++)
+		res[i] -= v[i];
+	return (long)d.bytes + r;
 }
 
 /*

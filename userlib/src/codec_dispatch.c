@@ -23,6 +23,27 @@ static long portable_decompress(const void *in, size_t in_len, size_t n,
 	return inc_stream_decompress(in, in_len, n, (uint8_t *)out, cap);
 }
 
+/* The stream of v + res, then its decoding, with the model. */
+static long portable_compress_q(float *v, float *res, size_t n, unsigned eb,
+				void *out, size_t cap)
+{
+	size_t i;
+	long r;
+
+	for (i = 0; res && i < n; i++) {
+		v[i] += res[i];
+		res[i] = v[i];
+	}
+	r = inc_stream_compress((const uint8_t *)v, n, eb, out, cap, NULL);
+	if (r < 0)
+		return r;
+	if (inc_stream_decompress(out, (size_t)r, n, (uint8_t *)v, 4 * n) != r)
+		return INC_EMALFORMED;
+	for (i = 0; res && i < n; i++)
+		res[i] -= v[i];
+	return r;
+}
+
 /* The parts one after the other, each through the model. */
 static long portable_decompress_parts(const struct inc_part *p, unsigned k)
 {
@@ -46,19 +67,20 @@ struct codec_ops {
 	long (*decompress)(const void *, size_t, size_t, float *, size_t);
 	long (*decompress_parts)(const struct inc_part *, unsigned);
 	void (*quantize)(float *, float *, size_t, unsigned);
+	long (*compress_q)(float *, float *, size_t, unsigned, void *, size_t);
 };
 
 static const struct codec_ops ops_portable = {
 	"portable", portable_compress, portable_decompress,
-	portable_decompress_parts, inc_quantize_scalar,
+	portable_decompress_parts, inc_quantize_scalar, portable_compress_q,
 };
 static const struct codec_ops ops_avx2 = {
 	"avx2", inc_avx2_compress, inc_avx2_decompress,
-	inc_avx2_decompress_parts, inc_avx2_quantize,
+	inc_avx2_decompress_parts, inc_avx2_quantize, inc_avx2_compress_q,
 };
 static const struct codec_ops ops_avx512 = {
 	"avx512", inc_avx2_compress, inc_avx512_decompress,
-	inc_avx512_decompress_parts, inc_avx2_quantize,
+	inc_avx512_decompress_parts, inc_avx2_quantize, inc_avx2_compress_q,
 };
 
 static _Atomic(const struct codec_ops *) ops_cur;
@@ -153,6 +175,12 @@ void inc_codec_quantize(float *v, float *res, size_t n, unsigned eb)
 	ops()->quantize(v, res, n, eb);
 }
 
+long inc_codec_compress_q(float *v, float *res, size_t n_values, unsigned eb,
+			  void *out, size_t out_cap)
+{
+	return ops()->compress_q(v, res, n_values, eb, out, out_cap);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Multi-stream container (layout in inceptionn.h and docs/userlib.md)        */
 /* ------------------------------------------------------------------------ */
@@ -218,6 +246,40 @@ long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
 
 		r = inc_codec_compress(in ? in + inc_codec_part_start(n_values, parts, i) : NULL,
 				       n, eb, out + pos, out_cap - pos);
+		if (r < 0)
+			return r;
+		if ((unsigned long)r > 0xffffffffu)
+			return INC_EINVAL;
+		put_le32(out + 4 + 4 * i, (uint32_t)r);
+		pos += (size_t)r;
+	}
+	out[0] = (uint8_t)parts;
+	out[1] = out[2] = out[3] = 0;
+	return (long)pos;
+}
+
+/* inc_codec_compress_parts through inc_codec_compress_q, part by part. */
+long inc_codec_compress_parts_q(float *v, float *res, size_t n_values, unsigned eb,
+				unsigned parts, void *outv, size_t out_cap)
+{
+	uint8_t *out = outv;
+	size_t hdr, pos;
+	unsigned i;
+	long r;
+
+	if ((!v && n_values) || (!out && out_cap) || parts == 0 ||
+	    parts > INC_CODEC_PARTS_MAX)
+		return INC_EINVAL;
+	hdr = inc_codec_parts_hdr_size(parts);
+	if (out_cap < hdr)
+		return INC_ENOSPC;
+	pos = hdr;
+	for (i = 0; i < parts; i++) {
+		size_t n = inc_codec_part_values(n_values, parts, i),
+		       a = inc_codec_part_start(n_values, parts, i);
+
+		r = inc_codec_compress_q(v ? v + a : NULL, res && v ? res + a : NULL, n, eb,
+					 out + pos, out_cap - pos);
 		if (r < 0)
 			return r;
 		if ((unsigned long)r > 0xffffffffu)

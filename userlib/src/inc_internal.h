@@ -59,6 +59,9 @@ static inline uint64_t inc_mix64(uint64_t x)
 /* codec_avx2.c */
 long inc_avx2_compress(const float *in, size_t n_values, unsigned eb,
 		       void *out, size_t out_cap);
+/* inc_codec_compress_q's AVX2 path: one pass over full groups. */
+long inc_avx2_compress_q(float *v, float *res, size_t n_values, unsigned eb,
+			 void *out, size_t out_cap);
 long inc_avx2_decompress(const void *in, size_t in_len, size_t n_values,
 			 float *out, size_t out_cap);
 /* The codec's round trip of v[0..n) in place, value by value
@@ -113,6 +116,16 @@ long inc_avx512_decompress_parts(const struct inc_part *p, unsigned k);
 /* codec_dispatch.c: is a SIMD implementation (AVX2, or AVX-512, which
  * shares the AVX2 kernels) selected? */
 int inc_codec_is_avx2(void);
+/* codec_dispatch.c: the stream of x = v + res (res NULL: of v), v replaced
+ * by its decoding q(x) and res by x - q(x); the stream's size or the
+ * model's error. The bytes and values of: v += res, res = v,
+ * inc_codec_compress, inc_codec_decompress into v, res -= v (which the
+ * portable path does). inc_codec_compress_parts_q: the same for a
+ * multi-stream container of `parts` parts (inc_codec_compress_parts). */
+long inc_codec_compress_q(float *v, float *res, size_t n_values, unsigned eb,
+			  void *out, size_t out_cap);
+long inc_codec_compress_parts_q(float *v, float *res, size_t n_values, unsigned eb,
+				unsigned parts, void *out, size_t out_cap);
 /* codec_cnat.c: the two implementations behind inc_cnat_encode/decode. */
 void inc_cnat_encode_portable(const float *in, size_t n, uint8_t *out, int stoch,
 			      uint64_t key);
@@ -154,6 +167,10 @@ struct inc_seg_codec {
 	/* The round trip is value by value and leaves no encoding to send
 	 * (nic: the NIC encodes): inc_round_trip_ef uses inc_codec_quantize. */
 	int direct;
+	/* The round trip of v + res with error feedback in one pass (v and
+	 * res as inc_round_trip_ef leaves them, the encoding in tmp); NULL:
+	 * inc_round_trip_ef composes it from round_trip. */
+	long (*round_trip_ef)(float *v, float *res, size_t n, unsigned eb, uint8_t *tmp);
 };
 
 extern const struct inc_seg_codec inc_segc_none, inc_segc_nic, inc_segc_software,

@@ -279,6 +279,8 @@ long inc_round_trip_ef(const struct inc_seg_codec *sc, float *restrict v, size_t
 		inc_codec_quantize(v, res, n, eb);
 		return 0;
 	}
+	if (sc->round_trip_ef)
+		return sc->round_trip_ef(v, res, n, eb, tmp);
 	for (i = 0; i < n; i++) {
 		v[i] += res[i];
 		res[i] = v[i];

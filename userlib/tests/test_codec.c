@@ -19,7 +19,9 @@
  * layout in inceptionn.h built on the model's inc_stream_decompress
  * (truncations, header and length-field corruption, random bytes). Its
  * buffers are allocated at their exact sizes, so ASan sees any access
- * outside them.
+ * outside them. The one-pass round trip of the all-reduce
+ * (inc_codec_compress_parts_q, with and without a residual) is checked
+ * against the compress / decompress / add / subtract it replaces.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +40,8 @@ static uint8_t in_b[MAXN * 4 + GUARD];
 static uint8_t m_out[MAXN * 5 + GUARD], l_out[MAXN * 5 + GUARD];
 static uint8_t m_dec[MAXN * 4 + GUARD], l_dec[MAXN * 4 + GUARD];
 static float q_v[MAXN + GUARD], q_res[MAXN + GUARD], q_x[MAXN + GUARD];
+
+static uint64_t fused_rng = 0x9e3779b97f4a7c15ull;
 
 static const unsigned ebs[] = { 0, 1, 2, 3, 5, 7, 10, 15, 16, 23, 24, 30, 64, 125, 126, 127, 200 };
 
@@ -137,6 +141,62 @@ static void quantize_check(size_t n, unsigned eb, const char *what)
 	      inc_codec_name(), what, n, eb, i);
 }
 
+/*
+ * inc_codec_compress_parts_q (the all-reduce's round trip, with error
+ * feedback when there is a residual) against what it replaces, composed
+ * of the functions checked above: v += res, res = v, compress_parts,
+ * decompress_parts into v, res -= v. The container, the values and the
+ * residuals byte for byte; residuals of every exponent (zeros,
+ * subnormals, Inf, NaN, every class boundary: adversarial()) and small
+ * ones such as the feedback carries, and none.
+ */
+static void fused_check(size_t n, unsigned eb, unsigned k, uint64_t *rng, const char *what)
+{
+	size_t cap = inc_codec_parts_max_size(n, k), i;
+	float *va = malloc(n * 4 + 4), *vb = malloc(n * 4 + 4), *ra = malloc(n * 4 + 4),
+	      *rb = malloc(n * 4 + 4);
+	uint8_t *ca = malloc(cap), *cb = malloc(cap);
+	int with_res;
+
+	for (with_res = 0; with_res < 2; with_res++) {
+		long la, lb, da = 0;
+
+		memcpy(va, in_b, n * 4);
+		memcpy(vb, in_b, n * 4);
+		for (i = 0; i < n; i++) {
+			uint32_t u = adversarial(rng);
+
+			if (inc_fg_rand(rng) % 2)
+				memcpy(&ra[i], &u, 4);
+			else
+				ra[i] = (float)((int)(inc_fg_rand(rng) % 2001u) - 1000) * 0x1p-14f;
+		}
+		memcpy(rb, ra, n * 4);
+		for (i = 0; with_res && i < n; i++) {
+			va[i] += ra[i];
+			ra[i] = va[i];
+		}
+		la = inc_codec_compress_parts(va, n, eb, k, ca, cap);
+		if (la >= 0)
+			da = inc_codec_decompress_parts(ca, (size_t)la, n, va, n * 4);
+		for (i = 0; with_res && i < n; i++)
+			ra[i] -= va[i];
+		lb = inc_codec_compress_parts_q(vb, with_res ? rb : NULL, n, eb, k, cb, cap);
+		CHECK(la >= 0 && da == la && lb == la && !memcmp(ca, cb, (size_t)la),
+		      "%s %s n=%zu K=%u eb=%u res=%d: fused round trip: container %ld vs %ld",
+		      inc_codec_name(), what, n, k, eb, with_res, lb, la);
+		CHECK(!memcmp(va, vb, n * 4) && !memcmp(ra, rb, n * 4),
+		      "%s %s n=%zu K=%u eb=%u res=%d: fused round trip: values or residuals differ",
+		      inc_codec_name(), what, n, k, eb, with_res);
+	}
+	free(va);
+	free(vb);
+	free(ra);
+	free(rb);
+	free(ca);
+	free(cb);
+}
+
 /* Compress n values with both, compare; then decompress with both. */
 static void compare(size_t n, unsigned eb, const char *what)
 {
@@ -167,6 +227,7 @@ static void compare(size_t n, unsigned eb, const char *what)
 	CHECK(!memcmp(m_dec, l_dec, n * 4 + GUARD), "%s %s n=%zu eb=%u: decoded values differ",
 	      inc_codec_name(), what, n, eb);
 	quantize_check(n, eb, what);
+	fused_check(n, eb, 1, &fused_rng, what);
 }
 
 /* Capacities around the exact size, and truncated/corrupted input. */
@@ -362,6 +423,7 @@ static void parts_check(size_t n, unsigned eb, unsigned k, int edges_too, uint64
 	}
 	CHECK(pos == (size_t)r, "%s parts n=%zu K=%u: size %ld, parts end at %zu",
 	      inc_codec_name(), n, k, r, pos);
+	fused_check(n, eb, k, rng, "parts");
 
 	/* Values: the single-stream round trip of all n, from exact buffers. */
 	m = inc_stream_compress(in_b, n, eb, m_out, inc_stream_max_size(n), NULL);
