@@ -136,6 +136,9 @@ static const struct opt opts[] = {
 	{ "warmup-iters", K_LONG, F(warmup_iters), 0, ALL, NULL, "N",
 	  "the first N iterations uncompressed (default INC_WARMUP_ITERS, else 2 % of "
 	  "--iterations with the scaling)" },
+	{ "warmup-error-bound", K_UINT, F(warmup_error_bound), INC_EB_MIN, INC_EB_MAX, NULL, "E",
+	  "the warm-up through the codec without feedback or scaling, values bounded by 2^-E "
+	  "(default: uncompressed)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -359,6 +362,14 @@ static int check(struct tr_opts *o, const unsigned char *given)
 	}
 	if (!given[find("warmup-iters")] && (rc = default_warmup(o)))
 		return rc;
+	if (o->warmup_error_bound && (!c->error_bound || o->truncate || !o->warmup_iters ||
+				      o->warmup_error_bound < o->error_bound)) {
+		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));
+		return tr_bad("--warmup-error-bound %u needs a warm-up (--warmup-iters, here %ld), an "
+			      "INCEPTIONN compression (%s), no --truncate, and a bound at least "
+			      "--error-bound's (%u): the warm-up's values are bounded by 2^-E",
+			      o->warmup_error_bound, o->warmup_iters, list, o->error_bound);
+	}
 	if (o->save_grads && !s->save_grads)
 		return tr_bad("--save-grads needs --schedule sync (with --schedule %s the "
 			      "gradients leave during backward; there is no whole gradient "

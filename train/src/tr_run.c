@@ -62,11 +62,26 @@ static struct inc_allreduce_opts exact_opts(const struct run *r)
 	return o;
 }
 
+/* The warm-up through the codec (--warmup-error-bound E): no residual, no
+ * scaling state, the values times 2^(E - error_bound), so the codec's bound
+ * (the NIC's in nic mode) bounds them to 2^-E. */
+static struct inc_allreduce_opts coded_warmup(struct inc_allreduce_opts o, int exp)
+{
+	o.error_feedback = INC_EF_OFF;
+	o.residual = NULL;
+	o.scale = NULL;
+	o.scale_exp = exp;
+	return o;
+}
+
 void tr_warmup(struct run *r, long it)
 {
 	if (it == 0 && r->o.warmup_iters > 0) {
 		r->c.ar_after = r->c.ar;
-		r->c.ar = lossless(r->c.ar);
+		r->c.warm_exp = r->o.warmup_error_bound ?
+				(int)r->o.warmup_error_bound - (int)r->o.error_bound : 0;
+		r->c.ar = r->o.warmup_error_bound ? coded_warmup(r->c.ar, r->c.warm_exp) :
+						    lossless(r->c.ar);
 		r->c.warm = 1;
 	} else if (it == r->o.warmup_iters && r->c.warm) {
 		r->c.ar = r->c.ar_after;
@@ -133,6 +148,10 @@ uint64_t tr_config_hash(const struct run *r)
 		 o->check_every, o->log_every, o->eval_samples, r->m.nparams,
 		 r->sched->name, r->sched->bucket ? o->bucket_kb : 0, r->s.ef, o->scale, o->scale_ratio,
 		 o->scaling, o->warmup_iters);
+	/* appended only when set: the hashes of runs without it are unchanged */
+	if (o->warmup_error_bound)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "|web%u",
+			 o->warmup_error_bound);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -248,13 +267,20 @@ void tr_codec_stats(struct run *r, const float *v, size_t off, size_t n, int sit
 	unsigned t;
 	long len;
 
-	if (r->c.warm)          /* nothing goes through the codec */
+	if (r->c.warm && !r->o.warmup_error_bound)   /* nothing goes through the codec */
 		return;
 	/* with error feedback the codec sees gradient + residual, with the
-	 * scaling each layer times 2^e (the exponents this call will use) */
+	 * scaling each layer times 2^e (the exponents this call will use); a
+	 * coded warm-up, the values times 2^warm_exp */
 	if (site >= 0 && tr_scale_for(r, site, off, off + n, &sc))
 		sc = NULL;
-	if ((r->s.ef && !r->o.truncate) || sc) {
+	if (r->c.warm) {
+		float *x = r->scratch.sent + off;
+
+		for (i = 0; i < n; i++)
+			x[i] = ldexpf(v[off + i], r->c.warm_exp);
+		g = x;
+	} else if ((r->s.ef && !r->o.truncate) || sc) {
 		float *x = r->scratch.sent + off;
 		int e[TR_MAX_LAYERS], np = 0, k = 0;
 

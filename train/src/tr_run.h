@@ -32,6 +32,7 @@ struct tr_ranks {
 	 * wait in ar_after (tr_warmup) */
 	struct inc_allreduce_opts ar_after;
 	int warm;
+	int warm_exp;             /* --warmup-error-bound: the warm-up's scale_exp, 0 none */
 };
 
 /* The training and test sets, the data order, one batch. */

@@ -31,7 +31,8 @@
 #    the uncompressed run's weights, bit for bit (sync and wfbp), and one
 #    that compresses after it with other weights, replicas identical, the
 #    warm-up in the log; the default warm-up (2 % of the iterations with
-#    the scaling, INC_WARMUP_ITERS);
+#    the scaling, INC_WARMUP_ITERS); --warmup-error-bound: the warm-up
+#    through the codec (other weights, sampled, logged);
 #  - the choice is in the log, and nonsense combinations are refused.
 # Last line "N passed, N failed".
 set -u
@@ -166,6 +167,19 @@ for sched in sync wfbp; do
 	same_digest "$tmp/w-half.out" 3 && [ "$dh" != "$dn" ] && grep -q '"warmup_iters":6' "$tmp/w-half.json" \
 		&& ok "--warmup-iters 6 of 12 ($sched): compressed after it (weights $dh), replicas identical, logged" \
 		|| ko "--warmup-iters 6 of 12 ($sched): weights '$dh' (uncompressed $dn) or not logged"
+	# through the codec at 2^-16 instead: lossy (not the uncompressed
+	# weights), sampled by the codec statistics, logged
+	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression software --warmup-iters 12 \
+		--warmup-error-bound 16 --log "$tmp/w-coded.json" >"$tmp/w-coded.out" 2>&1 ||
+		ko "--warmup-error-bound 16 ($sched) failed"
+	dc=$(digest "$tmp/w-coded.out")
+	cr=$(sed -nE 's/.*"type":"summary".*"codec_ratio":([0-9.]+).*/\1/p' "$tmp/w-coded.json")
+	same_digest "$tmp/w-coded.out" 3 && [ -n "$dc" ] && [ "$dc" != "$dn" ] && [ "$dc" != "$dh" ] \
+		&& awk -v r="${cr:-0}" 'BEGIN { exit !(r > 1) }' \
+		&& grep -q '"warmup_error_bound":16' "$tmp/w-coded.json" \
+		&& ok "--warmup-iters 12 --warmup-error-bound 16 ($sched): through the codec (weights $dc," \
+		      "codec ratio $cr), replicas identical, logged" \
+		|| ko "--warmup-error-bound 16 ($sched): weights '$dc' (uncompressed $dn), codec ratio '$cr'"
 done
 
 # --- nic through the emulated NICs == software on loopback, bit for bit
@@ -227,6 +241,12 @@ wn=$(warm_of --compression none) we=$(INC_WARMUP_ITERS=7 warm_of --compression s
 INC_WARMUP_ITERS=soon "$train" --compression software >"$tmp/r9.out" 2>&1
 [ $? -eq 2 ] && grep -q "INC_WARMUP_ITERS" "$tmp/r9.out" && ok "INC_WARMUP_ITERS=soon refused" \
 	|| ko "INC_WARMUP_ITERS=soon: $(cat "$tmp/r9.out")"
+for bad in "--warmup-iters 5 --warmup-error-bound 8" "--warmup-iters 0 --warmup-error-bound 16"; do
+	# shellcheck disable=SC2086
+	"$train" --compression software $bad >"$tmp/r10.out" 2>&1
+	[ $? -eq 2 ] && grep -q "warmup-error-bound" "$tmp/r10.out" && ok "$bad refused" \
+		|| ko "$bad: $(cat "$tmp/r10.out")"
+done
 "$train" --warmup-iters 5 --compression none >"$tmp/r8.out" 2>&1
 [ $? -eq 2 ] && grep -q "warmup-iters" "$tmp/r8.out" && ok "--warmup-iters without a lossy mode refused" \
 	|| ko "--warmup-iters with none: $(cat "$tmp/r8.out")"
