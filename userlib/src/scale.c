@@ -566,7 +566,7 @@ static void out_avx2(struct pass *p, float *v, float *r, size_t n, int cls)
 		     lo = _mm256_set1_ps(p->lo);
 	const __m256i t0 = _mm256_set1_epi32(p->thr_m1[0]), t1 = _mm256_set1_epi32(p->thr_m1[1]),
 		      t2 = _mm256_set1_epi32(p->thr_m1[2]), ai = _mm256_set1_epi32(0x7fffffff);
-	size_t j = 0;
+	size_t j = 0, bad = 0;
 	int k;
 
 	while (j + 8 <= n) {
@@ -579,7 +579,7 @@ static void out_avx2(struct pass *p, float *v, float *r, size_t n, int cls)
 			__m256i u;
 
 			if (p->e) {
-				p->bad += bad_lanes(x, absmask, hi, lo);
+				bad += bad_lanes(x, absmask, hi, lo);
 				x = _mm256_mul_ps(x, f);
 				_mm256_storeu_ps(v + j, x);
 			}
@@ -598,6 +598,8 @@ static void out_avx2(struct pass *p, float *v, float *r, size_t n, int cls)
 				g2 = _mm256_sub_epi32(g2, _mm256_cmpgt_epi32(u, t2));
 			}
 		}
+		p->bad += bad;
+		bad = 0;
 		_mm256_storeu_si256((__m256i *)(void *)l0, g0);
 		_mm256_storeu_si256((__m256i *)(void *)l1, g1);
 		_mm256_storeu_si256((__m256i *)(void *)l2, g2);
@@ -618,8 +620,9 @@ static void out_avx2(struct pass *p, float *v, float *r, size_t n, int cls)
 }
 
 /* Back: v[0, n) (and r) times 2^e when e != 0, and with h the histogram
- * of the biased exponents of v as scaled (four partial counts, as
- * histogram(), chunks of at most 2^30 values). */
+ * of the biased exponents of v as scaled (a partial count per lane, so
+ * that runs of equal exponents do not wait on one counter; chunks of at
+ * most 2^30 values). */
 __attribute__((target("avx2,popcnt")))
 static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
 {
@@ -627,8 +630,8 @@ static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
 	const __m256 f = _mm256_set1_ps(p->f), hi = _mm256_set1_ps(p->hi),
 		     lo = _mm256_set1_ps(p->lo);
 	const __m256i ff = _mm256_set1_epi32(0xff);
-	uint32_t part[4][HIST_BINS];
-	size_t j = 0;
+	uint32_t part[8][HIST_BINS];
+	size_t j = 0, bad = 0;
 	int i, k;
 
 	if (h)
@@ -642,7 +645,7 @@ static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
 			__m256 x = _mm256_loadu_ps(v + j);
 
 			if (p->e) {
-				p->bad += bad_lanes(x, absmask, hi, lo);
+				bad += bad_lanes(x, absmask, hi, lo);
 				x = _mm256_mul_ps(x, f);
 				_mm256_storeu_ps(v + j, x);
 				if (r)
@@ -653,8 +656,9 @@ static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
 
 				_mm256_storeu_si256((__m256i *)(void *)E, _mm256_and_si256(
 					_mm256_srli_epi32(_mm256_castps_si256(x), 23), ff));
+#pragma GCC unroll 8
 				for (k = 0; k < 8; k++)
-					part[k & 3][E[k]]++;
+					part[k][E[k]]++;
 			}
 		}
 		for (; j < end; j++) {
@@ -668,8 +672,10 @@ static void back_avx2(struct pass *p, float *v, float *r, size_t n, uint64_t *h)
 				part[0][u >> 23 & 0xff]++;
 		}
 		for (i = 0; h && i < HIST_BINS; i++)
-			h[i] += (uint64_t)part[0][i] + part[1][i] + part[2][i] + part[3][i];
+			for (k = 0; k < 8; k++)
+				h[i] += part[k][i];
 	} while (j < n);
+	p->bad += bad;
 }
 
 /* The vector passes apply at bound eb (0: no classes wanted) when the
