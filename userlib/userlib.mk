@@ -209,8 +209,8 @@ SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userli
 SUITES_userlib += userlib-env userlib-cli
 DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a/-S/-P, -m cnat selects cnat, -F -S add the feedback and scaling rows
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
-DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte (ASan/UBSan)
-DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced, targets past 12x refused (ASan/UBSan)
+DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte, and its one-pass feedback round trip (ASan/UBSan)
+DESC_userlib-scale := adaptive scaling: an all-zero part is scaled up, lossless calls leave it, zeros are priced, targets past 12x refused, fused passes = scalar ones (ASan/UBSan)
 DESC_userlib-cnat := natural compression: every exponent against the documented rule, decode of all bytes
 DESC_userlib-sketch := the sketch codec: geometry, recovery of sparse vectors over gammas (ASan/UBSan)
 DESC_userlib-allreduce := ar-check N = 1..8 (none/nic/software, ring/wa), non-blocking, sketch, error feedback
