@@ -201,7 +201,7 @@ done
 # buckets the ranks started them in different orders and gloo aborted at the
 # first compressed iteration; train_torchvision serialises the buckets.
 section "train_torchvision: PowerSGD over several buckets (resnet18)"
-out=$(timeout 300 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py --arch resnet18 --iterations 6 --batch 4 --no-eval --log-every 2 \
+out=$(timeout 600 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py --arch resnet18 --iterations 6 --batch 4 --no-eval --log-every 2 \
 	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 2>&1)
 grep -q '^train_torchvision: done: 6 iterations, .* replicas identical' <<<"$out" &&
 	ok "PowerSGD rank 1, 4 compressed iterations over resnet18's buckets: replicas identical" ||
