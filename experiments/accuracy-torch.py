@@ -529,6 +529,16 @@ def t3_table():
                       "two chosen from the previous sum, so the bound is relative to the values "
                       "(docs/userlib.md, \"Adaptive scaling\")."
                       % (" and ".join(idle), "s" if len(idle) == 1 else "ve"))
+    # the networks that learn: their 2-bit shares against the paper's
+    diffs = {}
+    for arch, eb, c, sm, loss in rows:
+        if arch not in idle and (arch, eb) in PAPER_T3:
+            diffs.setdefault(arch, []).append(
+                (eb, 100 * sm["stats"]["classes"]["2"] - PAPER_T3[(arch, eb)][0]))
+    for arch, d in diffs.items():
+        lines[-1] += (" %s's 2-bit share is %s points from the paper's at %s."
+                      % (arch, " / ".join("%+.1f" % v for _, v in d),
+                         " / ".join("2^-%d" % eb for eb, _ in d)))
     lines += ["", "![compression ratio per network and bound](results/torch-table3.png)", ""]
     png = os.path.join(ROOT, "docs", "results", "torch-table3.png")
     gp = ("set terminal pngcairo size 1000,520 font ',10'; set output '%s'; "
