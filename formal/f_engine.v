@@ -3,12 +3,13 @@
 // (define F_DECOMPRESS for inc_decompress_engine), 256 bits, MAX_FRAME 96
 // (frames of up to 3 beats; longer ones are dropped and counted).
 // Inputs: reset in the first cycle only; the AXI4-Stream master rules on
-// s_axis (a beat offered stays, unchanged, until taken; tkeep all ones on a
-// non-last beat, contiguous from lane 0 and not empty on a last beat); the
-// configuration constant. Nothing else: any bytes, any frame lengths, any
+// s_axis (tvalid low during reset; a beat offered stays, unchanged, until
+// taken; tkeep all ones on a non-last beat, contiguous from lane 0 and not
+// empty on a last beat); the configuration constant. Nothing else: any bytes, any frame lengths, any
 // gaps. Properties (each family a define, one job each):
 //   F_AXIS    the AXI4-Stream source rules on m_axis (held while stalled,
-//             tkeep well formed, nothing valid after reset)
+//             tkeep well formed, nothing valid after reset); frames out +
+//             counted drops <= frames in, under any m_axis ready pattern
 //   F_CONS    frames out + counted drops <= frames in; the statistics
 //             records never outnumber the input frames; with m_axis always
 //             ready, a frame owed (its tlast taken, not yet out or
@@ -51,7 +52,7 @@ module f_engine #(
     input wire [7:0]   cfg_tos_value,
     input wire [7:0]   cfg_tos_mask,
     input wire [6:0]   cfg_eb,
-    input wire [1:0]   f_beat      // the chosen beat of the first frame
+    input wire [1:0]   f_beat      // the chosen beat of the first frame (constant)
 );
 localparam F_BEATS = (MAX_FRAME + 31) / 32;   // beats of the longest frame kept
 wire         s_axis_tready;
@@ -100,6 +101,7 @@ reg         f_in_last;
 reg         f_cfg_en;
 reg [7:0]   f_cfg_val, f_cfg_mask;
 reg [6:0]   f_cfg_eb;
+reg [1:0]   f_beat_q;
 always @(posedge clk) begin
     f_in_stall <= s_axis_tvalid && !s_axis_tready;
     f_in_data  <= s_axis_tdata;
@@ -109,12 +111,17 @@ always @(posedge clk) begin
     f_cfg_val  <= cfg_tos_value;
     f_cfg_mask <= cfg_tos_mask;
     f_cfg_eb   <= cfg_eb;
+    f_beat_q   <= f_beat;
 end
 always @* begin
     assume(rst == !f_past_valid);
+    // AXI4-Stream: the master keeps tvalid low during reset (the
+    // decompress engine's tready is not held low in its reset cycle)
+    if (rst) assume(!s_axis_tvalid);
     if (f_past_valid) begin
         assume(cfg_enable == f_cfg_en && cfg_tos_value == f_cfg_val &&
                cfg_tos_mask == f_cfg_mask && cfg_eb == f_cfg_eb);
+        assume(f_beat == f_beat_q);   // the chosen beat is a free constant
         if (f_in_stall)
             assume(s_axis_tvalid && s_axis_tdata == f_in_data &&
                    s_axis_tkeep == f_in_keep && s_axis_tlast == f_in_last);
@@ -239,6 +246,15 @@ end
 reg f_was_rst = 1'b0;
 always @(posedge clk) f_was_rst <= rst;
 always @* if (f_was_rst) axis_reset: assert(!m_axis_tvalid);
+// and frame conservation under any ready pattern (F_CONS has m_axis
+// always ready for its liveness bound): a last beat repeated or split
+// off under backpressure is a frame out of nothing
+always @* begin
+    if (f_past_valid && !rst) begin
+        axis_frame_cons: assert({1'b0, f_owed} + (f_in_hs && s_axis_tlast) >= f_fout + f_drop);
+        axis_stat_cons:  assert({1'b0, f_unrec} + (f_in_hs && s_axis_tlast) >= stat_valid);
+    end
+end
 `endif
 
 `ifdef F_CONS

@@ -49,11 +49,13 @@ mkdir -p "$work"
 
 # dut_netlist ENGINE CHPARAM: print the path of the engine's gate-level
 # netlist (RTLIL: $_AND_/$_NOT_/$_FF_ and the RTL's FORMAL assertions),
-# module f_dut_ENGINE, 256 bits, MAX_FRAME from the job's parameters (96
-# by default), built from $rtl when no netlist of the same sources exists.
+# module f_dut_ENGINE, DATA_WIDTH and MAX_FRAME from the job's parameters
+# (256 and 96 by default), built from $rtl when no netlist of the same
+# sources exists.
 #   cmp  inc_compress_engine      dcm  inc_decompress_engine
+#   top  inc_offload_top (CNT_LO_BITS 17)
 dut_netlist() {
-	local e=$1 cp=$2 mod fl=() f mf=96 key dir
+	local e=$1 cp=$2 mod fl=() f mf=96 dw=256 key dir name more=""
 	case $e in
 	cmp) mod=inc_compress_engine
 	     for f in compress_engine compress_core tos_matcher csum_csa compress_block \
@@ -61,17 +63,22 @@ dut_netlist() {
 	dcm) mod=inc_decompress_engine
 	     for f in decompress_engine decompress_core tos_matcher csum_csa decompress_packer \
 		group_walker decompress_unit decompress_block fifo ram; do fl+=("$rtl/inc_$f.v"); done ;;
+	top) mod=inc_offload_top more=" -set CNT_LO_BITS 17"
+	     for f in "$rtl"/inc_*.v; do fl+=("$f"); done ;;
 	*) echo "unknown engine $e"; return 1 ;;
 	esac
 	case " $cp " in *" MAX_FRAME "*) mf=$(echo "$cp" | sed 's/.* MAX_FRAME \([0-9]*\).*/\1/') ;; esac
+	case " $cp " in *" DATA_WIDTH "*) dw=$(echo "$cp" | sed 's/.* DATA_WIDTH \([0-9]*\).*/\1/') ;; esac
 	key=$(cat "${fl[@]}" "$rtl"/*.vh | md5sum | cut -c1-12)
 	dir=${FORMAL_DUT_DIR:-$work/dut}
 	mkdir -p "$dir"
-	f="$dir/$e-$mf-$key.il"
+	name=$e-$mf-$key
+	[ "$dw" != 256 ] && name=$e-$dw-$mf-$key
+	f="$dir/$name.il"
 	if [ ! -s "$f" ]; then
-		cat >"$dir/$e-$mf-$key.ys" <<YS
-read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -I $rtl ${fl[*]}
-chparam -set DATA_WIDTH 256 -set MAX_FRAME $mf $mod
+		cat >"$dir/$name.ys" <<YS
+read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -D F_NO_RAM_SCOREBOARD -I $rtl ${fl[*]}
+chparam -set DATA_WIDTH $dw -set MAX_FRAME $mf$more $mod
 prep -top $mod
 async2sync
 flatten
@@ -86,12 +93,34 @@ opt_clean
 rename $mod f_dut_$e
 write_rtlil $f.tmp
 YS
-		if ! timeout ${FORMAL_TIMEOUT:-900} yosys -q -l "$dir/$e-$mf-$key.log" "$dir/$e-$mf-$key.ys" >/dev/null 2>&1; then
-			echo "$dir/$e-$mf-$key.log"; return 1
+		if ! timeout ${FORMAL_TIMEOUT:-900} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1; then
+			echo "$dir/$name.log"; return 1
 		fi
 		mv "$f.tmp" "$f"
 	fi
 	echo "$f"
+}
+
+# abc_trace DIR: the counterexample DIR/cex.aiw as the harness's ports,
+# one line per cycle (hex, bit 0 on the right), in DIR/trace.txt; the
+# ports' bits are found in the AIGER map DIR/model.aim (write_aiger -map)
+abc_trace() {
+	[ -s "$1/cex.aiw" ] && [ -s "$1/model.aim" ] || return 0
+	awk 'FNR == NR { if ($1 == "input") { if (!($4 in w)) name[++np] = $4
+				bit[$4, $3] = $2; if ($3 + 1 > w[$4]) w[$4] = $3 + 1 }
+			 next }
+	     FNR > 1 && /^[01]/ {
+		line = "cycle " (FNR - 2) ":"
+		for (i = 1; i <= np; i++) {
+			p = name[i]; v = ""; n = 0
+			for (b = w[p] - 1; b >= 0; b--) {
+				n = n * 2 + substr($1, bit[p, b] + 1, 1)
+				if (b % 4 == 0) { v = v sprintf("%x", n); n = 0 }
+			}
+			line = line " " p "=" v
+		}
+		print line
+	     }' "$1/model.aim" "$1/cex.aiw" >"$1/trace.txt"
 }
 
 # run_abc DIR MODE DEPTH TOP DEFS CHPARAM FILES...: the engines' flow.
@@ -147,7 +176,7 @@ delete t:\$cover
 $keep
 setundef -undriven -anyseq
 tee -q -o $d/asserts.txt select -list t:\$assert
-write_aiger -zinit $d/model.aig
+write_aiger -zinit -map $d/model.aim $d/model.aig
 YS
 	else
 		cat >"$d/model.ys" <<YS
@@ -166,7 +195,7 @@ techmap
 aigmap
 setundef -undriven -anyseq
 tee -q -o $d/asserts.txt select -list t:\$assert
-write_aiger -zinit $d/model.aig
+write_aiger -zinit -map $d/model.aim $d/model.aig
 YS
 	fi
 	if ! timeout $tmo yosys -q -l "$d/yosys.log" "$d/model.ys" >/dev/null 2>&1; then
@@ -200,17 +229,25 @@ YS
 		[ $open -eq 1 ] && return 3
 		return 1
 	fi
-	timeout $((tmo + 60)) yosys-abc -c "read_aiger $d/model.aig; fold; strash; bmc3 -F $depth -T $tmo; write_cex -a $d/cex.aiw" >"$d/abc.log" 2>&1
+	# line-buffered and verbose: a run stopped by the time limit inside a
+	# frame still says which frames it finished
+	timeout $((tmo + 60)) stdbuf -oL yosys-abc -c "read_aiger $d/model.aig; fold; strash; bmc3 -v -F $depth -T $tmo; write_cex -a $d/cex.aiw" >"$d/abc.log" 2>&1
 	rc=$?
 	f=$(sed -n 's/.*Output \([0-9]*\) of miter .* was asserted in frame \([0-9]*\).*/\1 \2/p' "$d/abc.log" | head -n 1)
 	if [ -n "$f" ]; then
 		set -- $f
 		local name src
 		name=$(sed -n "$(($1 + 1))p" "$d/asserts.txt")
-		echo "fails at cycle $2: ${name##*/} ($d/abc.log)" >"$d/result"; return 1
+		abc_trace "$d"
+		echo "fails at cycle $2: ${name##*/} ($d/trace.txt)" >"$d/result"; return 1
 	fi
 	k=$(sed -n 's/.*No output asserted in \([0-9]*\) frames.*/\1/p' "$d/abc.log" | tail -n 1)
 	if [ -z "$k" ]; then
+		# bmc3 -v: "F + : Var = ..." when frame F is done
+		k=$(sed -n 's/^ *\([0-9]*\) + : Var.*/\1/p' "$d/abc.log" | tail -n 1)
+		if [ $rc -eq 124 ] && [ -n "$k" ]; then
+			echo "bounded to $((k + 1)) only: time limit $tmo s" >"$d/result"; return 3
+		fi
 		if [ $rc -eq 124 ]; then echo "not closed in $tmo s (timeout)" >"$d/result"; return 3; fi
 		echo "abc error ($d/abc.log)" >"$d/result"; return 1
 	fi
