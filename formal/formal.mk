@@ -31,4 +31,4 @@ test-formal-quick:
 	@formal/run.sh -q
 
 SUITES_sim += formal-quick
-DESC_formal-quick := formal/run.sh -q: the k-induction proofs and covers of the FIFO, CSR, burst buffer and ToS matcher (Yosys + z3)
+DESC_formal-quick := formal/run.sh -q: the k-induction proofs and covers of the FIFO, RAM, CSR and burst buffer (Yosys + z3)
