@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // formal/f_inc_csr.v - harness of inc_csr: the AXI4-Lite slave rules
-// (f_axil_master.vh), a write then a read of SCRATCH returns the value, and
-// (in inc_csr's FORMAL block) reads leave the counters alone.
+// (f_axil_master.vh) and a write then a read of SCRATCH returns the value.
+// That reads leave the counters alone is not asserted yet (docs/rtl.md).
 `default_nettype none
 module f_inc_csr #(
     parameter CNT_LO_BITS = 17
