@@ -56,13 +56,12 @@ COMMS = {
     # the choices the defaults were decided against
     "ef": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off"],
     "each": ["--comm", "inceptionn", "--compression", "software", "--scaling", "each"],
-    # the hook's first defaults: feedback and scaling after 50 uncompressed
+    # the hook's defaults: feedback and scaling after 50 uncompressed
     # iterations (2 % of the schedule)
-    "warm50": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
-               "--warmup-error-bound", "0"],
-    # the hook's defaults: the same with the warm-up through the codec at
-    # 2^-16 (no feedback): resnet18's early gradients are mostly under 2^-16,
-    # so the warm-up travels at ~8x instead of 1x
+    "warm50": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50"],
+    # the same with the warm-up through the codec at 2^-16 (no feedback):
+    # resnet18's early gradients are mostly under 2^-16, so the warm-up
+    # travels at ~8x instead of 1x
     "warm50e16": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
                   "--warmup-error-bound", "16"],
     "fp16": ["--comm", "fp16"],
@@ -102,7 +101,6 @@ def runs():
                     out.append(("t3-%s-eb%d" % (arch, eb),
                                 ["--arch", arch, "--iterations", str(T3_ITERS), "--batch", "16",
                                  "--lr", "0.01", "--warmup-iters", str(T3_WARMUP),
-                                 "--warmup-error-bound", "0",
                                  "--comm", "inceptionn", "--compression", "software", "--plain",
                                  "--error-bound", str(eb), "--no-eval", "--seed", "1",
                                  "--log-every", "5"]))
@@ -223,8 +221,8 @@ LABELS = {
     "plain": "inceptionn hook, the paper's plain codec (no feedback, no scaling)",
     "ef": "inceptionn hook, feedback only (scaling off)",
     "each": "inceptionn hook, feedback + scaling per parameter (each)",
-    "warm50": "inceptionn hook, feedback + balanced scaling after 50 uncompressed iterations",
-    "warm50e16": "inceptionn hook, defaults: feedback + balanced scaling after 50 iterations of the plain codec at 2^-16",
+    "warm50": "inceptionn hook, defaults: feedback + balanced scaling after 50 uncompressed iterations",
+    "warm50e16": "inceptionn hook, feedback + balanced scaling after 50 iterations of the plain codec at 2^-16",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
     "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",

@@ -481,12 +481,9 @@ def launcher_env():
 
 # ---------------------------------------------------------------- register
 # The warm-up of the defaults: with the adaptive scaling on, the first
-# DEFAULT_WARMUP_ITERS iterations go through the plain codec (no feedback,
-# no scaling) with their values bounded DEFAULT_WARMUP_FINER powers of two
-# finer than the run's bound (docs/pytorch.md, "Defaults"; measured in
-# docs/results.md, "Equal accuracy by default").
+# DEFAULT_WARMUP_ITERS iterations travel uncompressed (docs/pytorch.md,
+# "Defaults"; measured in docs/results.md, "Equal accuracy by default").
 DEFAULT_WARMUP_ITERS = 50
-DEFAULT_WARMUP_FINER = 6
 
 
 def _default_warmup(use_scaling, lossy):
@@ -541,10 +538,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             warmup = v
         elif k == "warmup_error_bound":
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)
-                                  or not 0 <= v <= 126):
-                raise ValueError("warmup_error_bound: None (the default: error_bound + %d), 0 (the "
-                                 "warm-up travels uncompressed) or the exponent 1..126 of the "
-                                 "warm-up's error bound, got %r" % (DEFAULT_WARMUP_FINER, v))
+                                  or not 1 <= v <= 126):
+                raise ValueError("warmup_error_bound: None (the warm-up travels uncompressed) or "
+                                 "the exponent 1..126 of the warm-up's error bound, got %r" % (v,))
             warmup_bound = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
@@ -575,12 +571,10 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                              "mode without an error bound)")
     if warmup is None:
         warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
-    if warmup_bound and not applies:
+    if warmup_bound is not None and not applies:
         raise ValueError("warmup_error_bound: the %s mode has no error bound"
                          % names.get(o.compression))
-    if warmup_bound is None:        # the default: through the codec where it has a bound
-        warmup_bound = min(126, o.error_bound + DEFAULT_WARMUP_FINER) if applies and warmup else 0
-    if warmup_bound and warmup_bound < o.error_bound:
+    if warmup_bound is not None and warmup_bound < o.error_bound:
         raise ValueError("warmup_error_bound: %d is coarser than the run's error bound 2^-%d "
                          "(the warm-up's values are bounded by 2^-warmup_error_bound, the run's "
                          "or finer)" % (warmup_bound, o.error_bound))
@@ -597,7 +591,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scaling": use_scaling,
         "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
         "warmup_iters": warmup,
-        "warmup_error_bound": warmup_bound or None,
+        "warmup_error_bound": warmup_bound,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -657,13 +651,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       adaptive scaling off), warmup_iters (the first warmup_iters iterations'
       buckets travel through the process group, uncompressed; by default
       INC_WARMUP_ITERS in the lossy modes, else DEFAULT_WARMUP_ITERS (50)
-      where the adaptive scaling is on, else 0), warmup_error_bound (E >=
-      error_bound: the warm-up's buckets go through the codec without
-      feedback or adaptive scaling, their values bounded by 2^-E: multiplied
-      by 2^(E - error_bound), so the NIC's bound is unchanged in nic mode;
-      None, the default: error_bound + DEFAULT_WARMUP_FINER (6) in the modes
-      with an error bound; 0: the warm-up travels uncompressed, through the
-      process group).
+      where the adaptive scaling is on, else 0), warmup_error_bound (None:
+      the warm-up is uncompressed; E >= error_bound: the warm-up's buckets go
+      through the codec without feedback or adaptive scaling, their values
+      bounded by 2^-E: multiplied by 2^(E - error_bound), so the NIC's bound
+      is unchanged in nic mode).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

@@ -136,9 +136,9 @@ static const struct opt opts[] = {
 	{ "warmup-iters", K_LONG, F(warmup_iters), 0, ALL, NULL, "N",
 	  "the first N iterations uncompressed (default INC_WARMUP_ITERS, else 2 % of "
 	  "--iterations with the scaling)" },
-	{ "warmup-error-bound", K_UINT, F(warmup_error_bound), 0, INC_EB_MAX, NULL, "E",
+	{ "warmup-error-bound", K_UINT, F(warmup_error_bound), INC_EB_MIN, INC_EB_MAX, NULL, "E",
 	  "the warm-up through the codec without feedback or scaling, values bounded by 2^-E "
-	  "(default --error-bound + 6; 0: uncompressed)" },
+	  "(default: uncompressed)" },
 	{ "help", K_SET, 0, 0, 0, NULL, NULL, "this text" },
 };
 #define N_OPTS (int)(sizeof(opts) / sizeof(opts[0]))
@@ -362,10 +362,6 @@ static int check(struct tr_opts *o, const unsigned char *given)
 	}
 	if (!given[find("warmup-iters")] && (rc = default_warmup(o)))
 		return rc;
-	if (!given[find("warmup-error-bound")])
-		o->warmup_error_bound = c->error_bound && !o->truncate && o->warmup_iters ?
-			(o->error_bound + TR_WARMUP_FINER < INC_EB_MAX ?
-			 o->error_bound + TR_WARMUP_FINER : INC_EB_MAX) : 0;
 	if (o->warmup_error_bound && (!c->error_bound || o->truncate || !o->warmup_iters ||
 				      o->warmup_error_bound < o->error_bound)) {
 		names(list, sizeof(list), offsetof(struct inc_compression_info, error_bound));

@@ -45,18 +45,14 @@ struct tr_opts {
 	int scale;                /* -1, or K: the headroom policy (--scale K) */
 	double scale_ratio;       /* the target ratio of balanced / each (0: the library's) */
 	long warmup_iters;        /* the first N iterations exchange lossless sums */
-	unsigned warmup_error_bound; /* E: those iterations through the plain codec,
-				     * values bounded by 2^-E; 0: uncompressed
-				     * (unless given: --error-bound + TR_WARMUP_FINER) */
+	unsigned warmup_error_bound; /* 0, or E: those iterations through the plain
+				     * codec, values bounded by 2^-E */
 	struct tr_sgd sgd;
 };
 
 /* The default warm-up where the adaptive scaling is in effect: this share
  * of --iterations, per cent (docs/results.md, "Equal accuracy by default"). */
 #define TR_WARMUP_PERCENT 2
-/* ... through the plain codec, the values bounded this many powers of two
- * finer than --error-bound (the default --warmup-error-bound) */
-#define TR_WARMUP_FINER 6
 
 /* --scaling: the library's adaptive scaling policies (docs/train.md,
  * "Scaling"). The default is balanced where it applies (--scheme inc, a

@@ -27,13 +27,12 @@
 #    plain codec fails;
 #  - --scale-ratio: asked for ratio 12 the run sends fewer bytes than
 #    asked for 4;
-#  - --warmup-iters N --warmup-error-bound 0: a run whose uncompressed
-#    warm-up covers every iteration ends with the uncompressed run's
-#    weights, bit for bit (sync and wfbp), and one that compresses after it
-#    with other weights, replicas identical, the warm-up in the log; the
-#    default warm-up (2 % of the iterations with the scaling, through the
-#    codec at --error-bound + 6; INC_WARMUP_ITERS); --warmup-error-bound 16:
-#    the warm-up through the codec (other weights, sampled, logged);
+#  - --warmup-iters N: a run whose warm-up covers every iteration ends with
+#    the uncompressed run's weights, bit for bit (sync and wfbp), and one
+#    that compresses after it with other weights, replicas identical, the
+#    warm-up in the log; the default warm-up (2 % of the iterations with
+#    the scaling, INC_WARMUP_ITERS); --warmup-error-bound: the warm-up
+#    through the codec (other weights, sampled, logged);
 #  - the choice is in the log, and nonsense combinations are refused.
 # Last line "N passed, N failed".
 set -u
@@ -158,13 +157,12 @@ for sched in sync wfbp; do
 	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression none >"$tmp/w-none.out" 2>&1 ||
 		ko "warm-up reference ($sched) failed"
 	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression software --warmup-iters 12 \
-		--warmup-error-bound 0 >"$tmp/w-all.out" 2>&1 || ko "--warmup-iters 12 ($sched) failed"
+		>"$tmp/w-all.out" 2>&1 || ko "--warmup-iters 12 ($sched) failed"
 	timeout 300 nice "$run" -n 3 "$train" "${w[@]}" --compression software --warmup-iters 6 \
-		--warmup-error-bound 0 --log "$tmp/w-half.json" >"$tmp/w-half.out" 2>&1 ||
-		ko "--warmup-iters 6 ($sched) failed"
+		--log "$tmp/w-half.json" >"$tmp/w-half.out" 2>&1 || ko "--warmup-iters 6 ($sched) failed"
 	dn=$(digest "$tmp/w-none.out") da=$(digest "$tmp/w-all.out") dh=$(digest "$tmp/w-half.out")
 	[ -n "$dn" ] && [ "$dn" = "$da" ] \
-		&& ok "--warmup-iters 12 of 12, uncompressed ($sched): the uncompressed run's weights $dn" \
+		&& ok "--warmup-iters 12 of 12 ($sched): the uncompressed run's weights $dn" \
 		|| ko "--warmup-iters 12 of 12 ($sched): weights $da, uncompressed $dn"
 	same_digest "$tmp/w-half.out" 3 && [ "$dh" != "$dn" ] && grep -q '"warmup_iters":6' "$tmp/w-half.json" \
 		&& ok "--warmup-iters 6 of 12 ($sched): compressed after it (weights $dh), replicas identical, logged" \
@@ -228,24 +226,21 @@ fi
 # the default warm-up: TR_WARMUP_PERCENT (2 %) of the iterations with the
 # scaling, none without it, INC_WARMUP_ITERS instead when set (the config
 # record of a run that stops after its set-up)
-warm_of() {  # ARGS... -> the warmup_iters and warmup_error_bound its log records
+warm_of() {  # ARGS... -> the warmup_iters its log records
 	rm -f "$tmp/wd.json"
 	"$train" --model hdc --iterations 300 --eval-every 0 --check-every 0 --eval-samples 1 \
 		--log "$tmp/wd.json" --quiet "$@" >/dev/null 2>&1 &
 	local pid=$! k
 	for k in $(seq 100); do grep -q '"type":"config"' "$tmp/wd.json" 2>/dev/null && break; sleep 0.1; done
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-	sed -nE 's/.*"warmup_iters":([0-9]+),"warmup_error_bound":([0-9]+).*/\1 \2/p' "$tmp/wd.json"
+	sed -nE 's/.*"warmup_iters":([0-9]+).*/\1/p' "$tmp/wd.json"
 }
 wd=$(warm_of --compression software) wo=$(warm_of --compression software --scaling off)
 wn=$(warm_of --compression none) we=$(INC_WARMUP_ITERS=7 warm_of --compression software --scaling off)
-w12=$(warm_of --compression software --error-bound 12)
-[ "$wd" = "6 16" ] && [ "$wo" = "0 0" ] && [ "$wn" = "0 0" ] && [ "$we" = "7 16" ] && [ "$w12" = "6 18" ] \
-	&& ok "the default warm-up over 300 iterations: 6 with the scaling, through the codec at" \
-	      "--error-bound + 6 (16, 18 at 2^-12), 0 with --scaling off or uncompressed," \
-	      "INC_WARMUP_ITERS=7 gives 7" \
-	|| ko "the default warm-up: '$wd' (want 6 16), scaling off '$wo', none '$wn'," \
-	      "INC_WARMUP_ITERS=7 '$we' (want 7 16), 2^-12 '$w12' (want 6 18)"
+[ "$wd" = 6 ] && [ "$wo" = 0 ] && [ "$wn" = 0 ] && [ "$we" = 7 ] \
+	&& ok "the default warm-up over 300 iterations: 6 with the scaling, 0 with --scaling off or" \
+	      "uncompressed, INC_WARMUP_ITERS=7 gives 7" \
+	|| ko "the default warm-up: '$wd' (want 6), scaling off '$wo', none '$wn', INC_WARMUP_ITERS=7 '$we'"
 INC_WARMUP_ITERS=soon "$train" --compression software >"$tmp/r9.out" 2>&1
 [ $? -eq 2 ] && grep -q "INC_WARMUP_ITERS" "$tmp/r9.out" && ok "INC_WARMUP_ITERS=soon refused" \
 	|| ko "INC_WARMUP_ITERS=soon: $(cat "$tmp/r9.out")"
