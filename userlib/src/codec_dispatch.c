@@ -226,15 +226,18 @@ static uint32_t get_le32(const uint8_t *p)
 	       (uint32_t)p[3] << 24;
 }
 
-long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
-			      unsigned parts, void *outv, size_t out_cap)
+/* The parts container: each part compressed on its own, its length in the
+ * header. q: part by part through inc_codec_compress_q (v and res updated
+ * in place); else through inc_codec_compress from in. */
+static long compress_parts(int q, const float *in, float *v, float *res, size_t n_values,
+			   unsigned eb, unsigned parts, uint8_t *out, size_t out_cap)
 {
-	uint8_t *out = outv;
+	const float *src = q ? v : in;
 	size_t hdr, pos;
 	unsigned i;
 	long r;
 
-	if ((!in && n_values) || (!out && out_cap) || parts == 0 ||
+	if ((!src && n_values) || (!out && out_cap) || parts == 0 ||
 	    parts > INC_CODEC_PARTS_MAX)
 		return INC_EINVAL;
 	hdr = inc_codec_parts_hdr_size(parts);
@@ -242,10 +245,12 @@ long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
 		return INC_ENOSPC;
 	pos = hdr;
 	for (i = 0; i < parts; i++) {
-		size_t n = inc_codec_part_values(n_values, parts, i);
+		size_t n = inc_codec_part_values(n_values, parts, i),
+		       a = inc_codec_part_start(n_values, parts, i);
 
-		r = inc_codec_compress(in ? in + inc_codec_part_start(n_values, parts, i) : NULL,
-				       n, eb, out + pos, out_cap - pos);
+		r = q ? inc_codec_compress_q(v ? v + a : NULL, res && v ? res + a : NULL, n, eb,
+					     out + pos, out_cap - pos) :
+			inc_codec_compress(in ? in + a : NULL, n, eb, out + pos, out_cap - pos);
 		if (r < 0)
 			return r;
 		if ((unsigned long)r > 0xffffffffu)
@@ -258,38 +263,17 @@ long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
 	return (long)pos;
 }
 
+long inc_codec_compress_parts(const float *in, size_t n_values, unsigned eb,
+			      unsigned parts, void *outv, size_t out_cap)
+{
+	return compress_parts(0, in, NULL, NULL, n_values, eb, parts, outv, out_cap);
+}
+
 /* inc_codec_compress_parts through inc_codec_compress_q, part by part. */
 long inc_codec_compress_parts_q(float *v, float *res, size_t n_values, unsigned eb,
 				unsigned parts, void *outv, size_t out_cap)
 {
-	uint8_t *out = outv;
-	size_t hdr, pos;
-	unsigned i;
-	long r;
-
-	if ((!v && n_values) || (!out && out_cap) || parts == 0 ||
-	    parts > INC_CODEC_PARTS_MAX)
-		return INC_EINVAL;
-	hdr = inc_codec_parts_hdr_size(parts);
-	if (out_cap < hdr)
-		return INC_ENOSPC;
-	pos = hdr;
-	for (i = 0; i < parts; i++) {
-		size_t n = inc_codec_part_values(n_values, parts, i),
-		       a = inc_codec_part_start(n_values, parts, i);
-
-		r = inc_codec_compress_q(v ? v + a : NULL, res && v ? res + a : NULL, n, eb,
-					 out + pos, out_cap - pos);
-		if (r < 0)
-			return r;
-		if ((unsigned long)r > 0xffffffffu)
-			return INC_EINVAL;
-		put_le32(out + 4 + 4 * i, (uint32_t)r);
-		pos += (size_t)r;
-	}
-	out[0] = (uint8_t)parts;
-	out[1] = out[2] = out[3] = 0;
-	return (long)pos;
+	return compress_parts(1, NULL, v, res, n_values, eb, parts, outv, out_cap);
 }
 
 long inc_codec_decompress_parts(const void *inv, size_t in_len, size_t n_values,
