@@ -13,7 +13,7 @@
 #     -r  RTL directory (default rtl/; the mutation check passes a copy)
 #     -j  one job by name
 # The last line is "N passed, N failed[, N skipped]" (skipped: not closed
-# within FORMAL_TIMEOUT seconds, default 600); exit status 1 when any failed.
+# within FORMAL_TIMEOUT seconds, default 900); exit status 1 when any failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
