@@ -47,6 +47,16 @@ done
 work=${FORMAL_WORK:-$root/build/formal}
 mkdir -p "$work"
 
+# aig_lower [KEEP]: the Yosys commands that take a prepared design to an
+# and-inverter graph with its flip-flops and the FORMAL assertions (the
+# engines' netlists and the harnesses without one); KEEP, Yosys commands
+# run before the memories are mapped (acover's selection of its covers)
+aig_lower() {
+	printf '%s\n' async2sync flatten 'delete t:$cover'
+	[ -n "${1:-}" ] && printf '%s\n' "$1"
+	printf '%s\n' memory_map 'opt -fast' dffunmap 'formalff -clk2ff' techmap aigmap
+}
+
 # dut_netlist ENGINE CHPARAM: print the path of the engine's gate-level
 # netlist (RTLIL: $_AND_/$_NOT_/$_FF_ and the RTL's FORMAL assertions),
 # module f_dut_ENGINE, DATA_WIDTH and MAX_FRAME from the job's parameters
@@ -80,15 +90,7 @@ dut_netlist() {
 read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -D F_NO_RAM_SCOREBOARD -I $rtl ${fl[*]}
 chparam -set DATA_WIDTH $dw -set MAX_FRAME $mf$more $mod
 prep -top $mod
-async2sync
-flatten
-delete t:\$cover
-memory_map
-opt -fast
-dffunmap
-formalff -clk2ff
-techmap
-aigmap
+$(aig_lower)
 opt_clean
 rename $mod f_dut_$e
 write_rtlil $f.tmp
@@ -183,16 +185,7 @@ YS
 read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D FORMAL_TOP_$top$defs -I $rtl -I $root/formal ${files[*]}
 $cp
 prep -top $top
-async2sync
-flatten
-delete t:\$cover
-$keep
-memory_map
-opt -fast
-dffunmap
-formalff -clk2ff
-techmap
-aigmap
+$(aig_lower "$keep")
 setundef -undriven -anyseq
 tee -q -o $d/asserts.txt select -list t:\$assert
 write_aiger -zinit -map $d/model.aim $d/model.aig
