@@ -34,6 +34,7 @@
 `define F_COV(label, cond) label: cover(cond);
 `endif
 module f_engine #(
+    parameter DATA_WIDTH = 256, // 256 or 512 (F_GOLDEN: 256 only)
     parameter MAX_FRAME = 96,  // the engine's MAX_FRAME, bytes (<= 128: frame 0 of F_TRANS has <= 4 beats)
 `ifdef F_DECOMPRESS
     parameter F_LIVE = 40      // cycles a frame may be owed with nothing leaving (F_CONS)
@@ -43,8 +44,8 @@ module f_engine #(
 ) (
     input wire clk,
     input wire rst,
-    input wire [255:0] s_axis_tdata,
-    input wire [31:0]  s_axis_tkeep,
+    input wire [DATA_WIDTH-1:0]   s_axis_tdata,
+    input wire [DATA_WIDTH/8-1:0] s_axis_tkeep,
     input wire         s_axis_tvalid,
     input wire         s_axis_tlast,
     input wire         m_axis_tready,
@@ -54,10 +55,11 @@ module f_engine #(
     input wire [6:0]   cfg_eb,
     input wire [1:0]   f_beat      // the chosen beat of the first frame (constant)
 );
-localparam F_BEATS = (MAX_FRAME + 31) / 32;   // beats of the longest frame kept
+localparam KB = DATA_WIDTH / 8;               // bytes of a beat
+localparam F_BEATS = (MAX_FRAME + KB - 1) / KB; // beats of the longest frame kept
 wire         s_axis_tready;
-wire [255:0] m_axis_tdata;
-wire [31:0]  m_axis_tkeep;
+wire [DATA_WIDTH-1:0] m_axis_tdata;
+wire [KB-1:0]         m_axis_tkeep;
 wire         m_axis_tvalid, m_axis_tlast;
 wire         stat_valid;
 wire [2:0]   stat_outcome;
@@ -65,20 +67,20 @@ wire [4:0]   stat_reason;
 wire [15:0]  stat_bytes_in, stat_bytes_out;
 
 // F_DUT: the engine as a netlist prebuilt by formal/run.sh (f_dut_cmp or
-// f_dut_dcm, 256 bits, the same MAX_FRAME), else from the RTL
+// f_dut_dcm, the same DATA_WIDTH and MAX_FRAME), else from the RTL
 `ifdef F_DECOMPRESS
 localparam [2:0] F_OUT_CODED = 3'd2;   // INC_OUT_DECOMPRESSED
 `ifdef F_DUT
 `F_DUT dut (
 `else
-inc_decompress_engine #(.DATA_WIDTH(256), .MAX_FRAME(MAX_FRAME)) dut (
+inc_decompress_engine #(.DATA_WIDTH(DATA_WIDTH), .MAX_FRAME(MAX_FRAME)) dut (
 `endif
 `else
 localparam [2:0] F_OUT_CODED = 3'd1;   // INC_OUT_COMPRESSED
 `ifdef F_DUT
 `F_DUT dut (
 `else
-inc_compress_engine #(.DATA_WIDTH(256), .MAX_FRAME(MAX_FRAME)) dut (
+inc_compress_engine #(.DATA_WIDTH(DATA_WIDTH), .MAX_FRAME(MAX_FRAME)) dut (
 `endif
     .cfg_eb(cfg_eb),
 `endif
@@ -95,8 +97,8 @@ inc_compress_engine #(.DATA_WIDTH(256), .MAX_FRAME(MAX_FRAME)) dut (
 reg f_past_valid = 1'b0;
 always @(posedge clk) f_past_valid <= 1'b1;
 reg         f_in_stall = 1'b0;
-reg [255:0] f_in_data;
-reg [31:0]  f_in_keep;
+reg [DATA_WIDTH-1:0] f_in_data;
+reg [KB-1:0]         f_in_keep;
 reg         f_in_last;
 reg         f_cfg_en;
 reg [7:0]   f_cfg_val, f_cfg_mask;
@@ -128,7 +130,7 @@ always @* begin
     end
     if (s_axis_tvalid && !s_axis_tlast) assume(&s_axis_tkeep);
     if (s_axis_tvalid && s_axis_tlast)
-        assume(s_axis_tkeep[0] && ((s_axis_tkeep + 1'b1) & s_axis_tkeep) == 32'd0);
+        assume(s_axis_tkeep[0] && ((s_axis_tkeep + 1'b1) & s_axis_tkeep) == {KB{1'b0}});
 end
 wire f_in_hs  = s_axis_tvalid && s_axis_tready;
 wire f_out_hs = m_axis_tvalid && m_axis_tready;
@@ -222,8 +224,8 @@ always @* begin
 end
 
 `ifdef F_AXIS
-reg [255:0] f_out_data;
-reg [31:0]  f_out_keep;
+reg [DATA_WIDTH-1:0] f_out_data;
+reg [KB-1:0]         f_out_keep;
 reg         f_out_last;
 always @(posedge clk) begin
     f_out_data  <= m_axis_tdata;
@@ -239,7 +241,7 @@ always @* begin
         // axis_keep: tkeep well formed
         if (m_axis_tvalid && !m_axis_tlast) axis_keep_full: assert(&m_axis_tkeep);
         if (m_axis_tvalid && m_axis_tlast)
-            axis_keep_last: assert(m_axis_tkeep[0] && ((m_axis_tkeep + 1'b1) & m_axis_tkeep) == 32'd0);
+            axis_keep_last: assert(m_axis_tkeep[0] && ((m_axis_tkeep + 1'b1) & m_axis_tkeep) == {KB{1'b0}});
     end
 end
 // axis_reset: nothing valid in the cycle after a reset edge
@@ -287,8 +289,8 @@ end
 reg [1:0] f_ib = 2'd0, f_ob = 2'd0;  // beat index in frame 0, in and out
 reg       f_in0 = 1'b1, f_out0 = 1'b1;  // still in frame 0
 reg         f_got = 1'b0;
-reg [255:0] f_data;
-reg [31:0]  f_keep;
+reg [DATA_WIDTH-1:0] f_data;
+reg [KB-1:0]         f_keep;
 reg         f_last;
 wire [15:0] f_etype = {s_axis_tdata[12*8 +: 8], s_axis_tdata[13*8 +: 8]};
 wire [7:0]  f_tos = s_axis_tdata[15*8 +: 8];

@@ -79,6 +79,8 @@ dut_netlist() {
 	esac
 	case " $cp " in *" MAX_FRAME "*) mf=$(echo "$cp" | sed 's/.* MAX_FRAME \([0-9]*\).*/\1/') ;; esac
 	case " $cp " in *" DATA_WIDTH "*) dw=$(echo "$cp" | sed 's/.* DATA_WIDTH \([0-9]*\).*/\1/') ;; esac
+	# at 512 bits an engine is two 256-bit cores behind inc_lanes
+	[ "$dw" = 512 ] && [ "$e" != top ] && for f in lanes lane_split lane_merge; do fl+=("$rtl/inc_$f.v"); done
 	key=$(cat "${fl[@]}" "$rtl"/*.vh | md5sum | cut -c1-12)
 	dir=${FORMAL_DUT_DIR:-$work/dut}
 	mkdir -p "$dir"
