@@ -4,8 +4,9 @@
 #                                     summary table, "N passed, N failed"
 #   make formal BLOCKS="inc_fifo inc_csr"   the harnesses (and mutants) of
 #                                     the named RTL modules only
-#   make formal-long                  the same with the jobs marked long (the
-#                                     engines' conservation and transparency)
+#   make formal-long                  the same with the jobs and mutants marked
+#                                     long (the 512-bit engines, the decompress
+#                                     engine's mutants)
 #   make test-formal-quick            the jobs marked quick (part of make test)
 # Tools: yosys, yosys-smtbmc, z3 (make deps). Work files: build/formal/.
 BLOCKS ?=
