@@ -14,6 +14,8 @@
 #     -j  one job by name
 # The last line is "N passed, N failed[, N skipped]" (skipped: not closed
 # within FORMAL_TIMEOUT seconds, default 900); exit status 1 when any failed.
+# An engine's or the top's netlist may take FORMAL_NETLIST_TIMEOUT seconds
+# (default 7200: inc_offload_top's took 40 minutes on 2 shared cores).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -97,7 +99,7 @@ opt_clean
 rename $mod f_dut_$e
 write_rtlil $f.tmp
 YS
-		if ! timeout ${FORMAL_TIMEOUT:-900} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1; then
+		if ! timeout ${FORMAL_NETLIST_TIMEOUT:-7200} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1; then
 			echo "$dir/$name.log"; return 1
 		fi
 		mv "$f.tmp" "$f"
