@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // formal/f_engine.v - harness of a stream engine: inc_compress_engine
-// (define F_DECOMPRESS for inc_decompress_engine), 256 bits, MAX_FRAME 96
-// (frames of up to 3 beats; longer ones are dropped and counted).
+// (define F_DECOMPRESS for inc_decompress_engine), 256 bits (DATA_WIDTH
+// 512 for the wide engines), MAX_FRAME 96 (at 256 bits frames of up to 3
+// beats; longer ones are dropped and counted).
 // Inputs: reset in the first cycle only; the AXI4-Stream master rules on
 // s_axis (tvalid low during reset; a beat offered stays, unchanged, until
 // taken; tkeep all ones on a non-last beat, contiguous from lane 0 and not
