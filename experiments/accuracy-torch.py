@@ -74,8 +74,8 @@ COMMS = {
 ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("warm50", 3),
          ("inc", 1), ("warm50e16", 1), ("warm50e16", 2), ("warm50e16", 3),
          ("plain", 1), ("fp16", 1), ("psgd1", 1), ("psgd4", 1),
-         ("plain", 2), ("fp16", 2), ("psgd1", 2), ("psgd4", 2),
-         ("plain", 3), ("fp16", 3), ("psgd1", 3), ("psgd4", 3),
+         ("plain", 2), ("psgd1", 2), ("psgd4", 2), ("plain", 3), ("psgd1", 3), ("psgd4", 3),
+         ("fp16", 2), ("fp16", 3),
          ("inc", 2), ("inc", 3),
          ("ef", 1), ("each", 1), ("ef", 2), ("ef", 3), ("each", 2), ("each", 3)]
 
