@@ -67,7 +67,7 @@ aig_lower() {
 #   cmp  inc_compress_engine      dcm  inc_decompress_engine
 #   top  inc_offload_top (CNT_LO_BITS 17)
 dut_netlist() {
-	local e=$1 cp=$2 mod fl=() f mf=96 dw=256 key dir name more=""
+	local e=$1 cp=$2 mod fl=() f mf=96 dw=256 key dir name more="" rd body
 	case $e in
 	cmp) mod=inc_compress_engine
 	     for f in compress_engine compress_core tos_matcher csum_csa compress_block \
@@ -83,7 +83,15 @@ dut_netlist() {
 	case " $cp " in *" DATA_WIDTH "*) dw=$(echo "$cp" | sed 's/.* DATA_WIDTH \([0-9]*\).*/\1/') ;; esac
 	# at 512 bits an engine is two 256-bit cores behind inc_lanes
 	[ "$dw" = 512 ] && [ "$e" != top ] && for f in lanes lane_split lane_merge; do fl+=("$rtl/inc_$f.v"); done
-	key=$(cat "${fl[@]}" "$rtl"/*.vh | md5sum | cut -c1-12)
+	# the script's commands after reading the sources; the cache key is
+	# theirs and the sources' (a changed lowering builds a new netlist)
+	rd="read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -D F_NO_RAM_SCOREBOARD"
+	body="chparam -set DATA_WIDTH $dw -set MAX_FRAME $mf$more $mod
+prep -top $mod
+$(aig_lower)
+opt_clean
+rename $mod f_dut_$e"
+	key=$( { cat "${fl[@]}" "$rtl"/*.vh; printf '%s\n' "$rd" "$body"; } | md5sum | cut -c1-12)
 	dir=${FORMAL_DUT_DIR:-$work/dut}
 	mkdir -p "$dir"
 	name=$e-$mf-$key
@@ -91,12 +99,8 @@ dut_netlist() {
 	f="$dir/$name.il"
 	if [ ! -s "$f" ]; then
 		cat >"$dir/$name.ys" <<YS
-read_verilog -formal -sv -D FORMAL -D SYNTHESIS -D F_NO_FIFO_SCOREBOARD -D F_NO_RAM_SCOREBOARD -I $rtl ${fl[*]}
-chparam -set DATA_WIDTH $dw -set MAX_FRAME $mf$more $mod
-prep -top $mod
-$(aig_lower)
-opt_clean
-rename $mod f_dut_$e
+$rd -I $rtl ${fl[*]}
+$body
 write_rtlil $f.tmp
 YS
 		if ! timeout ${FORMAL_NETLIST_TIMEOUT:-7200} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1; then
