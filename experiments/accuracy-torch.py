@@ -649,16 +649,19 @@ def cluster_ms(rate=CLUSTER_RATE):
 
 # probe: what the hook's scaling target gives on resnet18 (error bound,
 # target ratio), 60 iterations from seed 1, no evaluation
-PROBES = [(10, 8), (10, 5), (12, 8), (12, 4)]
+PROBES = [(10, 8), (10, 5), (12, 8), (12, 4), (9, 8), (8, 8), (8, 12)]
 PROBE_ITERS = 60
 
 
-def probe():
-    """Ratio, bytes ratio and class shares per (error bound, target)."""
+def probe(only=None):
+    """Ratio, bytes ratio and class shares per (error bound, target); only:
+    a regular expression on the probes' names (probe-ebE-rT)."""
     print("| error bound | target | stats()['ratio'] | wire_ratio | 2 / 10 / 18 / 34-bit shares |")
     print("|---|---|---|---|---|")
     for eb, target in PROBES:
         name = "probe-eb%d-r%d" % (eb, target)
+        if only and not re.search(only, name):
+            continue
         d = os.path.join(WORK, name)
         shutil.rmtree(d, ignore_errors=True)
         args = ["--arch", "resnet18", "--iterations", str(PROBE_ITERS), "--batch", "32",
@@ -687,7 +690,7 @@ def main():
     if a.cmd == "table":
         return table()
     if a.cmd == "probe":
-        return probe()
+        return probe(a.only)
     if a.cmd == "cluster":
         return cluster(a.rate, a.iters)
     todo = [(n, args) for n, args in runs() if not a.only or re.search(a.only, n)]
