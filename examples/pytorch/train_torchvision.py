@@ -476,6 +476,10 @@ def main():
         state.close()
     if log:
         log.close()
+    # every rank here before any tears the group down: rank 0 (the store's
+    # host) once hung in destroy_process_group after a PowerSGD run on the
+    # emulated cluster, the others gone (pytorch/pytorch#75097 suggests it)
+    dist.barrier()
     dist.destroy_process_group()
 
 
