@@ -153,7 +153,7 @@ def table():
     sect = os.path.join(ROOT, "build", "defaults-hdc-section.md")
     os.makedirs(os.path.dirname(sect), exist_ok=True)
     with open(sect, "w") as f:
-        f.write("\n".join(lines))
+        f.write("\n".join(lines) + "\n")
     subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
                     os.path.join(ROOT, "docs", "results.md"), SECTION, sect], check=True)
     print("\n".join(lines))
