@@ -42,6 +42,8 @@ EXIT_GRACE_S = 120      # a run whose log has its summary is ended this long aft
 # lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay 5e-4.
 SCHEDULE = ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,4",
             "--momentum", "0.9", "--weight-decay", "5e-4"]
+R12E8 = ["--comm", "inceptionn", "--compression", "software", "--error-bound", "8",
+         "--scale-ratio", "12"]
 COMMS = {
     "ddp": ["--comm", "ddp"],
     # kept, never run again (None): made before the scaling's estimate of
@@ -67,8 +69,7 @@ COMMS = {
     # towards 10x with the warm-up: a coarser bound and the scaling's
     # highest target (12.3x by the codec's classes in the probe), 40
     # uncompressed iterations
-    "r12e8": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "40",
-              "--error-bound", "8", "--scale-ratio", "12"],
+    "r12e8": R12E8 + ["--warmup-iters", "40"],
     # feedback alone after the defaults' warm-up: where the scaling is
     # suspected (mobilenet_v2)
     "ef50": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
@@ -261,6 +262,11 @@ def load_log(path):
     return recs
 
 
+def summ(recs):
+    """The summary record of a finished run's records."""
+    return next(r for r in recs if r["type"] == "summary")
+
+
 def whole_ratio(recs, ratio=None):
     """The run's ratio (default its summary's; or another of the library's
     ratios, e.g. wire_ratio) with its warm-up iterations (uncompressed)
@@ -268,13 +274,13 @@ def whole_ratio(recs, ratio=None):
     so of N iterations W travel at 1x. From the config's warmup_iters, not
     from the stats' counters: a run resumed before the hook carried them
     in its state_dict() counts only the iterations after the resume."""
-    summ = next(r for r in recs if r["type"] == "summary")
+    sr = summ(recs)
     cfg = next(r for r in recs if r["type"] == "config")
-    ratio = ratio or summ["ratio"]
+    ratio = ratio or sr["ratio"]
     if (cfg.get("settings") or {}).get("warmup_error_bound"):
         return ratio        # the warm-up went through the codec: counted already
     w = (cfg.get("settings") or {}).get("warmup_iters") or 0
-    n = summ["iterations"]
+    n = sr["iterations"]
     return n / ((n - w) / ratio + w) if 0 < w < n else ratio
 
 
@@ -323,7 +329,6 @@ def table():
     if "ddp" not in got:
         print("accuracy-torch: no finished uncompressed run yet", file=sys.stderr)
         return 1
-    summ = lambda recs: next(r for r in recs if r["type"] == "summary")
     ref = {s: summ(r)["accuracy"] for s, r in got["ddp"].items()}
     spread = max(ref.values()) - min(ref.values())
     cfg = next(r for r in next(iter(got["ddp"].values())) if r["type"] == "config")
@@ -455,26 +460,21 @@ def table():
               % (png, CLUSTER_RATE, ", ".join(tplots)))
         subprocess.run(["gnuplot", "-e", gp], check=True)
     sect = os.path.join(dat, "section.md")
+    write_section(lines, sect)
+    for more in (other_table(), t3_table()):
+        if more:
+            write_section(more, sect)
+    return 0
+
+
+def write_section(lines, sect):
+    """Put lines (a section, its heading first) in docs/results.md through
+    the scratch file sect, and print them."""
     with open(sect, "w") as f:
         f.write("\n".join(lines).rstrip("\n") + "\n\n")   # a blank line before the next heading
     subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
-                    os.path.join(ROOT, "docs", "results.md"), SECTION, sect], check=True)
+                    os.path.join(ROOT, "docs", "results.md"), lines[0], sect], check=True)
     print("\n".join(lines))
-    other = other_table()
-    if other:
-        with open(sect, "w") as f:
-            f.write("\n".join(other).rstrip("\n") + "\n\n")
-        subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
-                        os.path.join(ROOT, "docs", "results.md"), OTHER_SECTION, sect], check=True)
-        print("\n".join(other))
-    t3 = t3_table()
-    if t3:
-        with open(sect, "w") as f:
-            f.write("\n".join(t3).rstrip("\n") + "\n\n")
-        subprocess.run([os.path.join(ROOT, "scripts", "doc-section.sh"),
-                        os.path.join(ROOT, "docs", "results.md"), T3_SECTION, sect], check=True)
-        print("\n".join(t3))
-    return 0
 
 
 OTHER_SECTION = "## Equal accuracy by default: other networks through the hook"
@@ -482,8 +482,7 @@ OTHER_SECTION = "## Equal accuracy by default: other networks through the hook"
 
 def other_table():
     """The OTHER_ARCHS' section of docs/results.md (lines), or None when no
-    pair of finished runs (DDP and the defaults, same seed) is kept."""
-    summ = lambda recs: next(r for r in recs if r["type"] == "summary")
+    pair of finished runs (DDP and a hook way, the same seed) is kept."""
     rows = []
     for arch in OTHER_ARCHS:
         for comm in ("warm50", "ef50"):
@@ -554,7 +553,7 @@ def t3_table():
             if finished("t3-%s-eb%d" % (arch, eb)):
                 recs = load_log(path)
                 rows.append((arch, eb, next(r for r in recs if r["type"] == "config"),
-                             next(r for r in recs if r["type"] == "summary"),
+                             summ(recs),
                              [r for r in recs if r["type"] == "iter"][-1]["loss"]))
     if not rows:
         return None
@@ -646,7 +645,7 @@ CLUSTER_COMMS = {
     "ddp": COMMS["ddp"],
     "inc": COMMS["inc"],
     "plain": COMMS["plain"],
-    "r12e8": [a if a != "40" else "0" for a in COMMS["r12e8"]],
+    "r12e8": R12E8 + ["--warmup-iters", "0"],
     "fp16": COMMS["fp16"],
     "psgd1": COMMS["psgd1"] + ["--powersgd-warmup", "2"],
     "psgd4": COMMS["psgd4"] + ["--powersgd-warmup", "2"],
