@@ -150,6 +150,8 @@ def make_comm(a, ddp, model):
         kw["warmup_iters"] = a.warmup_iters
     if a.warmup_error_bound is not None:
         kw["warmup_error_bound"] = a.warmup_error_bound
+    if a.exempt is not None:
+        kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
     state = inct.register(ddp, compression=a.compression, **kw)
     return state, "inceptionn"
@@ -296,6 +298,9 @@ def parse():
     ap.add_argument("--warmup-error-bound", type=int, default=None,
                     help="the warm-up's buckets through the codec, bounded by 2^-N, no feedback "
                          "(default: uncompressed)")
+    ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
+                    help="inceptionn: parameters that travel uncompressed (vectors: biases "
+                         "and norms; default: the hook's)")
     ap.add_argument("--powersgd-rank", type=int, default=1)
     ap.add_argument("--powersgd-warmup", type=int, default=10,
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")

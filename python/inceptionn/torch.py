@@ -107,7 +107,8 @@ class InceptionnState:
         self.iteration = 0      # backward passes done (DDP's last bucket of each)
         self.bucket_sizes = {}
         self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0,
-                        "warmup_calls": 0, "warmup_values": 0}
+                        "warmup_calls": 0, "warmup_values": 0, "exempt_values": 0}
+        self._splits = {}       # bucket index -> (keys, the exempt parameters' spans)
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
@@ -191,6 +192,10 @@ class InceptionnState:
         keys = self._param_keys(params) if ends and at == n else None
         if keys is None:
             ends = [n]      # not laid out as its parameters: one part
+        elif self.settings.get("exempt"):
+            split = self._split(index, keys, ends, params)
+            if split is not None:
+                return self._allreduce_split(index, buf, split)
         residual, scale = self._bucket_state(index, n, ends, keys)
         if residual is not None:
             opts.residual = residual.data_ptr()
@@ -207,6 +212,69 @@ class InceptionnState:
         # wait() raise set_exception's error: re-raise it in a callback, which
         # marks the returned future as failed, so DDP raises the library's text
         return fut.then(_value)
+
+    def _split(self, index, keys, ends, params):
+        """Bucket index's exempt parameters (exempt="vectors": those of at
+        most one dimension, biases and norms): None when it has none, else
+        (the kept values' indices, the exempt values' indices, the kept
+        parameters' ends and keys), kept for the bucket's layout."""
+        got = self._splits.get(index)
+        if got is not None and got[0] == keys:
+            return got[1]
+        keep, ex, kends, kkeys, at = [], [], [], [], 0
+        for p, k, b in zip(params, keys, ends):
+            a = b - p.numel()
+            if p.dim() <= 1:
+                ex.append((a, b))
+            else:
+                keep.append((a, b))
+                at += b - a
+                kends.append(at)
+                kkeys.append(k)
+        split = None
+        if ex:
+            span = lambda spans: torch.cat([torch.arange(a, b) for a, b in spans]) \
+                if spans else torch.zeros(0, dtype=torch.long)
+            split = (span(keep), span(ex), kends, tuple(kkeys))
+        self._splits[index] = (keys, split)
+        return split
+
+    def _allreduce_split(self, index, buf, split):
+        """A bucket with exempt parameters: their values through the process
+        group (uncompressed, as fallback), the others through the library
+        with the kept parameters' residual and scaling; both written back
+        into buf."""
+        keep, ex, kends, kkeys = split
+        with self._lock:
+            self._counts["exempt_values"] += ex.numel()
+        exv = buf.index_select(0, ex).div_(self.world_size)
+        fe = dist.all_reduce(exv, group=self.group, async_op=True).get_future()
+        if not kends:
+            return fe.then(lambda f: buf.index_copy_(0, ex, f.value()[0]))
+        part = buf.index_select(0, keep)
+        residual, scale = self._bucket_state(index, part.numel(), kends, kkeys)
+        fut = torch.futures.Future()
+        opts = _lib.opts_copy(self.opts)
+        if residual is not None:
+            opts.residual = residual.data_ptr()
+        if scale is not None:
+            opts.scale = scale.address
+        self.bucket_sizes[index] = buf.numel()
+        try:
+            req = self.comm.iallreduce(part.data_ptr(), part.numel(), opts)
+        except InceptionnError as e:
+            fut.set_exception(e)
+        else:
+            self._pending.put((req, fut, part, (residual, scale), time.monotonic()))
+        fc = fut.then(_value)
+
+        def join(f):
+            for g in f.value():
+                g.value()       # raises a failed half's error
+            buf.index_copy_(0, keep, fc.value())
+            buf.index_copy_(0, ex, fe.value()[0])
+            return buf
+        return torch.futures.collect_all([fc, fe]).then(join)
 
     def warm_allreduce(self, buf):
         """A warm-up bucket through the codec (warmup_error_bound): no error
@@ -281,14 +349,17 @@ class InceptionnState:
         group), warmup_calls and warmup_values (the same, in the warm-up
         iterations; with warmup_error_bound the warm-up's buckets go through
         the codec instead: counted in warmup_calls, calls, values and the
-        classes, not in warmup_values), residual_resets; in the modes with an error bound, classes
+        classes, not in warmup_values), exempt_values (values of exempt
+        parameters, through the process group), residual_resets; in the
+        modes with an error bound, classes
         (this rank's contributions by codec class: the shares of 2, 10, 18
         and 34-bit values, the paper's Table III) and ratio (32 bits over
         the mean bits of those classes: the codec's compression ratio, in
         nic mode the NIC's too), whole_ratio (the same with the warm-up's
-        values counted at 32 bits: the run's ratio); in software mode also
-        wire_ratio (values sent x 4 over bytes sent, framing included; the
-        warm-up not counted); and the settings in use."""
+        and the exempt values counted at 32 bits: the run's ratio); in
+        software mode also wire_ratio (values sent x 4 over bytes sent,
+        framing included; the warm-up and the exempt values not counted);
+        and the settings in use."""
         self._check_open()
         out = self._counters()
         cls = out.pop("class_values")
@@ -298,7 +369,7 @@ class InceptionnState:
             out["classes"] = {bits: c / total for bits, c in zip((2, 10, 18, 34), cls)}
             out["ratio"] = 32.0 * total / sum(c * bits for c, bits in zip(cls, (2, 10, 18, 34)))
             # the same over the buckets' values, the warm-up's at 32 bits
-            v, warm = out["values"], out["warmup_values"]
+            v, warm = out["values"], out["warmup_values"] + out["exempt_values"]
             out["whole_ratio"] = (v + warm) / (v / out["ratio"] + warm) if v else out["ratio"]
         if out["bytes_sent"] and self.settings["compression"] == "software":
             out["wire_ratio"] = 4.0 * out["values_sent"] / out["bytes_sent"]
@@ -372,6 +443,7 @@ class InceptionnState:
         theirs = {k: v for k, v in sd["settings"].items() if k != "library"}
         theirs.setdefault("warmup_iters", 0)     # states saved before the options
         theirs.setdefault("warmup_error_bound", None)
+        theirs.setdefault("exempt", None)
         if mine != theirs:
             keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
@@ -506,7 +578,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = None
+    warmup = warmup_bound = exempt = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -543,12 +615,17 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                 raise ValueError("warmup_error_bound: None (the warm-up travels uncompressed) or "
                                  "the exponent 1..126 of the warm-up's error bound, got %r" % (v,))
             warmup_bound = v
+        elif k == "exempt":
+            if v not in (None, "vectors"):
+                raise ValueError("exempt: None or 'vectors' (parameters of at most one "
+                                 "dimension travel uncompressed), got %r" % (v,))
+            exempt = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters, warmup_error_bound)" % k)
+                            "warmup_iters, warmup_error_bound, exempt)" % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
@@ -593,6 +670,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
         "warmup_iters": warmup,
         "warmup_error_bound": warmup_bound,
+        "exempt": exempt,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -656,7 +734,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       the warm-up is uncompressed; E >= error_bound: the warm-up's buckets go
       through the codec without feedback or adaptive scaling, their values
       bounded by 2^-E: multiplied by 2^(E - error_bound), so the NIC's bound
-      is unchanged in nic mode).
+      is unchanged in nic mode), exempt (None: every parameter through the
+      codec; "vectors": parameters of at most one dimension, biases and
+      norms, travel through the process group uncompressed).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use
