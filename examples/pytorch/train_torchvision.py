@@ -462,7 +462,9 @@ def main():
     dist.all_gather_object(every, dg)
     st = state.stats() if kind == "inceptionn" else {}
     if kind == "inceptionn":
-        bytes_iter = 4.0 * nparams / st["ratio"] if st.get("ratio") else None
+        # exempt parameters (exempt="vectors") travel at 32 bits
+        x = st.get("exempt_values", 0) / max(1, st.get("values", 0) + st.get("exempt_values", 0))
+        bytes_iter = 4.0 * nparams * ((1 - x) / st["ratio"] + x) if st.get("ratio") else None
     elif kind == "powersgd":
         bytes_iter = float(powersgd_bytes(model, a.powersgd_rank))
     else:
