@@ -150,6 +150,8 @@ def make_comm(a, ddp, model):
         kw["warmup_iters"] = a.warmup_iters
     if a.warmup_error_bound is not None:
         kw["warmup_error_bound"] = a.warmup_error_bound
+    if a.ratio_floor is not None:
+        kw["ratio_floor"] = a.ratio_floor
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -298,6 +300,9 @@ def parse():
     ap.add_argument("--warmup-error-bound", type=int, default=None,
                     help="the warm-up's buckets through the codec, bounded by 2^-N, no feedback "
                          "(default: uncompressed)")
+    ap.add_argument("--ratio-floor", type=float, default=None,
+                    help="inceptionn: steer the scaling's target so that the measured ratio "
+                         "stays at or above this (default: the hook's)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

@@ -133,6 +133,7 @@ _scale_destroy = _declare("inc_scale_destroy", None, [c_void_p])
 _scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
 _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
+_scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
 SCALE_RATIO_DEFAULT = 8.0                # INC_SCALE_RATIO_DEFAULT
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 
@@ -232,6 +233,11 @@ class Scale:
     def set_exponents(self, e):
         arr = (c_int * len(e))(*e)
         check(_scale_set(self._p, arr, len(e)), "inc_scale_set")
+
+    def set_ratio(self, ratio):
+        """A new target ratio, used from the end of the next call on."""
+        check(_scale_set_ratio(self._p, float(ratio)), "inc_scale_set_ratio")
+        self.ratio = ratio
 
     def destroy(self):
         if self._p:

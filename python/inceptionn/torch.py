@@ -109,6 +109,11 @@ class InceptionnState:
         self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0,
                         "warmup_calls": 0, "warmup_values": 0, "exempt_values": 0}
         self._splits = {}       # bucket index -> (keys, the exempt parameters' spans)
+        # ratio_floor: the scaling's target, steered so that the ranks'
+        # measured ratio stays at or above the floor; the class counts at
+        # the last check
+        self.target = settings["scale_ratio"]
+        self._floor_base = None
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
@@ -165,7 +170,7 @@ class InceptionnState:
                 residual[a:b] = r_k
             e[j] = e_k
         if self.use_scaling:
-            scale = _lib.Scale(ends, self.settings["scale_ratio"], self.settings["scaling"])
+            scale = _lib.Scale(ends, self.target, self.settings["scaling"])
             if any(e):
                 scale.set_exponents(e)
         if residual is not None:
@@ -276,6 +281,35 @@ class InceptionnState:
             return buf
         return torch.futures.collect_all([fc, fe]).then(join)
 
+    def steer(self):
+        """ratio_floor: every RATIO_CHECK_ITERS iterations (at the first
+        bucket of an iteration, when every call of the last one is done)
+        the ranks sum the codec classes they sent since the last check (one
+        all-reduce of four counts through the process group), so each one
+        computes the same ratio and the same new target: below the floor
+        the target rises by RATIO_STEP, up to the library's largest; above
+        RATIO_SLACK times the floor it falls back, not below scale_ratio.
+        The new target is every bucket's from its next call on."""
+        now = self.comm.stats()["class_values"]
+        base, self._floor_base = self._floor_base, list(now)
+        if base is None:
+            return
+        got = torch.tensor([float(a - b) for a, b in zip(now, base)], dtype=torch.float64)
+        dist.all_reduce(got, group=self.group)
+        bits = float((got * torch.tensor([2.0, 10.0, 18.0, 34.0], dtype=torch.float64)).sum())
+        if bits <= 0:
+            return
+        measured = 32.0 * float(got.sum()) / bits
+        floor, t = self.settings["ratio_floor"], self.target
+        if measured < floor:
+            t = min(_lib.SCALE_RATIO_MAX, t * RATIO_STEP)
+        elif measured > floor * RATIO_SLACK:
+            t = max(self.settings["scale_ratio"], t / RATIO_STEP)
+        if t != self.target:
+            self.target = t
+            for sc in self.scales.values():
+                sc.set_ratio(t)
+
     def warm_allreduce(self, buf):
         """A warm-up bucket through the codec (warmup_error_bound): no error
         feedback, no adaptive scaling, the values times 2^(warmup_error_bound
@@ -376,6 +410,7 @@ class InceptionnState:
         out["error_feedback"] = self.use_residual
         out["scaling"] = self.settings["scaling"]
         out["scale_ratio"] = self.settings["scale_ratio"]
+        out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
@@ -428,9 +463,12 @@ class InceptionnState:
         self._check_open()
         self._dissolve()
         params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
+        since = None
+        if self._floor_base is not None:
+            since = [a - b for a, b in zip(self.comm.stats()["class_values"], self._floor_base)]
         return {"version": 1, "settings": dict(self.settings), "params": params,
                 "residual_resets": self.residual_resets, "iteration": self.iteration,
-                "stats": self._counters()}
+                "stats": self._counters(), "target": self.target, "floor_since": since}
 
     def load_state_dict(self, sd):
         """Take a state_dict() of a state with the same settings: each
@@ -444,6 +482,7 @@ class InceptionnState:
         theirs.setdefault("warmup_iters", 0)     # states saved before the options
         theirs.setdefault("warmup_error_bound", None)
         theirs.setdefault("exempt", None)
+        theirs.setdefault("ratio_floor", None)
         if mine != theirs:
             keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
@@ -454,6 +493,10 @@ class InceptionnState:
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
                                int(v["exponent"])) for k, v in sd["params"].items()}
         self.residual_resets = sd.get("residual_resets", 0)
+        self.target = sd.get("target", self.settings["scale_ratio"])
+        since = sd.get("floor_since")
+        self._floor_base = None if since is None else \
+            [a - b for a, b in zip(self.comm.stats()["class_values"], since)]
         self._carried = dict(sd.get("stats") or {})     # stats() go on from the checkpoint's
 
     def close(self):
@@ -492,6 +535,9 @@ def inceptionn_hook(state, bucket):
         fut.set_result(buf)
         return fut
     warm = state.iteration < state.settings["warmup_iters"]
+    if state.settings.get("ratio_floor") and not warm and bucket.index() == 0 \
+            and state.iteration % RATIO_CHECK_ITERS == 0:
+        state.steer()
     if bucket.is_last():
         state.iteration += 1
     if warm:
@@ -557,6 +603,12 @@ def launcher_env():
 # DEFAULT_WARMUP_ITERS iterations travel uncompressed (docs/pytorch.md,
 # "Defaults"; measured in docs/results.md, "Equal accuracy by default").
 DEFAULT_WARMUP_ITERS = 50
+# ratio_floor's steering (InceptionnState.steer): how often the ranks
+# compare their measured ratio with the floor, by how much the target moves,
+# and how far above the floor it must be before the target falls back
+RATIO_CHECK_ITERS = 10
+RATIO_STEP = 1.125
+RATIO_SLACK = 1.25
 
 
 def _default_warmup(use_scaling, lossy):
@@ -578,7 +630,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = exempt = None
+    warmup = warmup_bound = exempt = floor = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -615,6 +667,13 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                 raise ValueError("warmup_error_bound: None (the warm-up travels uncompressed) or "
                                  "the exponent 1..126 of the warm-up's error bound, got %r" % (v,))
             warmup_bound = v
+        elif k == "ratio_floor":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or not 1 <= v <= _lib.SCALE_RATIO_MAX):
+                raise ValueError("ratio_floor: None or the least ratio the ranks' measured "
+                                 "classes may travel at, 1..%g, got %r"
+                                 % (_lib.SCALE_RATIO_MAX, v))
+            floor = v
         elif k == "exempt":
             if v not in (None, "vectors"):
                 raise ValueError("exempt: None or 'vectors' (parameters of at most one "
@@ -625,7 +684,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters, warmup_error_bound, exempt)" % k)
+                            "warmup_iters, warmup_error_bound, exempt, ratio_floor)" % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
@@ -647,6 +706,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         if not use_scaling:
             raise ValueError("scale_ratio: the scaling is off (scaling=False, scale_exp, or a "
                              "mode without an error bound)")
+    if floor is not None and not use_scaling:
+        raise ValueError("ratio_floor: steers the adaptive scaling's target, which is off "
+                         "(scaling=False, scale_exp, or a mode without an error bound)")
     if warmup is None:
         warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
     if warmup_bound is not None and not applies:
@@ -671,6 +733,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "warmup_iters": warmup,
         "warmup_error_bound": warmup_bound,
         "exempt": exempt,
+        "ratio_floor": float(floor) if floor is not None else None,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -734,7 +797,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       the warm-up is uncompressed; E >= error_bound: the warm-up's buckets go
       through the codec without feedback or adaptive scaling, their values
       bounded by 2^-E: multiplied by 2^(E - error_bound), so the NIC's bound
-      is unchanged in nic mode), exempt (None: every parameter through the
+      is unchanged in nic mode), ratio_floor (None, or R: every
+      RATIO_CHECK_ITERS iterations the ranks sum the codec classes they sent,
+      and while that ratio is under R the scaling's target rises, up to
+      the library's largest; it falls back towards scale_ratio once the
+      ratio is RATIO_SLACK times R), exempt (None: every parameter through the
       codec; "vectors": parameters of at most one dimension, biases and
       norms, travel through the process group uncompressed).
 

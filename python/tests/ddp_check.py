@@ -333,11 +333,11 @@ def scaling():
         report("closed" in str(e), "a closed state says so: %s" % e)
 
     # a checkpoint: 5 steps, state_dict, a new DDP and state, load, 5 more
-    def run(steps, resume=None):
+    def run(steps, resume=None, **kw):
         torch.manual_seed(0)
         m = Reordered()
         dd = DDP(m, bucket_cap_mb=0.1)
-        stt = inct.InceptionnState.create(None, compression="software")
+        stt = inct.InceptionnState.create(None, compression="software", **kw)
         dd.register_comm_hook(stt, inct.inceptionn_hook)
         o = torch.optim.SGD(dd.parameters(), lr=0.05, momentum=0.9)
         gen = torch.Generator().manual_seed(1000 + dist.get_rank())
@@ -376,6 +376,15 @@ def scaling():
     report(all(st_res[k] == st_whole[k] for k in keys) and st_half["calls"] < st_whole["calls"],
            "its stats() go on from the checkpoint's: %s as the uninterrupted run's (5 steps: %d calls)"
            % (", ".join("%s %s" % (k, st_res[k]) for k in keys[:3]), st_half["calls"]))
+    # with ratio_floor and exempt: the steered target and the classes since
+    # the last check (every 10 steps) cross a checkpoint at step 15
+    opt = dict(ratio_floor=12, exempt="vectors")
+    whole_f, _, st_f = run(30, **opt)
+    _, ck_f, _ = run(15, **opt)
+    resumed_f, _, _ = run(30, resume=ck_f, **opt)
+    report(whole_f == resumed_f and st_f["scale_target"] > 8 and ck_f["comm"]["floor_since"],
+           "ratio_floor=12, exempt='vectors': resumed at step 15 ends bit-identical (%s), target "
+           "%.2f" % (whole_f[:12], st_f["scale_target"]))
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
@@ -480,8 +489,19 @@ def scaling():
            "exempt='vectors' on the MLP: replicas identical, %d bias values exempt, %d through "
            "the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 bits"
            % (x, v, st["ratio"], st["whole_ratio"]))
+    # ratio_floor: the MLP's classes travel at ~4x at the target 8; a floor
+    # of 10 must raise the target (the same on every rank) and the ratio
+    fl, st, d = train(MLP, dict(compression="software", warmup_iters=0, ratio_floor=10),
+                      steps=60)
+    _, st0, _ = train(MLP, dict(compression="software", warmup_iters=0), steps=60)
+    report(same(d) and st["scale_target"] > 8 and st0["scale_target"] == 8
+           and st["ratio"] > st0["ratio"],
+           "ratio_floor=10 on the MLP: replicas identical, target 8 -> %.2f, ratio %.2fx "
+           "(without the floor %.2fx)" % (st["scale_target"], st["ratio"], st0["ratio"]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", exempt="norms"),
+                dict(compression="software", ratio_floor=13),
+                dict(compression="software", scaling=False, ratio_floor=8),
                 dict(compression="software", scaling=False, scale_ratio=12),
                 dict(compression="software", warmup_iters=-1),
                 dict(compression="software", warmup_error_bound=8),

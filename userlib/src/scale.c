@@ -132,6 +132,16 @@ int inc_scale_set(struct inc_scale *s, const int *e, size_t n)
 	return 0;
 }
 
+int inc_scale_set_ratio(struct inc_scale *s, double ratio)
+{
+	if (!ratio)
+		ratio = INC_SCALE_RATIO_DEFAULT;
+	if (!s || s->policy == HEADROOM || !(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
+		return INC_E_ARG;
+	s->ratio = ratio;
+	return 0;
+}
+
 void inc_scale_reset(struct inc_scale *s)
 {
 	if (s)

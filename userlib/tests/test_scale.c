@@ -104,6 +104,40 @@ static void targets(void)
 	CHECK(inc_scale_create(&s, 1, NULL, 0.5) == INC_E_ARG, "0.5x refused");
 }
 
+/* inc_scale_set_ratio: a state whose target is changed chooses, from the
+ * same sum, what a state made with that target chooses. */
+static void set_ratio(void)
+{
+	struct inc_scale *lo, *hi, *h;
+	float *sum = malloc(N * sizeof(*sum));
+	int e_lo, e_hi, e;
+	size_t i;
+
+	for (i = 0; i < N; i++)         /* a spread of binades: the target moves K */
+		sum[i] = ldexpf(1.0f + (float)(i % 5) / 8, -(int)(i % 14));
+	CHECK(inc_scale_create(&lo, 1, NULL, 4) == 0 && inc_scale_create(&hi, 1, NULL, 12) == 0,
+	      "create");
+	inc_scale_update(lo, sum, N, EB, 4);
+	inc_scale_update(hi, sum, N, EB, 4);
+	inc_scale_get(lo, &e_lo, 1);
+	inc_scale_get(hi, &e_hi, 1);
+	CHECK(e_hi < e_lo, "target 12 scales further down than 4: %d, %d", e_hi, e_lo);
+	CHECK(inc_scale_set_ratio(lo, 12) == 0, "set_ratio 12");
+	inc_scale_update(lo, sum, N, EB, 4);
+	inc_scale_get(lo, &e, 1);
+	CHECK(e == e_hi, "after set_ratio(12) the exponent of a target-12 state: %d, want %d", e,
+	      e_hi);
+	CHECK(inc_scale_set_ratio(lo, 13) == INC_E_ARG && inc_scale_set_ratio(lo, 0.5) == INC_E_ARG
+	      && inc_scale_set_ratio(NULL, 8) == INC_E_ARG, "13x, 0.5x and no state refused");
+	CHECK(inc_scale_set_ratio(lo, 0) == 0, "0: the default target");
+	CHECK(inc_scale_create_headroom(&h, 1, NULL, 3) == 0 && inc_scale_set_ratio(h, 8) == INC_E_ARG,
+	      "a headroom state has no target");
+	inc_scale_destroy(h);
+	inc_scale_destroy(lo);
+	inc_scale_destroy(hi);
+	free(sum);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The fused, vectorised passes against the scalar functions                 */
 /* ------------------------------------------------------------------------ */
@@ -271,6 +305,7 @@ static void fused_equals_scalar(void)
 int main(void)
 {
 	targets();
+	set_ratio();
 	all_zero_part();
 	zeros_are_not_free();
 	fused_equals_scalar();

@@ -305,6 +305,12 @@ int inc_scale_get(const struct inc_scale *s, int *e, size_t n);
 /* Set the exponents (a checkpoint's): n must equal the parts, each in
  * -64..64; 0 or INC_E_ARG. */
 int inc_scale_set(struct inc_scale *s, const int *e, size_t n);
+/* Change a balanced or each state's target ratio (1 to
+ * INC_SCALE_RATIO_MAX; 0: INC_SCALE_RATIO_DEFAULT): the end of the next
+ * call that uses the state chooses its exponents for it. Every rank must
+ * change it before the same call. 0 or INC_E_ARG (a headroom state, a
+ * ratio out of range). */
+int inc_scale_set_ratio(struct inc_scale *s, double ratio);
 /* Back to the first call's state (every exponent 0). */
 void inc_scale_reset(struct inc_scale *s);
 
