@@ -221,26 +221,26 @@ class InceptionnState:
     def _split(self, index, keys, ends, params):
         """Bucket index's exempt parameters (exempt="vectors": those of at
         most one dimension, biases and norms): None when it has none, else
-        (the kept values' indices, the exempt values' indices, the kept
-        parameters' ends and keys), kept for the bucket's layout."""
+        (the kept values' spans, the exempt values' spans, the kept
+        parameters' ends and keys), kept for the bucket's layout. Adjacent
+        parameters of one kind make one span."""
         got = self._splits.get(index)
         if got is not None and got[0] == keys:
             return got[1]
-        keep, ex, kends, kkeys, at = [], [], [], [], 0
+        spans = {True: [], False: []}
+        kends, kkeys, at = [], [], 0
         for p, k, b in zip(params, keys, ends):
-            a = b - p.numel()
-            if p.dim() <= 1:
-                ex.append((a, b))
+            a, ex = b - p.numel(), p.dim() <= 1
+            run = spans[ex]
+            if run and run[-1][1] == a:
+                run[-1] = (run[-1][0], b)
             else:
-                keep.append((a, b))
+                run.append((a, b))
+            if not ex:
                 at += b - a
                 kends.append(at)
                 kkeys.append(k)
-        split = None
-        if ex:
-            span = lambda spans: torch.cat([torch.arange(a, b) for a, b in spans]) \
-                if spans else torch.zeros(0, dtype=torch.long)
-            split = (span(keep), span(ex), kends, tuple(kkeys))
+        split = (spans[False], spans[True], kends, tuple(kkeys)) if spans[True] else None
         self._splits[index] = (keys, split)
         return split
 
@@ -250,13 +250,22 @@ class InceptionnState:
         with the kept parameters' residual and scaling; both written back
         into buf."""
         keep, ex, kends, kkeys = split
+        gather = lambda spans: torch.cat([buf[a:b] for a, b in spans])
+
+        def scatter(spans, vals):
+            at = 0
+            for a, b in spans:
+                buf[a:b].copy_(vals[at:at + b - a])
+                at += b - a
+
+        exv = gather(ex)
         with self._lock:
-            self._counts["exempt_values"] += ex.numel()
-        exv = buf.index_select(0, ex).div_(self.world_size)
+            self._counts["exempt_values"] += exv.numel()
+        exv.div_(self.world_size)
         fe = dist.all_reduce(exv, group=self.group, async_op=True).get_future()
         if not kends:
-            return fe.then(lambda f: buf.index_copy_(0, ex, f.value()[0]))
-        part = buf.index_select(0, keep)
+            return fe.then(lambda f: (scatter(ex, f.value()[0]), buf)[1])
+        part = gather(keep)
         residual, scale = self._bucket_state(index, part.numel(), kends, kkeys)
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
@@ -276,8 +285,8 @@ class InceptionnState:
         def join(f):
             for g in f.value():
                 g.value()       # raises a failed half's error
-            buf.index_copy_(0, keep, fc.value())
-            buf.index_copy_(0, ex, fe.value()[0])
+            scatter(keep, fc.value())
+            scatter(ex, fe.value()[0])
             return buf
         return torch.futures.collect_all([fc, fe]).then(join)
 
