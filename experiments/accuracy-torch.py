@@ -599,8 +599,8 @@ def other_table():
             "5e-4, 4 workers x batch 32, 32 x 32 inputs), DDP's own all-reduce against "
             "`register(ddp, compression=\"software\")` with nothing else, the same seed. The "
             "ratio is the hook's `stats()['ratio']` (the codec's classes, after the warm-up), "
-            "then the same with the warm-up's iterations at 32 bits, then the bytes ratio "
-            "(`wire_ratio`, the warm-up at 32 bits). Made by `make accuracy-torch` (logs in "
+            "then the same with the warm-up's iterations (and any exempt values) at 32 bits, "
+            "then the bytes ratio (`wire_ratio`, the same counted at 32 bits). Made by `make accuracy-torch` (logs in "
             "docs/results/torch/).", "",
             "| network | parameters | hook | seed | DDP | hook | gap | ratio | with the warm-up "
             "| bytes ratio | replicas |",
