@@ -535,18 +535,20 @@ def inceptionn_hook(state, bucket):
                         "(InceptionnState.create(process_group, ...)), got %s"
                         % type(state).__name__)
     buf = bucket.buffer()
+    warm = state.iteration < state.settings["warmup_iters"]
+    if state.settings.get("ratio_floor") and not warm and not state._no_comm \
+            and bucket.index() == 0 and state.iteration % RATIO_CHECK_ITERS == 0:
+        state.steer()       # the first bucket of an iteration, whatever its type
     if buf.dtype != torch.float32 or buf.is_sparse or buf.device.type != "cpu" \
             or not buf.is_contiguous():
+        if bucket.is_last() and not state._no_comm:
+            state.iteration += 1        # a backward pass whose last bucket is not float32
         return state.fallback(buf)
     if state._no_comm:
         state._param_keys(bucket.parameters())    # as a real first iteration would
         fut = torch.futures.Future()
         fut.set_result(buf)
         return fut
-    warm = state.iteration < state.settings["warmup_iters"]
-    if state.settings.get("ratio_floor") and not warm and bucket.index() == 0 \
-            and state.iteration % RATIO_CHECK_ITERS == 0:
-        state.steer()
     if bucket.is_last():
         state.iteration += 1
     if warm:
