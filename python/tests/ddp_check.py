@@ -85,6 +85,19 @@ class Vectors(nn.Module):
         return (x * self.w + self.b)[:, :10] + self.out
 
 
+class HeadDouble(nn.Module):
+    """A float64 first layer: its bucket (gloo's) is the last of DDP's first
+    iteration, so that iteration ends on a bucket that is not float32."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(64, 37).double()
+        self.b = nn.Linear(37, 10)
+
+    def forward(self, x):
+        return self.b(self.a(x.double()).float())
+
+
 class Mixed(nn.Module):
     """A float64 layer between float32 ones, odd sizes: a float64 bucket
     (gloo) and float32 buckets of sizes not a multiple of 8 or of 3."""
@@ -469,6 +482,12 @@ def scaling():
            "warmup_error_bound=16 over every step: the plain codec at scale_exp 6 bit for bit, "
            "%d warm buckets through the codec, whole_ratio = ratio %.2fx"
            % (st["warmup_calls"], st["ratio"]))
+    # the warm-up's clock counts a backward pass that ends on a bucket for
+    # gloo (float64): 3 warm iterations, then 2 through the codec
+    _, st, d = train(HeadDouble, dict(compression="software", warmup_iters=3), steps=5)
+    report(same(d) and st["warmup_calls"] == 3 and st["calls"] == 2,
+           "warmup_iters=3 on a model whose first iteration ends on a float64 bucket: %d warm "
+           "and %d codec calls of its float32 bucket in 5 steps" % (st["warmup_calls"], st["calls"]))
     # exempt="vectors": biases and norms through gloo. A model of vectors
     # only is then PyTorch's allreduce_hook bit for bit; the MLP's 310 bias
     # values a step travel uncompressed, its matrices through the codec
