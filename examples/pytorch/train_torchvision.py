@@ -488,11 +488,14 @@ def main():
         state.close()
     if log:
         log.close()
-    # every rank here before any tears the group down: rank 0 (the store's
-    # host) once hung in destroy_process_group after a PowerSGD run on the
-    # emulated cluster, the others gone (pytorch/pytorch#75097 suggests it)
+    # every rank here, then out without the destructors: a rank that tore
+    # the process group down hung in ~ProcessGroupGloo (via ~Reducer, GIL
+    # held) joining a gloo thread that waited for the GIL to run a future's
+    # callback (seen after PowerSGD runs, the other ranks gone)
     dist.barrier()
-    dist.destroy_process_group()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
