@@ -187,8 +187,6 @@ class InceptionnState:
         parameters, laid out in buf in that order (the scaling's parts; the
         residual and exponents follow them when DDP rebuilds its buckets)."""
         self._check_open()
-        fut = torch.futures.Future()
-        opts = _lib.opts_copy(self.opts)
         n = buf.numel()
         ends, at = [], 0
         for p in params or ():
@@ -201,18 +199,25 @@ class InceptionnState:
             split = self._split(index, keys, ends, params)
             if split is not None:
                 return self._allreduce_split(index, buf, split)
-        residual, scale = self._bucket_state(index, n, ends, keys)
+        self.bucket_sizes[index] = n
+        return self._issue(buf, self._bucket_state(index, n, ends, keys))
+
+    def _issue(self, buf, state):
+        """buf through the library with state, (residual, scale) of its
+        bucket (or its kept parameters): a Future of buf, averaged."""
+        residual, scale = state
+        fut = torch.futures.Future()
+        opts = _lib.opts_copy(self.opts)
         if residual is not None:
             opts.residual = residual.data_ptr()
         if scale is not None:
             opts.scale = scale.address
-        self.bucket_sizes[index] = n
         try:
-            req = self.comm.iallreduce(buf.data_ptr(), n, opts)
+            req = self.comm.iallreduce(buf.data_ptr(), buf.numel(), opts)
         except InceptionnError as e:
             fut.set_exception(e)
         else:
-            self._pending.put((req, fut, buf, (residual, scale), time.monotonic()))
+            self._pending.put((req, fut, buf, state, time.monotonic()))
         # DDP's C++ side reads the value without the Python unwrap that makes
         # wait() raise set_exception's error: re-raise it in a callback, which
         # marks the returned future as failed, so DDP raises the library's text
@@ -266,21 +271,8 @@ class InceptionnState:
         if not kends:
             return fe.then(lambda f: (scatter(ex, f.value()[0]), buf)[1])
         part = gather(keep)
-        residual, scale = self._bucket_state(index, part.numel(), kends, kkeys)
-        fut = torch.futures.Future()
-        opts = _lib.opts_copy(self.opts)
-        if residual is not None:
-            opts.residual = residual.data_ptr()
-        if scale is not None:
-            opts.scale = scale.address
         self.bucket_sizes[index] = buf.numel()
-        try:
-            req = self.comm.iallreduce(part.data_ptr(), part.numel(), opts)
-        except InceptionnError as e:
-            fut.set_exception(e)
-        else:
-            self._pending.put((req, fut, part, (residual, scale), time.monotonic()))
-        fc = fut.then(_value)
+        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys))
 
         def join(f):
             for g in f.value():
