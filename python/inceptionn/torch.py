@@ -297,10 +297,9 @@ class InceptionnState:
             return
         got = torch.tensor([float(a - b) for a, b in zip(now, base)], dtype=torch.float64)
         dist.all_reduce(got, group=self.group)
-        bits = float((got * torch.tensor([2.0, 10.0, 18.0, 34.0], dtype=torch.float64)).sum())
-        if bits <= 0:
+        if not got.sum():
             return
-        measured = 32.0 * float(got.sum()) / bits
+        measured = _class_ratio(got.tolist())
         floor, t = self.settings["ratio_floor"], self.target
         if measured < floor:
             t = min(_lib.SCALE_RATIO_MAX, t * RATIO_STEP)
@@ -401,8 +400,8 @@ class InceptionnState:
         out["residual_resets"] = self.residual_resets
         if sum(cls):
             total = float(sum(cls))
-            out["classes"] = {bits: c / total for bits, c in zip((2, 10, 18, 34), cls)}
-            out["ratio"] = 32.0 * total / sum(c * bits for c, bits in zip(cls, (2, 10, 18, 34)))
+            out["classes"] = {bits: c / total for bits, c in zip(CLASS_BITS, cls)}
+            out["ratio"] = _class_ratio(cls)
             # the same over the buckets' values, the warm-up's at 32 bits
             v, warm = out["values"], out["warmup_values"] + out["exempt_values"]
             out["whole_ratio"] = (v + warm) / (v / out["ratio"] + warm) if v else out["ratio"]
@@ -606,6 +605,15 @@ def launcher_env():
 # DEFAULT_WARMUP_ITERS iterations travel uncompressed (docs/pytorch.md,
 # "Defaults"; measured in docs/results.md, "Equal accuracy by default").
 DEFAULT_WARMUP_ITERS = 50
+CLASS_BITS = (2, 10, 18, 34)     # the codec's classes: bits a value
+
+
+def _class_ratio(counts):
+    """32 bits over the mean bits of values counted per class (CLASS_BITS),
+    for a non-empty count: the codec's compression ratio."""
+    return 32.0 * sum(counts) / sum(c * b for c, b in zip(counts, CLASS_BITS))
+
+
 # ratio_floor's steering (InceptionnState.steer): how often the ranks
 # compare their measured ratio with the floor, by how much the target moves,
 # and how far above the floor it must be before the target falls back
