@@ -24,7 +24,12 @@ import inceptionn.torch as inct
 
 
 def report(cond, what):
-    print("%s rank %s: %s" % ("ok  " if cond else "FAIL", os.environ.get("RANK", "?"), what), flush=True)
+    # the ranks share one output: each line leaves in one write(), so that
+    # lines of different ranks never run into each other (print() wrote the
+    # text and its newline apart, and two ranks' lines once became one)
+    sys.stdout.flush()
+    os.write(sys.stdout.fileno(), ("%s rank %s: %s\n" % ("ok  " if cond else "FAIL",
+                                                        os.environ.get("RANK", "?"), what)).encode())
 
 
 def main():
