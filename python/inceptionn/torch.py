@@ -123,6 +123,10 @@ class InceptionnState:
         self._thread = threading.Thread(target=self._complete, name="inceptionn-completion",
                                         daemon=True)
         self._thread.start()
+        self._group_pending = queue.Queue()     # the process group's works, in issue order
+        self._group_thread = threading.Thread(target=self._complete_group,
+                                              name="inceptionn-group", daemon=True)
+        self._group_thread.start()
 
     # -- the two ways a bucket travels
     def _param_keys(self, params):
@@ -202,9 +206,10 @@ class InceptionnState:
         self.bucket_sizes[index] = n
         return self._issue(buf, self._bucket_state(index, n, ends, keys))
 
-    def _issue(self, buf, state):
+    def _issue(self, buf, state, raw=False):
         """buf through the library with state, (residual, scale) of its
-        bucket (or its kept parameters): a Future of buf, averaged."""
+        bucket (or its kept parameters): a Future of buf, averaged (raw:
+        the one this state's thread completes, for further chaining)."""
         residual, scale = state
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
@@ -218,6 +223,8 @@ class InceptionnState:
             fut.set_exception(e)
         else:
             self._pending.put((req, fut, buf, state, time.monotonic()))
+        if raw:
+            return fut
         # DDP's C++ side reads the value without the Python unwrap that makes
         # wait() raise set_exception's error: re-raise it in a callback, which
         # marks the returned future as failed, so DDP raises the library's text
@@ -267,20 +274,24 @@ class InceptionnState:
         with self._lock:
             self._counts["exempt_values"] += exv.numel()
         exv.div_(self.world_size)
-        fe = dist.all_reduce(exv, group=self.group, async_op=True).get_future()
+        fe = self._group_allreduce(exv, raw=True)
         if not kends:
-            return fe.then(lambda f: (scatter(ex, f.value()[0]), buf)[1])
+            return fe.then(lambda f: (scatter(ex, f.wait()), buf)[1])
         part = gather(keep)
         self.bucket_sizes[index] = buf.numel()
-        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys))
+        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys), raw=True)
 
         def join(f):
-            for g in f.value():
-                g.value()       # raises a failed half's error
-            scatter(keep, fc.value())
-            scatter(ex, fe.value()[0])
+            for g in (fc, fe):
+                if g.done():
+                    g.wait()    # raises a failed half's own error
+            f.wait()
+            scatter(keep, fc.wait())
+            scatter(ex, fe.wait())
             return buf
-        return torch.futures.collect_all([fc, fe]).then(join)
+        # collect_all sees the error of a then(_value) future at once (not
+        # that of set_exception(), a value to C++), a stalled half aside
+        return torch.futures.collect_all([fc.then(_value), fe.then(_value)]).then(join)
 
     def steer(self):
         """ratio_floor: every RATIO_CHECK_ITERS iterations (at the first
@@ -341,8 +352,34 @@ class InceptionnState:
             self._counts[why + "_calls"] += 1
             self._counts[why + "_values"] += buf.numel() if not buf.is_sparse else buf._nnz()
         buf.div_(self.world_size)
-        fut = dist.all_reduce(buf, group=self.group, async_op=True).get_future()
-        return fut.then(lambda f: f.value()[0])
+        return self._group_allreduce(buf)
+
+    def _group_allreduce(self, buf, raw=False):
+        """buf's sum through the process group: a Future of the sum that this
+        state's thread completes. Python code never runs in the process
+        group's threads (a callback chained to its future would): one that
+        still wanted the GIL when the interpreter was finalizing ended the
+        process with "terminate called without an active exception" (gloo,
+        1 run in about 15 of python/tests/run_check.py with exempt
+        parameters), and before that, a hang. A thread of its own, so that a
+        work that never ends (a stalled peer) does not hold back the
+        library's errors."""
+        work = dist.all_reduce(buf, group=self.group, async_op=True)
+        fut = torch.futures.Future()
+        self._group_pending.put((work, fut))
+        return fut if raw else fut.then(_value)
+
+    def _complete_group(self):
+        while True:
+            item = self._group_pending.get()
+            if item is None:
+                return
+            work, fut = item
+            try:
+                work.wait()
+                fut.set_result(work.result()[0])
+            except Exception as e:      # the process group's error: raise it in DDP
+                fut.set_exception(e)
 
     def _complete(self):
         while True:
@@ -505,6 +542,8 @@ class InceptionnState:
             return
         self._pending.put(None)
         self._thread.join()
+        self._group_pending.put(None)
+        self._group_thread.join()
         self.comm.destroy()
         self.comm = None
         for sc in self.scales.values():
@@ -622,6 +661,13 @@ RATIO_STEP = 1.125
 RATIO_SLACK = 1.25
 
 
+# exempt=: the hook's name for what travels uncompressed (None: the default)
+_EXEMPT = {None: None, "vectors": "vectors", "none": "none", False: "none"}
+# where the adaptive scaling is on, biases and norms travel uncompressed:
+# mobilenet_v2 loses 2 points of DDP's accuracy without it (docs/results.md)
+DEFAULT_EXEMPT = "vectors"
+
+
 def _default_warmup(use_scaling, lossy):
     """warmup_iters when not given: INC_WARMUP_ITERS in the lossy modes,
     else DEFAULT_WARMUP_ITERS where the scaling is on, else 0."""
@@ -686,10 +732,12 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  % (_lib.SCALE_RATIO_MAX, v))
             floor = v
         elif k == "exempt":
-            if v not in (None, "vectors"):
-                raise ValueError("exempt: None or 'vectors' (parameters of at most one "
-                                 "dimension travel uncompressed), got %r" % (v,))
-            exempt = v
+            if not (v is None or v is False or isinstance(v, str) and v in _EXEMPT):
+                raise ValueError("exempt: None (the default: 'vectors' where the adaptive "
+                                 "scaling is on, else nothing), 'vectors' (parameters of at "
+                                 "most one dimension travel uncompressed), False or 'none' "
+                                 "(every parameter through the codec), got %r" % (v,))
+            exempt = _EXEMPT[v]
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
@@ -722,6 +770,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                          "(scaling=False, scale_exp, or a mode without an error bound)")
     if warmup is None:
         warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
+    if exempt is None:
+        exempt = DEFAULT_EXEMPT if use_scaling else "none"
     if warmup_bound is not None and not applies:
         raise ValueError("warmup_error_bound: the %s mode has no error bound"
                          % names.get(o.compression))
@@ -743,7 +793,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scale_ratio": float(scale_ratio or _lib.SCALE_RATIO_DEFAULT) if use_scaling else None,
         "warmup_iters": warmup,
         "warmup_error_bound": warmup_bound,
-        "exempt": exempt,
+        "exempt": None if exempt == "none" else exempt,
         "ratio_floor": float(floor) if floor is not None else None,
         "library": " ".join(names.values()),
     }
@@ -812,9 +862,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       RATIO_CHECK_ITERS iterations the ranks sum the codec classes they sent,
       and while that ratio is under R the scaling's target rises, up to
       the library's largest; it falls back towards scale_ratio once the
-      ratio is RATIO_SLACK times R), exempt (None: every parameter through the
-      codec; "vectors": parameters of at most one dimension, biases and
-      norms, travel through the process group uncompressed).
+      ratio is RATIO_SLACK times R), exempt ("vectors": parameters of at
+      most one dimension, biases and norms, travel through the process group
+      uncompressed; False/"none": every parameter through the codec; None:
+      DEFAULT_EXEMPT ("vectors") where the adaptive scaling is on, else
+      "none").
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

@@ -436,13 +436,14 @@ def scaling():
     # the default warm-up (the suite runs with INC_WARMUP_ITERS=0)
     saved = os.environ.pop("INC_WARMUP_ITERS", None)
     try:
-        got = {}
+        got, exempt = {}, {}
         for name, kw in (("software", dict(compression="software")),
                          ("nic", dict(compression="nic")),
                          ("software, scaling off", dict(compression="software", scaling=False)),
                          ("none", dict(compression="none"))):
             stt = inct.InceptionnState.create(None, **kw)
             got[name] = stt.settings["warmup_iters"]
+            exempt[name] = stt.settings["exempt"]
             stt.close()
         os.environ["INC_WARMUP_ITERS"] = "7"
         stt = inct.InceptionnState.create(None, compression="software", scaling=False)
@@ -452,6 +453,10 @@ def scaling():
                 "software, scaling off": 0, "none": 0, "INC_WARMUP_ITERS=7, scaling off": 7}
         report(got == want and inct.DEFAULT_WARMUP_ITERS > 0,
                "the default warm-up: %s" % ", ".join("%s %d" % kv for kv in got.items()))
+        want = {"software": "vectors", "nic": "vectors", "software, scaling off": None,
+                "none": None}
+        report(exempt == want,
+               "the default exemption: %s" % ", ".join("%s %s" % kv for kv in exempt.items()))
         os.environ["INC_WARMUP_ITERS"] = "soon"
         try:
             inct.InceptionnState.create(None, compression="software").close()
@@ -465,11 +470,12 @@ def scaling():
             os.environ["INC_WARMUP_ITERS"] = saved
     # whole_ratio: the codec's ratio with the warm-up's values at 32 bits
     _, st, _ = train(MLP, dict(compression="software", warmup_iters=2))
-    v, w = st["values"], st["warmup_values"]
-    report(w > 0 and abs(st["whole_ratio"] - (v + w) / (v / st["ratio"] + w)) < 1e-9
+    v, w = st["values"], st["warmup_values"] + st["exempt_values"]
+    report(st["warmup_values"] > 0 and st["exempt_values"] > 0
+           and abs(st["whole_ratio"] - (v + w) / (v / st["ratio"] + w)) < 1e-9
            and st["whole_ratio"] < st["ratio"],
-           "stats(): whole_ratio %.2fx counts the warm-up's values at 32 bits (ratio %.2fx)"
-           % (st["whole_ratio"], st["ratio"]))
+           "stats(): whole_ratio %.2fx counts the warm-up's and the exempt values at 32 bits "
+           "(ratio %.2fx)" % (st["whole_ratio"], st["ratio"]))
     # a warm-up through the codec (warmup_error_bound 16 at the bound 2^-10):
     # the plain codec with the values times 2^6, bit for bit
     coded, st, d = train(MLP, dict(compression="software", warmup_iters=STEPS,
@@ -500,13 +506,16 @@ def scaling():
            "%d values exempt, no codec call (differs by %g, %d calls)"
            % (st["exempt_values"], float((vec - ref).abs().max()), st["calls"]))
     ex, st, d = train(MLP, dict(compression="software", warmup_iters=0, exempt="vectors"))
-    full, _, _ = train(MLP, dict(compression="software", warmup_iters=0))
+    full, stf, _ = train(MLP, dict(compression="software", warmup_iters=0, exempt=False))
+    dflt, std, _ = train(MLP, dict(compression="software", warmup_iters=0))
     v, x = st["values"], st["exempt_values"]
     report(same(d) and x == STEPS * 310 and v == STEPS * (34110 - 310)
-           and not torch.equal(ex, full)
+           and not torch.equal(ex, full) and torch.equal(ex, dflt)
+           and stf["exempt_values"] == 0 and std["exempt_values"] == x
            and abs(st["whole_ratio"] - (v + x) / (v / st["ratio"] + x)) < 1e-9,
-           "exempt='vectors' on the MLP: replicas identical, %d bias values exempt, %d through "
-           "the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 bits"
+           "exempt='vectors' (the default) on the MLP: replicas identical, %d bias values "
+           "exempt, %d through the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 "
+           "bits; exempt=False sends them through the codec"
            % (x, v, st["ratio"], st["whole_ratio"]))
     # ratio_floor: the MLP's classes travel at ~4x at the target 8; a floor
     # of 10 must raise the target (the same on every rank) and the ratio
@@ -519,6 +528,7 @@ def scaling():
            "(without the floor %.2fx)" % (st["scale_target"], st["ratio"], st0["ratio"]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", exempt="norms"),
+                dict(compression="software", exempt=True),
                 dict(compression="software", ratio_floor=13),
                 dict(compression="software", scaling=False, ratio_floor=8),
                 dict(compression="software", scaling=False, scale_ratio=12),
