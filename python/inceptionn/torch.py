@@ -357,11 +357,11 @@ class InceptionnState:
     def _group_allreduce(self, buf, raw=False):
         """buf's sum through the process group: a Future of the sum that this
         state's thread completes. Python code never runs in the process
-        group's threads (a callback chained to its future would): one that
-        still wanted the GIL when the interpreter was finalizing ended the
-        process with "terminate called without an active exception" (gloo,
-        1 run in about 15 of python/tests/run_check.py with exempt
-        parameters), and before that, a hang. A thread of its own, so that a
+        group's threads (a callback chained to its future would): a gloo
+        thread still wanting the GIL at exit is the likely end of 2 of 84
+        runs of python/tests/run_check.py with exempt parameters in
+        "terminate called without an active exception", and of the hangs
+        in ~ProcessGroupGloo seen before. A thread of its own, so that a
         work that never ends (a stalled peer) does not hold back the
         library's errors."""
         work = dist.all_reduce(buf, group=self.group, async_op=True)
