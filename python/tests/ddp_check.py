@@ -17,7 +17,9 @@ by cluster/train-cluster.sh -e, or by python-tests.sh's own launcher).
                             torchvision's resnet18 with a bucket rebuild: replicas
                             identical, exponents in use; InceptionnState.create +
                             register_comm_hook; a checkpoint (state_dict) resumed
-                            in a new DDP continues bit for bit; misuse refused
+                            in a new DDP continues bit for bit; the default warm-up
+                            and exemption (biases and norms through gloo); misuse
+                            refused
 
 Rank 0 prints one "ok ..." or "FAIL ..." line per collective check; kill
 and mismatch print one per rank. Exit status 0 when nothing failed.

@@ -11,7 +11,8 @@
 #     adaptive scaling) on torchvision's resnet18 through a bucket rebuild,
 #     InceptionnState.create + register_comm_hook, a state_dict()
 #     checkpoint resumed bit for bit, misuse refused, the default warm-up
-#     (INC_WARMUP_ITERS) and stats()' whole_ratio;
+#     (INC_WARMUP_ITERS), the default exemption of biases and norms and
+#     stats()' whole_ratio;
 #   - a rank killed with SIGKILL, or stopped with SIGSTOP: the others raise
 #     (at once; after INC_TIMEOUT_MS) (own launcher: torchrun would stop
 #     them itself);
