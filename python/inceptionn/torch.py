@@ -542,8 +542,11 @@ class InceptionnState:
             return
         self._pending.put(None)
         self._thread.join()
+        # the process group's works: the thread ends after them, unwaited.
+        # DDP waits for every bucket before backward() returns, so only a
+        # failed step leaves one, which may wait for a stalled peer until
+        # the group's own timeout (30 minutes by default): close() does not
         self._group_pending.put(None)
-        self._group_thread.join()
         self.comm.destroy()
         self.comm = None
         for sc in self.scales.values():

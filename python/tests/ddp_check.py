@@ -279,10 +279,17 @@ def kill(sig=signal.SIGKILL):
         try:
             ddp(torch.randn(16, 64)).sum().backward()
         except RuntimeError as e:
+            raised = time.monotonic() - t
             msg = next((l.strip() for l in str(e).splitlines() if "inc_" in l), str(e))
+            # close() after the failed step: a gloo half of a bucket may still
+            # wait for the stalled peer (until the group's timeout); close()
+            # must not (a hang here ends the rank by the suite's timeout)
+            state.close()
             report("peer" in msg or "closed" in msg or "broken" in msg or "stalled" in msg,
-                   "raised %.1f s after the last good step (INC_TIMEOUT_MS=%s): %s"
-                   % (time.monotonic() - t, os.environ.get("INC_TIMEOUT_MS"), msg), every_rank=True)
+                   "raised %.1f s after the last good step (INC_TIMEOUT_MS=%s), close() "
+                   "returned after %.1f s: %s" % (raised, os.environ.get("INC_TIMEOUT_MS"),
+                                                  time.monotonic() - t - raised, msg),
+                   every_rank=True)
             sys.stdout.flush()
             os._exit(1 if failed else 0)
         opt.step()
