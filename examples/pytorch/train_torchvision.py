@@ -112,9 +112,17 @@ def serialised(hook):
     def run(state, bucket):
         if last[0] is not None:
             last[0].wait()
-        fut = hook(state, bucket)
+        if run.plain:
+            from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+            fut = default_hooks.allreduce_hook(state.process_group, bucket)
+        else:
+            fut = hook(state, bucket)
         last[0] = fut
         return fut
+    # set while a resumed run lets DDP rebuild its buckets: PowerSGD's
+    # per-bucket state is keyed by the rebuilt layout, and DDP's first
+    # iteration in a process has another one
+    run.plain = False
     return run
 
 
@@ -131,8 +139,9 @@ def make_comm(a, ddp, model):
         state = ps.PowerSGDState(process_group=None, matrix_approximation_rank=a.powersgd_rank,
                                  start_powerSGD_iter=a.powersgd_warmup, use_error_feedback=True,
                                  warm_start=True, random_seed=a.seed)
-        ddp.register_comm_hook(state, serialised(ps.powerSGD_hook))
-        return state, "powersgd"
+        hook = serialised(ps.powerSGD_hook)
+        ddp.register_comm_hook(state, hook)
+        return (state, hook), "powersgd"
     import inceptionn.torch as inct
     kw = {}
     if a.error_bound is not None:
@@ -164,7 +173,7 @@ def comm_state_dict(state, kind):
         return None
     if kind == "inceptionn":
         return state.state_dict()
-    return state.__getstate__()          # PowerSGDState without its process group
+    return state[0].__getstate__()       # PowerSGDState without its process group
 
 
 def comm_load(state, kind, saved):
@@ -173,9 +182,10 @@ def comm_load(state, kind, saved):
     if kind == "inceptionn":
         state.load_state_dict(saved)
     else:
-        group = state.process_group
-        state.__setstate__(saved)
-        state.process_group = group
+        ps = state[0]
+        group = ps.process_group
+        ps.__setstate__(saved)
+        ps.process_group = group
 
 
 # ---------------------------------------------------------------- checkpoints
@@ -369,13 +379,21 @@ def main():
         comm_load(state, kind, blob["comm"])
         clock = blob["clock"]
         del blob
-        if kind == "inceptionn":
+        if kind in ("inceptionn", "powersgd"):
             # DDP's first iteration in a process has one bucket; let it
-            # rebuild its layout before the first real iteration
+            # rebuild its layout before the first real iteration, outside
+            # the hook's state (the inceptionn hook's and PowerSGD's
+            # per-bucket state fits the rebuilt layout only)
             keep = {k: v.clone() for k, v in model.state_dict().items()}
-            with state.no_comm():
-                idx = order.indices(start, rank)
+            idx = order.indices(start, rank)
+            if kind == "inceptionn":
+                with state.no_comm():
+                    F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)),
+                                    train_y[idx]).backward()
+            else:
+                state[1].plain = True
                 F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
+                state[1].plain = False
             opt.zero_grad(set_to_none=True)
             model.load_state_dict(keep)
 

@@ -25,7 +25,9 @@
 #     (4 workers, same data, hyperparameters and initial weights): test
 #     accuracies within 1 point, without and with INCEPTIONN compression;
 #   - examples/pytorch/train_torchvision.py with PowerSGD over resnet18's
-#     several buckets (4 ranks): replicas identical, no gloo abort.
+#     several buckets (4 ranks): replicas identical, no gloo abort; a run
+#     stopped after a checkpoint and resumed ends with the weights of the
+#     uninterrupted one.
 #
 # Every Python process is /usr/bin/python3 or /usr/bin/torchrun (another
 # python3 may come first on PATH). Debian 12's torchrun (torch 1.13 on
@@ -201,12 +203,25 @@ done
 # PowerSGD starts its later all-reduces from gloo's threads: over several
 # buckets the ranks started them in different orders and gloo aborted at the
 # first compressed iteration; train_torchvision serialises the buckets.
-section "train_torchvision: PowerSGD over several buckets (resnet18)"
-out=$(timeout 600 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py --arch resnet18 --iterations 6 --batch 4 --no-eval --log-every 2 \
-	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 2>&1)
-grep -q '^train_torchvision: done: 6 iterations, .* replicas identical' <<<"$out" &&
-	ok "PowerSGD rank 1, 4 compressed iterations over resnet18's buckets: replicas identical" ||
+section "train_torchvision: PowerSGD over several buckets (resnet18), resumed"
+psgd=(examples/pytorch/train_torchvision.py --arch resnet18 --batch 4 --no-eval --log-every 4
+	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 --checkpoint-every 4)
+psgd_run() { timeout 600 build/bin/inc-run -n 4 "$py" "${psgd[@]}" "$@" 2>&1; }
+weights() { sed -n 's/^train_torchvision: done: .* weights \([0-9a-f]*\), replicas identical$/\1/p' <<<"$1"; }
+out=$(psgd_run --iterations 8)
+whole=$(weights "$out")
+[ -n "$whole" ] &&
+	ok "PowerSGD rank 1, 6 compressed iterations over resnet18's buckets: replicas identical" ||
 	ko "PowerSGD: $(grep -aE 'enforce|Error|done' <<<"$out" | tail -n 3)"
+# stopped after its checkpoint at 4, then the same run again: PowerSGD's
+# per-bucket state fits DDP's rebuilt buckets, not the first iteration's
+psgd_run --iterations 5 --checkpoint "$tmp/psgd" >/dev/null
+out=$(psgd_run --iterations 8 --checkpoint "$tmp/psgd")
+if grep -q 'powersgd (resumed at 4)' <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
+	ok "PowerSGD resumed at iteration 4: weights $whole, as uninterrupted"
+else
+	ko "PowerSGD resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
+fi
 
 echo "suite time ${SECONDS}s"
 finish
