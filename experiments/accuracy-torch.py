@@ -101,6 +101,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v2", "x50", 1), ("mobilenet_v2", "x50", 2), ("x50", 1),
          ("mobilenet_v2", "ddp", 3), ("mobilenet_v2", "x50", 3), ("x50", 2), ("x50", 3),
          ("plain", 3), ("psgd1", 3), ("psgd4", 3),
+         ("shufflenet_v2_x1_0", "ddp", 1), ("shufflenet_v2_x1_0", "x50", 1),
+         ("mobilenet_v3_small", "ddp", 1), ("mobilenet_v3_small", "x50", 1),
+         ("regnet_x_400mf", "ddp", 1), ("regnet_x_400mf", "x50", 1),
          ("fp16", 2), ("fp16", 3), ("r12e8", 2), ("r12e8", 3),
          ("mobilenet_v2", "warm50", 3),
          ("inc", 2), ("inc", 3),
@@ -121,7 +124,7 @@ T3_AFTER = ("inc", 1)        # taken after this run of ORDER
 # an ORDER entry (COMM, SEED) is resnet18's; (ARCH, COMM, SEED) another
 # network's on the same schedule: the defaults against DDP where they were
 # not decided (OTHER_SECTION)
-OTHER_ARCHS = ("mobilenet_v2",)
+OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf")
 
 
 def runs():
