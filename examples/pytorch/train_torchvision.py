@@ -161,6 +161,8 @@ def make_comm(a, ddp, model):
         kw["warmup_error_bound"] = a.warmup_error_bound
     if a.ratio_floor is not None:
         kw["ratio_floor"] = a.ratio_floor
+    if a.scale_step is not None:
+        kw["scale_step"] = a.scale_step
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -313,6 +315,9 @@ def parse():
     ap.add_argument("--ratio-floor", type=float, default=None,
                     help="inceptionn: steer the scaling's target so that the measured ratio "
                          "stays at or above this (default: the hook's)")
+    ap.add_argument("--scale-step", type=int, default=None,
+                    help="inceptionn: the most a bucket's scaling exponents move per call "
+                         "(0: any; default: the hook's)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

@@ -134,6 +134,7 @@ _scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
 _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
+_scale_set_step = _declare("inc_scale_set_step", c_int, [c_void_p, c_int])
 SCALE_RATIO_DEFAULT = 8.0                # INC_SCALE_RATIO_DEFAULT
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 
@@ -209,14 +210,17 @@ class Scale:
     """An inc_scale state: one exponent per part of a call site (a bucket),
     parts ending at ends (the last one the call's count), target ratio
     (0: the library's default), policy "balanced" (inc_scale_create) or
-    "each" (inc_scale_create_each)."""
+    "each" (inc_scale_create_each), step: the most an exponent moves per
+    call (inc_scale_set_step; 0: any)."""
 
-    def __init__(self, ends, ratio=0.0, policy="balanced"):
+    def __init__(self, ends, ratio=0.0, policy="balanced", step=0):
         p = c_void_p()
         arr = (c_size_t * len(ends))(*ends)
         make = {"balanced": _scale_create, "each": _scale_create_each}[policy]
         check(make(ctypes.byref(p), len(ends), arr, float(ratio)), "inc_scale_create")
         self._p = p
+        if step:
+            check(_scale_set_step(p, int(step)), "inc_scale_set_step")
         self.ends = list(ends)
         self.ratio = ratio
 

@@ -174,7 +174,8 @@ class InceptionnState:
                 residual[a:b] = r_k
             e[j] = e_k
         if self.use_scaling:
-            scale = _lib.Scale(ends, self.target, self.settings["scaling"])
+            scale = _lib.Scale(ends, self.target, self.settings["scaling"],
+                               self.settings.get("scale_step") or 0)
             if any(e):
                 scale.set_exponents(e)
         if residual is not None:
@@ -448,6 +449,7 @@ class InceptionnState:
         out["scaling"] = self.settings["scaling"]
         out["scale_ratio"] = self.settings["scale_ratio"]
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
+        out["scale_step"] = self.settings["scale_step"]
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
@@ -520,6 +522,8 @@ class InceptionnState:
         theirs.setdefault("warmup_error_bound", None)
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
+        if "scale_step" not in theirs:  # states saved before the option: undamped
+            theirs["scale_step"] = 0 if theirs.get("scaling") else None
         if mine != theirs:
             keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise ValueError("inceptionn.torch: the state_dict was made with other settings: %s"
@@ -669,6 +673,9 @@ _EXEMPT = {None: None, "vectors": "vectors", "none": "none", False: "none"}
 # where the adaptive scaling is on, biases and norms travel uncompressed:
 # mobilenet_v2 loses 2 points of DDP's accuracy without it (docs/results.md)
 DEFAULT_EXEMPT = "vectors"
+# scale_step: the most a bucket's exponents move from one call to the next
+# (inc_scale_set_step) where the adaptive scaling is on; 0: any distance
+DEFAULT_SCALE_STEP = 0
 
 
 def _default_warmup(use_scaling, lossy):
@@ -690,7 +697,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = exempt = floor = None
+    warmup = warmup_bound = exempt = floor = step = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -734,6 +741,13 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "classes may travel at, 1..%g, got %r"
                                  % (_lib.SCALE_RATIO_MAX, v))
             floor = v
+        elif k == "scale_step":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                  or not 0 <= v <= 128):
+                raise ValueError("scale_step: None (DEFAULT_SCALE_STEP) or the most binades a "
+                                 "bucket's scaling exponents move per call, 0..128 (0: any), "
+                                 "got %r" % (v,))
+            step = v
         elif k == "exempt":
             if not (v is None or v is False or isinstance(v, str) and v in _EXEMPT):
                 raise ValueError("exempt: None (the default: 'vectors' where the adaptive "
@@ -746,7 +760,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters, warmup_error_bound, exempt, ratio_floor)" % k)
+                            "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step)"
+                            % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
@@ -768,6 +783,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         if not use_scaling:
             raise ValueError("scale_ratio: the scaling is off (scaling=False, scale_exp, or a "
                              "mode without an error bound)")
+    if step and not use_scaling:
+        raise ValueError("scale_step: damps the adaptive scaling, which is off (scaling=False, "
+                         "scale_exp, or a mode without an error bound)")
     if floor is not None and not use_scaling:
         raise ValueError("ratio_floor: steers the adaptive scaling's target, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
@@ -798,6 +816,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "warmup_error_bound": warmup_bound,
         "exempt": None if exempt == "none" else exempt,
         "ratio_floor": float(floor) if floor is not None else None,
+        "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -865,7 +884,10 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       RATIO_CHECK_ITERS iterations the ranks sum the codec classes they sent,
       and while that ratio is under R the scaling's target rises, up to
       the library's largest; it falls back towards scale_ratio once the
-      ratio is RATIO_SLACK times R), exempt ("vectors": parameters of at
+      ratio is RATIO_SLACK times R), scale_step (the most binades a
+      bucket's scaling exponents move from one call to the next,
+      inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP), exempt
+      ("vectors": parameters of at
       most one dimension, biases and norms, travel through the process group
       uncompressed; False/"none": every parameter through the codec; None:
       DEFAULT_EXEMPT ("vectors") where the adaptive scaling is on, else

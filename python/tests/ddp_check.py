@@ -147,7 +147,7 @@ class Reordered(nn.Module):
 
 
 # ---------------------------------------------------------------- helpers
-def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hook=None):
+def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hook=None, exps=None):
     """Train make() for steps steps on this rank's seeded data (hook: the
     inceptionn hook's settings, torch_hook: one of PyTorch's hooks instead);
     returns (parameters as one float64 tensor, stats or None, digests of
@@ -168,6 +168,8 @@ def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hoo
         opt.step()
         if sizes is not None and state is not None:
             sizes.append(dict(state.bucket_sizes))
+        if exps is not None and state is not None:     # the next call's exponents per bucket
+            exps.append({i: sc.exponents() for i, sc in state.scales.items()})
     params = [p.detach() for p in model.parameters()]
     h = hashlib.sha256()
     for p in params:
@@ -535,7 +537,26 @@ def scaling():
            and st["ratio"] > st0["ratio"],
            "ratio_floor=10 on the MLP: replicas identical, target 8 -> %.2f, ratio %.2fx "
            "(without the floor %.2fx)" % (st["scale_target"], st["ratio"], st0["ratio"]))
+    # scale_step=1: every bucket's exponents move at most one binade a call,
+    # where the undamped choice jumps; replicas stay identical
+    moves = {}
+    for step in (0, 1):
+        ex = []
+        _, st, d = train(MLP, dict(compression="software", warmup_iters=0, scale_step=step),
+                         steps=20, exps=ex)
+        # calls of the same layout (DDP rebuilds its buckets after the first)
+        moves[step] = (same(d), st["scale_step"], max(
+            abs(a - b) for prev, cur in zip(ex, ex[1:])
+            if {i: len(e) for i, e in prev.items()} == {i: len(e) for i, e in cur.items()}
+            for i in cur for a, b in zip(cur[i], prev[i])))
+    report(moves[1][0] and moves[0][0] and moves[1][1] == 1 and moves[1][2] == 1
+           and moves[0][2] > 1,
+           "scale_step=1 on the MLP: replicas identical, exponents move at most %d binade a "
+           "call (undamped: up to %d)" % (moves[1][2], moves[0][2]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
+                dict(compression="software", scale_step=-1),
+                dict(compression="software", scale_step=True),
+                dict(compression="software", scaling=False, scale_step=1),
                 dict(compression="software", exempt="norms"),
                 dict(compression="software", exempt=True),
                 dict(compression="software", ratio_floor=13),

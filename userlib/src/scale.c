@@ -35,7 +35,9 @@ struct inc_scale {
 	enum policy policy;
 	double ratio;           /* BALANCED, EACH: the target ratio */
 	int headroom;           /* HEADROOM: K */
+	int step;               /* the most an exponent moves per call; 0: any */
 	int *e;                 /* the exponents of the next call */
+	int *was;               /* nparts: the exponents of the call being chosen after */
 	uint64_t *hist;         /* nparts x HIST_BINS: the last sum's exponents */
 	int *top;               /* nparts: its largest finite exponent, -1: none */
 };
@@ -65,6 +67,7 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 	s->ratio = ratio;
 	s->headroom = headroom;
 	s->e = calloc(nparts, sizeof(*s->e));
+	s->was = calloc(nparts, sizeof(*s->was));
 	s->hist = calloc(nparts * HIST_BINS, sizeof(*s->hist));
 	s->top = calloc(nparts, sizeof(*s->top));
 	if (ends) {
@@ -72,7 +75,7 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 		if (s->ends)
 			memcpy(s->ends, ends, nparts * sizeof(*s->ends));
 	}
-	if (!s->e || !s->hist || !s->top || (ends && !s->ends)) {
+	if (!s->e || !s->was || !s->hist || !s->top || (ends && !s->ends)) {
 		inc_scale_destroy(s);
 		return INC_E_NOMEM;
 	}
@@ -101,6 +104,7 @@ void inc_scale_destroy(struct inc_scale *s)
 		return;
 	free(s->ends);
 	free(s->e);
+	free(s->was);
 	free(s->hist);
 	free(s->top);
 	free(s);
@@ -139,6 +143,14 @@ int inc_scale_set_ratio(struct inc_scale *s, double ratio)
 	if (!s || s->policy == HEADROOM || !(ratio >= 1 && ratio <= INC_SCALE_RATIO_MAX))
 		return INC_E_ARG;
 	s->ratio = ratio;
+	return 0;
+}
+
+int inc_scale_set_step(struct inc_scale *s, int step)
+{
+	if (!s || step < 0 || step > 128)
+		return INC_E_ARG;
+	s->step = step;
 	return 0;
 }
 
@@ -426,6 +438,7 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 
 	for (E = 0; E < 256; E++)
 		cost[E] = value_bits((unsigned)E, eb);
+	memcpy(s->was, s->e, s->nparts * sizeof(*s->e));
 	for (i = 0; i < s->nparts; i++) {
 		uint64_t *h = s->hist + i * HIST_BINS;
 
@@ -438,11 +451,9 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 		if (eb)
 			s->top[i] = spread_zeros(h, s->top[i], s->e[i], eb);
 	}
-	if (s->policy == BALANCED) {
+	if (s->policy == BALANCED)
 		balanced(s, cost);
-		return;
-	}
-	for (i = 0; i < s->nparts; i++) {
+	for (i = 0; s->policy != BALANCED && i < s->nparts; i++) {
 		int top = s->top[i], cap;
 
 		if (top < 0)        /* nothing but zeros (and Inf/NaN): keep e */
@@ -465,6 +476,15 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 				continue;
 			s->e[i] = clamp(-ilogbf(mx) - 1 - s->headroom, -64, cap);
 		}
+	}
+	/* at most step binades from the exponents of the call just made, but
+	 * never above the overflow cap: a choice made from one sum, whose
+	 * values include the residuals the previous call held back, swings
+	 * (all held back, then all sent) unless it is damped */
+	for (i = 0; s->step && i < s->nparts; i++) {
+		int e = clamp(s->e[i], s->was[i] - s->step, s->was[i] + s->step);
+
+		s->e[i] = s->top[i] >= 0 && e > overflow_cap(s->top[i]) ? overflow_cap(s->top[i]) : e;
 	}
 }
 

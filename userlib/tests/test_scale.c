@@ -302,10 +302,68 @@ static void fused_equals_scalar(void)
 	free(rb);
 }
 
+/* inc_scale_set_step: the exponents move at most step binades a call,
+ * towards what the undamped state chooses, and never past the overflow
+ * cap; the undamped state jumps. */
+static void step(void)
+{
+	size_t ends[2] = { N / 2, N };
+	struct inc_scale *free_s, *damped, *s;
+	float *sum = malloc(N * sizeof(*sum));
+	int ef[2], ed[2], prev[2], k, i, reached = 0;
+
+	for (i = 0; i < N; i++)         /* part 0 small values (up), part 1 large (down) */
+		sum[i] = i < N / 2 ? ldexpf(1.0f + (float)(i % 5) / 8, -20 - i % 9)
+				   : ldexpf(1.0f + (float)(i % 3) / 4, 30 - i % 6);
+	CHECK(inc_scale_create(&free_s, 2, ends, 8) == 0 && inc_scale_create(&damped, 2, ends, 8) == 0,
+	      "create");
+	CHECK(inc_scale_set_step(damped, 1) == 0, "set_step 1");
+	inc_scale_update(free_s, sum, N, EB, 4);
+	inc_scale_get(free_s, ef, 2);
+	CHECK(ef[0] > 3 && ef[1] < -3, "undamped: part 0 up, part 1 down by several binades: %d, %d",
+	      ef[0], ef[1]);
+	for (k = 0; k < 64 && !reached; k++) {
+		inc_scale_get(damped, prev, 2);
+		inc_scale_update(damped, sum, N, EB, 4);
+		inc_scale_get(damped, ed, 2);
+		for (i = 0; i < 2; i++)
+			if (abs(ed[i] - prev[i]) > 1 || (ed[i] - prev[i]) * (ef[i] - prev[i]) < 0)
+				break;
+		if (i < 2) {
+			CHECK(0, "call %d: part %d moved from %d to %d (towards %d, step 1)", k, i,
+			      prev[i], ed[i], ef[i]);
+			break;
+		}
+		reached = ed[0] == ef[0] && ed[1] == ef[1];
+	}
+	CHECK(reached, "step 1 reaches the undamped exponents (%d, %d) a binade a call: %d, %d after "
+	      "%d calls", ef[0], ef[1], ed[0], ed[1], k);
+	CHECK(k == (ef[0] > -ef[1] ? ef[0] : -ef[1]), "in as many calls as the largest move: %d", k);
+	inc_scale_destroy(damped);
+
+	/* the overflow cap binds whatever the step */
+	for (i = 0; i < N; i++)
+		sum[i] = ldexpf(1.0f, 120);
+	CHECK(inc_scale_create(&s, 1, NULL, 8) == 0 && inc_scale_set_step(s, 1) == 0, "create");
+	prev[0] = 64;
+	CHECK(inc_scale_set(s, prev, 1) == 0, "set 64");
+	inc_scale_update(s, sum, N, EB, 4);
+	inc_scale_get(s, ed, 1);
+	CHECK(ed[0] <= 254 - 8 - (127 + 120), "a sum near 2^120 at exponent 64: capped to %d, got %d",
+	      254 - 8 - (127 + 120), ed[0]);
+	CHECK(inc_scale_set_step(s, -1) == INC_E_ARG && inc_scale_set_step(s, 129) == INC_E_ARG &&
+	      inc_scale_set_step(NULL, 1) == INC_E_ARG && inc_scale_set_step(s, 0) == 0,
+	      "step -1, 129 and no state refused, 0 taken");
+	inc_scale_destroy(s);
+	inc_scale_destroy(free_s);
+	free(sum);
+}
+
 int main(void)
 {
 	targets();
 	set_ratio();
+	step();
 	all_zero_part();
 	zeros_are_not_free();
 	fused_equals_scalar();

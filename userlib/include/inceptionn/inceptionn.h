@@ -311,6 +311,16 @@ int inc_scale_set(struct inc_scale *s, const int *e, size_t n);
  * change it before the same call. 0 or INC_E_ARG (a headroom state, a
  * ratio out of range). */
 int inc_scale_set_ratio(struct inc_scale *s, double ratio);
+/* Damp the choice: from the next call on, each exponent moves at most
+ * step binades from the one the call used (never above the overflow
+ * cap); 0 (a new state's): any distance. A choice made from one sum swings
+ * between calls that hold nearly every value back and calls that send
+ * them all at 16 bits: the sum of a call that released held-back
+ * residuals asks for a far lower exponent than the next call's fresh
+ * values need, and a sum of nothing but zeros for a far higher one.
+ * Every rank must set the same step. 0 or INC_E_ARG (no state, step
+ * outside 0..128). */
+int inc_scale_set_step(struct inc_scale *s, int step);
 /* Back to the first call's state (every exponent 0). */
 void inc_scale_reset(struct inc_scale *s);
 
