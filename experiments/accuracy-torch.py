@@ -84,6 +84,11 @@ COMMS = {
     # suspected (mobilenet_v2)
     "ef50": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
              "--warmup-iters", "50"],
+    # the same with the scaling's exponents moving at most one binade a
+    # call (scale_step=1): the undamped choice swings between calls that
+    # hold nearly everything back and calls that send it at 16 bits
+    "x50s1": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
+              "--exempt", "vectors", "--scale-step", "1"],
     "fp16": ["--comm", "fp16"],
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
     "psgd4": ["--comm", "powersgd", "--powersgd-rank", "4"],
@@ -102,8 +107,13 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v2", "ddp", 3), ("mobilenet_v2", "x50", 3), ("x50", 2), ("x50", 3),
          ("plain", 3), ("psgd1", 3), ("psgd4", 3),
          ("shufflenet_v2_x1_0", "ddp", 1), ("shufflenet_v2_x1_0", "x50", 1),
+         ("shufflenet_v2_x1_0", "x50s1", 1), ("x50s1", 1), ("mobilenet_v2", "x50s1", 1),
          ("mobilenet_v3_small", "ddp", 1), ("mobilenet_v3_small", "x50", 1),
+         ("mobilenet_v3_small", "x50s1", 1),
          ("regnet_x_400mf", "ddp", 1), ("regnet_x_400mf", "x50", 1),
+         ("regnet_x_400mf", "x50s1", 1),
+         ("x50s1", 2), ("mobilenet_v2", "x50s1", 2), ("x50s1", 3), ("mobilenet_v2", "x50s1", 3),
+         ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
          ("fp16", 2), ("fp16", 3), ("r12e8", 2), ("r12e8", 3),
          ("mobilenet_v2", "warm50", 3),
          ("inc", 2), ("inc", 3),
@@ -161,7 +171,10 @@ SCREEN = [("ddp", 1, COMMS["ddp"], "DDP's gloo all-reduce"),
           ("x50r12", 1, X50 + ["--scale-ratio", "12"], "the same, target 12"),
           ("x50ef", 1, X50 + ["--scaling", "off"], "the same, scaling off (feedback alone)"),
           ("x50each", 1, X50 + ["--scaling", "each"], "the same, scaling each parameter alone"),
-          ("x50f8", 1, X50 + ["--ratio-floor", "8"], "the same, ratio_floor 8")]
+          ("x50f8", 1, X50 + ["--ratio-floor", "8"], "the same, ratio_floor 8"),
+          ("x50s1", 1, X50 + ["--scale-step", "1"],
+           "the same, the exponents moving at most 1 binade a call (scale_step=1)"),
+          ("x50s2", 1, X50 + ["--scale-step", "2"], "the same, scale_step=2")]
 SCREEN_SECTION = "## Equal accuracy by default: mobilenet_v2, a short screen"
 
 
@@ -571,7 +584,8 @@ OTHER_SECTION = "## Equal accuracy by default: other networks through the hook"
 
 OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter through the codec)",
                 "ef50": "feedback alone, after the same warm-up, every parameter through the codec",
-                "x50": "defaults (biases and norms uncompressed)"}
+                "x50": "defaults (biases and norms uncompressed)",
+                "x50s1": "the same, the exponents moving at most 1 binade a call (scale_step=1)"}
 
 
 def other_table():
@@ -579,7 +593,7 @@ def other_table():
     pair of finished runs (DDP and a hook way, the same seed) is kept."""
     rows, means = [], []
     for arch in OTHER_ARCHS:
-        for comm in ("warm50", "ef50", "x50"):
+        for comm in ("warm50", "ef50", "x50", "x50s1"):
             pairs, seeds = [], []
             for seed in (1, 2, 3):
                 got = {}
