@@ -12,7 +12,8 @@ codec, error feedback alone, and error feedback with the balanced adaptive
 scaling at target ratios 6 and 8, and at 8 after 60 or 30 uncompressed
 iterations, and at 8 after 60 iterations of the plain codec at 2^-16
 (--warmup-error-bound), and at 12 with the bound 2^-8 after 60 uncompressed
-iterations (software mode: the bits the NICs send); the runs at 8, 10 and 12
+iterations, and at 8 after 60 with the exponents damped (--scale-step 1)
+(software mode: the bits the NICs send); the runs at 8, 10 and 12
 made before the scaling's estimate was fixed (42b3337) are kept for the
 record and not run again. A finished run's log is kept in docs/results/defaults-hdc/NAME.json
 and not run again; a stopped run starts over (a few minutes).
@@ -52,6 +53,10 @@ CONFIGS = [
     ("w60r12e8", "feedback + balanced scaling, ratio 12 at 2^-8, after 60 uncompressed iterations",
      ["--compression", "software", "--error-bound", "8", "--scale-ratio", "12",
       "--warmup-iters", "60"]),
+    ("w60s1", "feedback + balanced scaling, ratio 8, after 60 uncompressed iterations, the "
+     "exponents moving at most 1 binade a call (--scale-step 1)",
+     ["--compression", "software", "--scale-ratio", "8", "--warmup-iters", "60",
+      "--scale-step", "1"]),
 ]
 SEEDS = (1, 2, 3)
 

@@ -152,6 +152,8 @@ uint64_t tr_config_hash(const struct run *r)
 	if (o->warmup_error_bound)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "|web%u",
 			 o->warmup_error_bound);
+	if (o->scale_step)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "|ss%d", o->scale_step);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -219,6 +221,8 @@ int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale
 	     r->o.scaling == TR_SCALING_EACH ?
 	     inc_scale_create_each(&s->scale[site], n, ends, r->o.scale_ratio) :
 	     inc_scale_create(&s->scale[site], n, ends, r->o.scale_ratio);
+	if (!rc && r->o.scale_step)
+		rc = inc_scale_set_step(s->scale[site], r->o.scale_step);
 	if (rc)
 		return rc;
 	s->scale_lo[site] = lo;

@@ -120,6 +120,7 @@ cases=(
 	"software mgwfbp, each layer scaled:--compression software --schedule mgwfbp --scaling each"
 	"inc+sketch bucket, balanced scaling:--compression inc+sketch --schedule bucket --bucket-kb 256"
 	"software sync, WA algorithm, balanced scaling:--compression software"
+	"nic bucket, balanced scaling damped to 1 binade a call:--compression nic --schedule bucket --bucket-kb 256 --scale-step 1"
 )
 i=0
 for c in "${cases[@]}"; do
@@ -220,6 +221,9 @@ fi
 "$train" --scale-ratio 12 --scaling off --compression software >"$tmp/r7.out" 2>&1
 [ $? -eq 2 ] && grep -q "scale-ratio" "$tmp/r7.out" && ok "--scale-ratio with --scaling off refused" \
 	|| ko "--scale-ratio with --scaling off: $(cat "$tmp/r7.out")"
+"$train" --scale-step 1 --scaling off --compression software >"$tmp/r8.out" 2>&1
+[ $? -eq 2 ] && grep -q "scale-step" "$tmp/r8.out" && ok "--scale-step with --scaling off refused" \
+	|| ko "--scale-step with --scaling off: $(cat "$tmp/r8.out")"
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"
