@@ -45,7 +45,10 @@ SCHEDULE = ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,
             "--momentum", "0.9", "--weight-decay", "5e-4"]
 # every parameter through the codec: the hook's default before biases and
 # norms were exempt (DEFAULT_EXEMPT); the runs made then keep their meaning
-ALL = ["--exempt", "none"]
+# the scaling undamped: the hook's choice before DEFAULT_SCALE_STEP (the
+# runs made then keep their meaning whatever the default is)
+UNDAMPED = ["--scale-step", "0"]
+ALL = ["--exempt", "none"] + UNDAMPED
 R12E8 = ["--comm", "inceptionn", "--compression", "software", "--error-bound", "8",
          "--scale-ratio", "12"] + ALL
 COMMS = {
@@ -61,7 +64,7 @@ COMMS = {
     "plain": ["--comm", "inceptionn", "--compression", "software", "--plain"],
     # the choices the defaults were decided against
     "ef": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off"],
-    "each": ["--comm", "inceptionn", "--compression", "software", "--scaling", "each"],
+    "each": ["--comm", "inceptionn", "--compression", "software", "--scaling", "each"] + UNDAMPED,
     # the hook's defaults before DEFAULT_EXEMPT: feedback and scaling after
     # 50 uncompressed iterations (2 % of the schedule), every parameter
     # through the codec
@@ -70,7 +73,7 @@ COMMS = {
     # the same with the parameters of at most one dimension (biases, batch
     # norm) uncompressed, what closed mobilenet_v2's gap: the hook's defaults
     "x50": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
-            "--exempt", "vectors"],
+            "--exempt", "vectors"] + UNDAMPED,
     # the same with the warm-up through the codec at 2^-16 (no feedback):
     # resnet18's early gradients are mostly under 2^-16, so the warm-up
     # travels at ~8x instead of 1x
@@ -867,7 +870,7 @@ def probe(only=None):
         shutil.rmtree(d, ignore_errors=True)
         args = ["--arch", "resnet18", "--iterations", str(PROBE_ITERS), "--batch", "32",
                 "--comm", "inceptionn", "--compression", "software", "--error-bound", str(eb),
-                "--scale-ratio", str(target), "--no-eval", "--seed", "1"]
+                "--scale-ratio", str(target), "--no-eval", "--seed", "1"] + UNDAMPED
         if run_one(name, args) != 0:
             print("accuracy-torch: %s failed; see %s" % (name, os.path.join(d, "out.txt")),
                   file=sys.stderr)
