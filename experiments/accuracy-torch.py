@@ -348,6 +348,8 @@ LABELS = {
     "ef50": "inceptionn hook, feedback alone (scaling off) after 50 uncompressed iterations",
     "x50": "inceptionn hook, defaults: feedback + balanced scaling after 50 uncompressed "
            "iterations, biases and norms uncompressed (exempt='vectors')",
+    "x50s1": "inceptionn hook, the same with the exponents moving at most 1 binade a call "
+             "(scale_step=1)",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
     "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",
