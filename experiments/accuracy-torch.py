@@ -773,6 +773,7 @@ CLUSTER_COMMS = {
     "ddp": COMMS["ddp"],
     "inc": COMMS["inc"],
     "x50": COMMS["x50"] + ["--warmup-iters", "0"],
+    "x50s1": COMMS["x50s1"] + ["--warmup-iters", "0"],
     "plain": COMMS["plain"],
     "r12e8": R12E8 + ["--warmup-iters", "0"],
     "fp16": COMMS["fp16"],

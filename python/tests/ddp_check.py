@@ -447,7 +447,7 @@ def scaling():
     # the default warm-up (the suite runs with INC_WARMUP_ITERS=0)
     saved = os.environ.pop("INC_WARMUP_ITERS", None)
     try:
-        got, exempt = {}, {}
+        got, exempt, step = {}, {}, {}
         for name, kw in (("software", dict(compression="software")),
                          ("nic", dict(compression="nic")),
                          ("software, scaling off", dict(compression="software", scaling=False)),
@@ -455,6 +455,7 @@ def scaling():
             stt = inct.InceptionnState.create(None, **kw)
             got[name] = stt.settings["warmup_iters"]
             exempt[name] = stt.settings["exempt"]
+            step[name] = stt.settings["scale_step"]
             stt.close()
         os.environ["INC_WARMUP_ITERS"] = "7"
         stt = inct.InceptionnState.create(None, compression="software", scaling=False)
@@ -468,6 +469,10 @@ def scaling():
                 "none": None}
         report(exempt == want,
                "the default exemption: %s" % ", ".join("%s %s" % kv for kv in exempt.items()))
+        want = {"software": inct.DEFAULT_SCALE_STEP, "nic": inct.DEFAULT_SCALE_STEP,
+                "software, scaling off": None, "none": None}
+        report(step == want, "the default scale_step: %s"
+               % ", ".join("%s %s" % kv for kv in step.items()))
         os.environ["INC_WARMUP_ITERS"] = "soon"
         try:
             inct.InceptionnState.create(None, compression="software").close()
