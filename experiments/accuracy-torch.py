@@ -72,6 +72,7 @@ COMMS = {
     + ALL,
     # the same with the parameters of at most one dimension (biases, batch
     # norm) uncompressed, what closed mobilenet_v2's gap: the hook's defaults
+    # before scale_step
     "x50": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
             "--exempt", "vectors"] + UNDAMPED,
     # the same with the warm-up through the codec at 2^-16 (no feedback):
@@ -89,7 +90,8 @@ COMMS = {
              "--warmup-iters", "50"],
     # the same with the scaling's exponents moving at most one binade a
     # call (scale_step=1): the undamped choice swings between calls that
-    # hold nearly everything back and calls that send it at 16 bits
+    # hold nearly everything back and calls that send it at 16 bits. The
+    # hook's defaults
     "x50s1": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
               "--exempt", "vectors", "--scale-step", "1"],
     "fp16": ["--comm", "fp16"],
@@ -168,7 +170,8 @@ SCREEN = [("ddp", 1, COMMS["ddp"], "DDP's gloo all-reduce"),
           ("ddp", 2, COMMS["ddp"], "DDP's gloo all-reduce"),
           ("warm50", 1, COMMS["warm50"], "every parameter through the codec (the earlier defaults)"),
           ("eb16", 1, COMMS["warm50"] + ["--error-bound", "16"], "the same at 2^-16"),
-          ("x50", 1, X50, "the defaults: biases and norms uncompressed (exempt='vectors')"),
+          ("x50", 1, X50, "biases and norms uncompressed (exempt='vectors'), undamped (the "
+           "defaults then)"),
           ("x50r10", 1, X50 + ["--scale-ratio", "10"], "the same, target 10"),
           ("x50r12", 1, X50 + ["--scale-ratio", "12"], "the same, target 12"),
           ("x50ef", 1, X50 + ["--scaling", "off"], "the same, scaling off (feedback alone)"),
@@ -345,10 +348,11 @@ LABELS = {
     "warm50e16": "inceptionn hook, feedback + balanced scaling after 50 iterations of the plain codec at 2^-16",
     "r12e8": "inceptionn hook, feedback + balanced scaling at ratio 12 and 2^-8 after 40 uncompressed iterations",
     "ef50": "inceptionn hook, feedback alone (scaling off) after 50 uncompressed iterations",
-    "x50": "inceptionn hook, defaults: feedback + balanced scaling after 50 uncompressed "
-           "iterations, biases and norms uncompressed (exempt='vectors')",
-    "x50s1": "inceptionn hook, the same with the exponents moving at most 1 binade a call "
-             "(scale_step=1)",
+    "x50": "inceptionn hook, feedback + balanced scaling after 50 uncompressed iterations, "
+           "biases and norms uncompressed (exempt='vectors'), the scaling undamped (the "
+           "defaults before scale_step)",
+    "x50s1": "inceptionn hook, defaults: the same with the exponents moving at most 1 binade "
+             "a call (scale_step=1)",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
     "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",
@@ -370,16 +374,19 @@ def summ(recs):
 
 
 def whole_ratio(recs, ratio=None):
-    """The run's ratio (default its summary's; or another of the library's
-    ratios, e.g. wire_ratio) with its warm-up iterations (uncompressed)
+    """The run's ratio (default the hook's stats()['ratio'], else the
+    summary's; or another of the library's ratios, e.g. wire_ratio) with its
+    exempt values and its warm-up iterations (uncompressed)
     counted at 32 bits: every iteration carries the same gradient values,
     so of N iterations W travel at 1x. From the config's warmup_iters, not
     from the stats' counters: a run resumed before the hook carried them
     in its state_dict() counts only the iterations after the resume."""
     sr = summ(recs)
     cfg = next(r for r in recs if r["type"] == "config")
-    ratio = ratio or sr["ratio"]
     st = sr.get("stats") or {}
+    # the codec's own ratio: the summary's is train_torchvision's bytes
+    # ratio, the exempt values already in it
+    ratio = ratio or st.get("ratio") or sr["ratio"]
     if st.get("exempt_values"):     # exempt parameters travel at 32 bits too
         x = st["exempt_values"] / (st["values"] + st["exempt_values"])
         ratio = 1 / ((1 - x) / ratio + x)
@@ -588,8 +595,10 @@ OTHER_SECTION = "## Equal accuracy by default: other networks through the hook"
 
 OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter through the codec)",
                 "ef50": "feedback alone, after the same warm-up, every parameter through the codec",
-                "x50": "defaults (biases and norms uncompressed)",
-                "x50s1": "the same, the exponents moving at most 1 binade a call (scale_step=1)"}
+                "x50": "biases and norms uncompressed, the scaling undamped (the defaults before "
+                       "scale_step)",
+                "x50s1": "defaults: the same, the exponents moving at most 1 binade a call "
+                         "(scale_step=1)"}
 
 
 def other_table():
@@ -636,12 +645,13 @@ def other_table():
                  "| ratio |", "|---|---|---|---|---|---|---|---|"] + means
     return [OTHER_SECTION, "",
             "The defaults were decided on HDC, LeNet and resnet18 (the exemption of biases and "
-            "norms, on mobilenet_v2 and resnet18); here they are run on a network they were not "
+            "norms, on mobilenet_v2 and resnet18; the damping of the scaling, on shufflenet_v2, "
+            "mobilenet_v2 and resnet18); here they are run on networks they were not all "
             "decided on: the schedule of the resnet18 section above "
             "(5 epochs, lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay "
             "5e-4, 4 workers x batch 32, 32 x 32 inputs), DDP's own all-reduce against "
-            "`register(ddp, compression=\"software\")` with nothing else (the rows before the "
-            "exemption: `exempt=False`), the same seed. The "
+            "`register(ddp, compression=\"software\")` with nothing else (the rows of earlier "
+            "defaults name what differed: `exempt=False`, `scale_step=0`), the same seed. The "
             "ratio is the hook's `stats()['ratio']` (the codec's classes, after the warm-up), "
             "then the same with the warm-up's iterations (and any exempt values) at 32 bits, "
             "then the bytes ratio (`wire_ratio`, the same counted at 32 bits). Made by `make accuracy-torch` (logs in "

@@ -674,8 +674,11 @@ _EXEMPT = {None: None, "vectors": "vectors", "none": "none", False: "none"}
 # mobilenet_v2 loses 2 points of DDP's accuracy without it (docs/results.md)
 DEFAULT_EXEMPT = "vectors"
 # scale_step: the most a bucket's exponents move from one call to the next
-# (inc_scale_set_step) where the adaptive scaling is on; 0: any distance
-DEFAULT_SCALE_STEP = 0
+# (inc_scale_set_step) where the adaptive scaling is on; 0: any distance.
+# Undamped, the exponents of shufflenet_v2 and mobilenet_v2 swing call after
+# call between holding nearly every value back and sending them at 16 bits
+# (docs/results.md, "the scaling damped"); damped they stay level
+DEFAULT_SCALE_STEP = 1
 
 
 def _default_warmup(use_scaling, lossy):
@@ -886,7 +889,8 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       the library's largest; it falls back towards scale_ratio once the
       ratio is RATIO_SLACK times R), scale_step (the most binades a
       bucket's scaling exponents move from one call to the next,
-      inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP), exempt
+      inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the
+      adaptive scaling is on), exempt
       ("vectors": parameters of at
       most one dimension, biases and norms, travel through the process group
       uncompressed; False/"none": every parameter through the codec; None:
