@@ -58,7 +58,8 @@ def worker(a):
         opt.zero_grad()
         F.cross_entropy(ddp(tt.prepare(x[idx], 32)), y[idx]).backward()
         opt.step()
-        counts = state.stats().get("classes") and state._counters()["class_values"]
+        counts = state._counters()["class_values"]
+        counts = counts if sum(counts) else None       # nothing through the codec yet
         if out and counts and prev is not None:
             d = [c - p for c, p in zip(counts, prev)]
             if sum(d):
@@ -99,6 +100,8 @@ def main():
         ap.error("--iterations: more than %d (the warm-up) + 2" % WARMUP)
     if a.worker:
         return worker(a)
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from inceptionn.torch import _class_ratio as class_ratio   # the hook's ratio of class counts
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -129,7 +132,7 @@ def main():
         print("scale-swing: %s scale_step=%d: %d compressed iterations, per iteration %.2fx mean "
               "(sd %.2f, %.2f-%.2fx), %d above 14x, %d below 4x; over them all %.2fx"
               % (a.arch, step, len(r), statistics.mean(r), statistics.pstdev(r), min(r), max(r),
-                 sum(v > 14 for v in r), sum(v < 4 for v in r), inct_ratio(tot)))
+                 sum(v > 14 for v in r), sum(v < 4 for v in r), class_ratio(tot)))
     png = os.path.join(ROOT, "docs", "results", "torch-swing-%s.png" % a.arch)
     tsv = {}
     for step, path in logs.items():     # gnuplot reads plain columns
@@ -149,10 +152,6 @@ def main():
         os.remove(p)
     print("scale-swing: %s" % os.path.relpath(png, ROOT))
     return 0
-
-
-def inct_ratio(counts):
-    return 32.0 * sum(counts) / sum(c * b for c, b in zip(counts, (2, 10, 18, 34)))
 
 
 if __name__ == "__main__":
