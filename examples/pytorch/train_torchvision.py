@@ -25,6 +25,7 @@ the same arguments continues from the last complete checkpoint, with the
 log cut back to it: the result is that of the uninterrupted run.
 """
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -119,10 +120,20 @@ def serialised(hook):
             fut = hook(state, bucket)
         last[0] = fut
         return fut
-    # set while a resumed run lets DDP rebuild its buckets: PowerSGD's
-    # per-bucket state is keyed by the rebuilt layout, and DDP's first
-    # iteration in a process has another one
+
+    @contextlib.contextmanager
+    def plain_pass():
+        """While active every bucket goes through a plain all-reduce,
+        outside PowerSGD's state: the pass in which a resumed run lets DDP
+        rebuild its buckets (PowerSGD's per-bucket state is keyed by the
+        rebuilt layout; DDP's first iteration in a process has another)."""
+        run.plain = True
+        try:
+            yield
+        finally:
+            run.plain = False
     run.plain = False
+    run.plain_pass = plain_pass
     return run
 
 
@@ -391,14 +402,8 @@ def main():
             # per-bucket state fits the rebuilt layout only)
             keep = {k: v.clone() for k, v in model.state_dict().items()}
             idx = order.indices(start, rank)
-            if kind == "inceptionn":
-                with state.no_comm():
-                    F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)),
-                                    train_y[idx]).backward()
-            else:
-                state[1].plain = True
+            with state.no_comm() if kind == "inceptionn" else state[1].plain_pass():
                 F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
-                state[1].plain = False
             opt.zero_grad(set_to_none=True)
             model.load_state_dict(keep)
 
