@@ -122,9 +122,13 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("regnet_x_400mf", "ddp", 1), ("regnet_x_400mf", "x50s1", 1),
          ("mobilenet_v3_small", "x50", 1),
          ("mobilenet_v2", "x50s1r6", 1), ("mobilenet_v3_small", "x50s1r6", 1),
-         ("x50s1r6", 1), ("shufflenet_v2_x1_0", "x50s1r6", 1),
+         ("x50s1r6", 1),
+         ("mobilenet_v2", "x50s1", 2), ("mobilenet_v3_small", "ddp", 2),
+         ("mobilenet_v3_small", "x50s1", 2), ("x50s1", 2),
+         ("shufflenet_v2_x1_0", "x50s1r6", 1),
          ("regnet_x_400mf", "x50", 1), ("regnet_x_400mf", "x50s1r6", 1),
-         ("x50s1", 2), ("mobilenet_v2", "x50s1", 2), ("x50s1", 3), ("mobilenet_v2", "x50s1", 3),
+         ("mobilenet_v2", "x50s1", 3), ("x50s1", 3),
+         ("mobilenet_v3_small", "ddp", 3), ("mobilenet_v3_small", "x50s1", 3),
          ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
          ("fp16", 2), ("fp16", 3), ("r12e8", 2), ("r12e8", 3),
          ("mobilenet_v2", "warm50", 3),
@@ -440,6 +444,15 @@ def time_to(recs, target, clock):
     return None
 
 
+def stdev(xs):
+    """The sample standard deviation of xs (0 for fewer than two)."""
+    xs = list(xs)
+    if len(xs) < 2:
+        return 0.0
+    m = sum(xs) / len(xs)
+    return (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+
+
 def table():
     """The section of docs/results.md and its plot, from the kept logs."""
     got = {}
@@ -453,6 +466,7 @@ def table():
         return 1
     ref = {s: summ(r)["accuracy"] for s, r in got["ddp"].items()}
     spread = max(ref.values()) - min(ref.values())
+    sd = stdev(ref.values())
     cfg = next(r for r in next(iter(got["ddp"].values())) if r["type"] == "config")
     lines = [SECTION, "",
              "torchvision's `resnet18` (11.2 M parameters, batch norm) on Fashion-MNIST, "
@@ -511,12 +525,12 @@ def table():
             "%.1fx" % (sum(wires) / len(wires)) if wires else "",
             "%.2f MB" % (sum(nbytes) / len(nbytes) / 1e6) if nbytes else "", ms, cl_ms, tta))
     lines += ["", "The uncompressed runs' seed-to-seed spread (largest minus smallest final "
-              "accuracy): %.2f points over %d seed(s). The ratio is 32 bits over the mean bits of "
+              "accuracy): %.2f points over %d seed(s), a standard deviation of %.2f. The ratio is 32 bits over the mean bits of "
               "the codec's classes of what each rank contributed (the hook's `stats()['ratio']`; "
               "warm-up iterations counted at 32 bits), or the raw bytes over the hook's bytes for "
               "fp16 and PowerSGD; the bytes ratio is the hook's `wire_ratio` (values sent x 4 "
               "over bytes sent, framing and the all-gather's denser sums included; warm-up "
-              "iterations counted at 32 bits)." % (spread, len(ref)),
+              "iterations counted at 32 bits)." % (spread, len(ref), sd),
               "",
               "Bytes per iteration: what one rank's gradient takes in the hook's encoding (the "
               "full gradient's 4 bytes a value over the ratio; PowerSGD's P and Q, fp16's 2 "
@@ -642,17 +656,19 @@ def other_table():
                 seeds.append(str(seed))
             if len(pairs) > 1:
                 ddp = [a for a, _, _ in pairs]
-                means.append("| %s | %s | %s | %.2f %% | %.2f %% | %+.2f | %.2f | %.1f-%.1fx |"
+                means.append("| %s | %s | %s | %.2f %% | %.2f %% | %+.2f | %.2f (sd %.2f) "
+                             "| %.1f-%.1fx |"
                              % (arch, OTHER_LABELS[comm], ",".join(seeds),
                                 sum(ddp) / len(ddp), sum(h for _, h, _ in pairs) / len(pairs),
                                 sum(h - a for a, h, _ in pairs) / len(pairs), max(ddp) - min(ddp),
+                                stdev(ddp),
                                 min(r for _, _, r in pairs), max(r for _, _, r in pairs)))
     if not rows:
         return None
     if means:
         means = ["", "Over the seeds (paired with DDP's run of the same seed):", "",
-                 "| network | hook | seeds | DDP mean | hook mean | mean gap | DDP's spread "
-                 "| ratio |", "|---|---|---|---|---|---|---|---|"] + means
+                 "| network | hook | seeds | DDP mean | hook mean | mean gap "
+                 "| DDP's spread (largest - smallest, sd) | ratio |", "|---|---|---|---|---|---|---|---|"] + means
     return [OTHER_SECTION, "",
             "The defaults were decided on HDC, LeNet and resnet18 (the exemption of biases and "
             "norms, on mobilenet_v2 and resnet18; the damping of the scaling, on shufflenet_v2, "
