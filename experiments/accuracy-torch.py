@@ -49,6 +49,10 @@ SCHEDULE = ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,
 # runs made then keep their meaning whatever the default is)
 UNDAMPED = ["--scale-step", "0"]
 ALL = ["--exempt", "none"] + UNDAMPED
+# 50 uncompressed iterations, then the parameters of at most one dimension
+# (biases, batch norm) uncompressed: the hook's warm-up and exemption
+EXEMPT50 = ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
+            "--exempt", "vectors"]
 R12E8 = ["--comm", "inceptionn", "--compression", "software", "--error-bound", "8",
          "--scale-ratio", "12"] + ALL
 COMMS = {
@@ -73,8 +77,7 @@ COMMS = {
     # the same with the parameters of at most one dimension (biases, batch
     # norm) uncompressed, what closed mobilenet_v2's gap: the hook's defaults
     # before scale_step
-    "x50": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
-            "--exempt", "vectors"] + UNDAMPED,
+    "x50": EXEMPT50 + UNDAMPED,
     # the same with the warm-up through the codec at 2^-16 (no feedback):
     # resnet18's early gradients are mostly under 2^-16, so the warm-up
     # travels at ~8x instead of 1x
@@ -92,13 +95,11 @@ COMMS = {
     # call (scale_step=1): the undamped choice swings between calls that
     # hold nearly everything back and calls that send it at 16 bits. The
     # hook's defaults
-    "x50s1": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
-              "--exempt", "vectors", "--scale-step", "1"],
+    "x50s1": EXEMPT50 + ["--scale-step", "1"],
     # the same at the target ratio 6: damped, the runs travel at 10.6-13.4x
     # against the target 8; a lower target buys precision where the
     # MobileNets fall behind
-    "x50s1r6": ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
-                "--exempt", "vectors", "--scale-step", "1", "--scale-ratio", "6"],
+    "x50s1r6": EXEMPT50 + ["--scale-step", "1", "--scale-ratio", "6"],
     "fp16": ["--comm", "fp16"],
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
     "psgd4": ["--comm", "powersgd", "--powersgd-rank", "4"],
