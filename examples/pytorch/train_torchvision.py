@@ -210,7 +210,10 @@ def save_checkpoint(a, rank, it, ddp, opt, sched, state, kind, clock):
     path, latest = ckpt_paths(a.checkpoint, it, rank)
     blob = {"iteration": it, "model": ddp.module.state_dict(), "optimizer": opt.state_dict(),
             "scheduler": sched.state_dict(), "comm": comm_state_dict(state, kind),
-            "clock": clock, "args": vars(a)}
+            "clock": clock, "args": vars(a),
+            # dropout's masks (mobilenet_v2, mobilenet_v3, alexnet, vgg16)
+            # come from torch's generator: a resumed run draws the same ones
+            "rng": torch.get_rng_state()}
     torch.save(blob, path + ".tmp")
     os.replace(path + ".tmp", path)
     dist.barrier()
@@ -339,6 +342,10 @@ def parse():
                     help="iterations between test-set evaluations (0: four per epoch)")
     ap.add_argument("--no-eval", action="store_true",
                     help="no test-set evaluation (runs that only gather the hook's statistics)")
+    ap.add_argument("--eval-bn-before-last", action="store_true",
+                    help="also evaluate the final weights with the batch-norm statistics of "
+                         "before the last iteration's forward (summary: accuracy_bn_before_last): "
+                         "how much of the final accuracy is rank 0's last batch")
     ap.add_argument("--log-every", type=int, default=20, help="iterations between progress lines")
     ap.add_argument("--checkpoint", help="directory for checkpoints (resume from it when present)")
     ap.add_argument("--checkpoint-every", type=int, default=200)
@@ -394,6 +401,7 @@ def main():
         sched.load_state_dict(blob["scheduler"])
         comm_load(state, kind, blob["comm"])
         clock = blob["clock"]
+        rng = blob.get("rng")       # absent in checkpoints made before it was kept
         del blob
         if kind in ("inceptionn", "powersgd"):
             # DDP's first iteration in a process has one bucket; let it
@@ -406,6 +414,8 @@ def main():
                 F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
             opt.zero_grad(set_to_none=True)
             model.load_state_dict(keep)
+        if rng is not None:         # after the rebuild pass, whose dropout drew from it
+            torch.set_rng_state(rng)
 
     log = None
     if a.log and rank == 0:
@@ -454,6 +464,8 @@ def main():
         x, y = prepare(train_x[idx], a.input_size), train_y[idx]
         t1 = time.monotonic()
         opt.zero_grad(set_to_none=True)
+        if a.eval_bn_before_last and it == total - 1:
+            bn_before = [b.clone() for b in model.buffers()]
         loss = F.cross_entropy(ddp(x), y)
         loss.backward()
         opt.step()
@@ -489,6 +501,21 @@ def main():
 
     acc, tl = (None, None) if a.no_eval else evaluate(model, test_x, test_y, a.input_size, rank,
                                                       workers)
+    extra = {}
+    if a.eval_bn_before_last and not a.no_eval and start < total:
+        # evaluate() left every rank with rank 0's statistics: put rank 0's
+        # from before its last forward in, evaluate, and put them back
+        after = [b.clone() for b in model.buffers()]
+        with torch.no_grad():
+            for b, v in zip(model.buffers(), bn_before):
+                b.copy_(v)
+            extra["accuracy_bn_before_last"], _ = evaluate(model, test_x, test_y, a.input_size,
+                                                           rank, workers)
+            for b, v in zip(model.buffers(), after):
+                b.copy_(v)
+        if rank == 0:
+            print("%s: with the batch-norm statistics of before the last forward: test accuracy "
+                  "%.2f %%" % (PROG, extra["accuracy_bn_before_last"]), flush=True)
     sync_buffers(model)
     dg = digest(model)
     every = [None] * workers
@@ -507,7 +534,8 @@ def main():
            replicas_identical=all(d == dg for d in every), train_s=clock["train_s"],
            iter_ms=1e3 * clock["train_s"] / n, bytes_per_iter=bytes_iter,
            ratio=4.0 * nparams / bytes_iter if bytes_iter else None,
-           stats={k: v for k, v in st.items() if isinstance(v, (int, float, str, bool, dict))})
+           stats={k: v for k, v in st.items() if isinstance(v, (int, float, str, bool, dict))},
+           **extra)
     if rank == 0:
         print("%s: done: %d iterations, test accuracy %s, weights %s, replicas %s"
               % (PROG, total, "%.2f %%" % acc if acc is not None else "not measured", dg,

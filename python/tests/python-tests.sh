@@ -223,5 +223,39 @@ else
 	ko "PowerSGD resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
 fi
 
+# --eval-bn-before-last evaluates once more with rank 0's batch-norm
+# statistics of before the last forward and puts the final ones back: the
+# final weights and statistics (the digest covers both) and the final
+# accuracy are those of the run without it
+section "train_torchvision: --eval-bn-before-last leaves the run as it was"
+bn=(examples/pytorch/train_torchvision.py --arch mobilenet_v3_small --batch 8 --iterations 3
+	--eval-every 100 --comm ddp)
+bn_acc() { sed -n 's/^train_torchvision: done: .* test accuracy \([0-9.]*\) %.*/\1/p' <<<"$1"; }
+plain_out=$(timeout 600 build/bin/inc-run -n 4 "$py" "${bn[@]}" 2>&1)
+bn_out=$(timeout 600 build/bin/inc-run -n 4 "$py" "${bn[@]}" --eval-bn-before-last 2>&1)
+if [ -n "$(weights "$plain_out")" ] && [ "$(weights "$bn_out")" = "$(weights "$plain_out")" ] &&
+   [ "$(bn_acc "$bn_out")" = "$(bn_acc "$plain_out")" ] &&
+   grep -q 'statistics of before the last forward: test accuracy [0-9.]* %' <<<"$bn_out"; then
+	ok "mobilenet_v3_small, 3 iterations: weights $(weights "$bn_out") and $(bn_acc "$bn_out") % with and without it; $(grep -o 'before the last forward: test accuracy [0-9.]* %' <<<"$bn_out")"
+else
+	ko "--eval-bn-before-last: weights '$(weights "$bn_out")' against '$(weights "$plain_out")', accuracy '$(bn_acc "$bn_out")' against '$(bn_acc "$plain_out")': $(grep -aE 'before the last|Error|done' <<<"$bn_out" | tail -n 3)"
+fi
+
+# mobilenet_v3_small has dropout, whose masks come from torch's generator:
+# the checkpoint carries its state, or the resumed run draws other masks
+section "train_torchvision: a network with dropout (mobilenet_v3_small), resumed"
+drop=(examples/pytorch/train_torchvision.py --arch mobilenet_v3_small --batch 8 --no-eval
+	--log-every 4 --comm inceptionn --warmup-iters 2 --checkpoint-every 4)
+drop_run() { timeout 600 build/bin/inc-run -n 4 "$py" "${drop[@]}" "$@" 2>&1; }
+out=$(drop_run --iterations 8)
+whole=$(weights "$out")
+drop_run --iterations 5 --checkpoint "$tmp/drop" >/dev/null
+out=$(drop_run --iterations 8 --checkpoint "$tmp/drop")
+if grep -q 'inceptionn (resumed at 4)' <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
+	ok "mobilenet_v3_small resumed at iteration 4: weights $whole, as uninterrupted"
+else
+	ko "mobilenet_v3_small resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
+fi
+
 echo "suite time ${SECONDS}s"
 finish
