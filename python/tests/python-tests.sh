@@ -204,35 +204,42 @@ done
 # buckets the ranks started them in different orders and gloo aborted at the
 # first compressed iteration; train_torchvision serialises the buckets.
 section "train_torchvision: PowerSGD over several buckets (resnet18), resumed"
-psgd=(examples/pytorch/train_torchvision.py --arch resnet18 --batch 4 --no-eval --log-every 4
-	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 --checkpoint-every 4)
-psgd_run() { timeout 600 build/bin/inc-run -n 4 "$py" "${psgd[@]}" "$@" 2>&1; }
+tv() { timeout 600 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py "$@" 2>&1; }
 weights() { sed -n 's/^train_torchvision: done: .* weights \([0-9a-f]*\), replicas identical$/\1/p' <<<"$1"; }
-out=$(psgd_run --iterations 8)
+# resumed LABEL KIND DIR WHOLE ARGS...: the run of ARGS stopped after its
+# checkpoint at 4, then the same run again to 8 ends with the weights WHOLE
+# of the uninterrupted one
+resumed() {
+	local label=$1 kind=$2 dir=$3 whole=$4 out
+	shift 4
+	tv "$@" --iterations 5 --checkpoint "$dir" >/dev/null
+	out=$(tv "$@" --iterations 8 --checkpoint "$dir")
+	if grep -q "$kind (resumed at 4)" <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
+		ok "$label resumed at iteration 4: weights $whole, as uninterrupted"
+	else
+		ko "$label resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
+	fi
+}
+psgd=(--arch resnet18 --batch 4 --no-eval --log-every 4
+	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 --checkpoint-every 4)
+out=$(tv "${psgd[@]}" --iterations 8)
 whole=$(weights "$out")
 [ -n "$whole" ] &&
 	ok "PowerSGD rank 1, 6 compressed iterations over resnet18's buckets: replicas identical" ||
 	ko "PowerSGD: $(grep -aE 'enforce|Error|done' <<<"$out" | tail -n 3)"
-# stopped after its checkpoint at 4, then the same run again: PowerSGD's
-# per-bucket state fits DDP's rebuilt buckets, not the first iteration's
-psgd_run --iterations 5 --checkpoint "$tmp/psgd" >/dev/null
-out=$(psgd_run --iterations 8 --checkpoint "$tmp/psgd")
-if grep -q 'powersgd (resumed at 4)' <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
-	ok "PowerSGD resumed at iteration 4: weights $whole, as uninterrupted"
-else
-	ko "PowerSGD resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
-fi
+# PowerSGD's per-bucket state fits DDP's rebuilt buckets, not the first
+# iteration's
+resumed PowerSGD powersgd "$tmp/psgd" "$whole" "${psgd[@]}"
 
 # --eval-bn-before-last evaluates once more with rank 0's batch-norm
 # statistics of before the last forward and puts the final ones back: the
 # final weights and statistics (the digest covers both) and the final
 # accuracy are those of the run without it
 section "train_torchvision: --eval-bn-before-last leaves the run as it was"
-bn=(examples/pytorch/train_torchvision.py --arch mobilenet_v3_small --batch 8 --iterations 3
-	--eval-every 100 --comm ddp)
+bn=(--arch mobilenet_v3_small --batch 8 --iterations 3 --eval-every 100 --comm ddp)
 bn_acc() { sed -n 's/^train_torchvision: done: .* test accuracy \([0-9.]*\) %.*/\1/p' <<<"$1"; }
-plain_out=$(timeout 600 build/bin/inc-run -n 4 "$py" "${bn[@]}" 2>&1)
-bn_out=$(timeout 600 build/bin/inc-run -n 4 "$py" "${bn[@]}" --eval-bn-before-last 2>&1)
+plain_out=$(tv "${bn[@]}")
+bn_out=$(tv "${bn[@]}" --eval-bn-before-last)
 if [ -n "$(weights "$plain_out")" ] && [ "$(weights "$bn_out")" = "$(weights "$plain_out")" ] &&
    [ "$(bn_acc "$bn_out")" = "$(bn_acc "$plain_out")" ] &&
    grep -q 'statistics of before the last forward: test accuracy [0-9.]* %' <<<"$bn_out"; then
@@ -244,18 +251,10 @@ fi
 # mobilenet_v3_small has dropout, whose masks come from torch's generator:
 # the checkpoint carries its state, or the resumed run draws other masks
 section "train_torchvision: a network with dropout (mobilenet_v3_small), resumed"
-drop=(examples/pytorch/train_torchvision.py --arch mobilenet_v3_small --batch 8 --no-eval
-	--log-every 4 --comm inceptionn --warmup-iters 2 --checkpoint-every 4)
-drop_run() { timeout 600 build/bin/inc-run -n 4 "$py" "${drop[@]}" "$@" 2>&1; }
-out=$(drop_run --iterations 8)
-whole=$(weights "$out")
-drop_run --iterations 5 --checkpoint "$tmp/drop" >/dev/null
-out=$(drop_run --iterations 8 --checkpoint "$tmp/drop")
-if grep -q 'inceptionn (resumed at 4)' <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
-	ok "mobilenet_v3_small resumed at iteration 4: weights $whole, as uninterrupted"
-else
-	ko "mobilenet_v3_small resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
-fi
+drop=(--arch mobilenet_v3_small --batch 8 --no-eval --log-every 4 --comm inceptionn
+	--warmup-iters 2 --checkpoint-every 4)
+resumed mobilenet_v3_small inceptionn "$tmp/drop" "$(weights "$(tv "${drop[@]}" --iterations 8)")" \
+	"${drop[@]}"
 
 echo "suite time ${SECONDS}s"
 finish
