@@ -27,6 +27,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -127,9 +128,11 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v2", "x50s1", 2), ("mobilenet_v2", "x50s1r6", 2),
          ("mobilenet_v3_small", "ddp", 2), ("mobilenet_v3_small", "x50s1", 2),
          ("mobilenet_v3_small", "x50s1r6", 2), ("x50s1", 2), ("x50s1", 3),
-         ("x50s1r6", 2), ("x50s1r6", 3),
+         ("x50s1r6", 2), ("x50s1r6", 3), ("mobilenet_v2", "x50s1r6", 3),
          ("mobilenet_v3_small", "ddp", 3), ("mobilenet_v3_small", "x50s1", 3),
+         ("mobilenet_v3_small", "x50s1r6", 3),
          ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
+         ("shufflenet_v2_x1_0", "x50s1r6", 2),
          ("mobilenet_v2", "x50s1", 3),
          ("regnet_x_400mf", "x50", 1), ("regnet_x_400mf", "x50s1r6", 1),
          ("fp16", 2), ("fp16", 3), ("r12e8", 2), ("r12e8", 3),
@@ -449,10 +452,7 @@ def time_to(recs, target, clock):
 def stdev(xs):
     """The sample standard deviation of xs (0 for fewer than two)."""
     xs = list(xs)
-    if len(xs) < 2:
-        return 0.0
-    m = sum(xs) / len(xs)
-    return (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+    return statistics.stdev(xs) if len(xs) >= 2 else 0.0
 
 
 def table():
