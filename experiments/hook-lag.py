@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""How far the inceptionn hook's delivered gradients are from the true
+mean gradient, parameter by parameter, for a few ways of the hook.
+
+    experiments/hook-lag.py [--arch mobilenet_v2] [--seed 2] [--iterations 600]
+                            [--every 100] [--way NAME]... [--replot]
+
+Each way is one run of examples/pytorch/train_torchvision.py (4 workers,
+torchrun, its schedule, no evaluation) in which every bucket is also
+all-reduced uncompressed by the process group, before the hook, so rank 0
+holds both the mean gradient t and what the hook delivered, d. Per
+parameter and window of --every iterations it records:
+
+  relerr  sqrt(sum |d - t|^2 / sum |t|^2) over the window: the error of a
+          step, relative to the step;
+  cos     the mean cosine of d and t over the window;
+  lag     |sum of every d so far - sum of every t so far| over the
+          window's root-mean-square |t|: what error feedback still holds
+          back, counted in steps.
+
+Logs: docs/results/torch/lag-ARCH-WAY-seedS.jsonl (a record per parameter
+and window); a line per way and window on stdout with the values weighted
+by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png.
+--replot: the summary and the plot from the kept logs, no run.
+"""
+import argparse
+import json
+import os
+import runpy
+import socket
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "docs", "results", "torch")
+# the hook's ways: train_torchvision's options on top of --comm inceptionn
+WAYS = {
+    "defaults": [],
+    "r6": ["--scale-ratio", "6"],
+    "undamped": ["--scale-step", "0"],
+    "plain": ["--plain"],
+}
+
+
+def worker(out_path, every, train_args):
+    """Rank's side: wraps inceptionn_hook, then runs train_torchvision."""
+    sys.path.insert(0, os.path.join(ROOT, "examples", "pytorch"))
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    import inceptionn.torch as inct
+
+    names = {}
+    register = DDP.register_comm_hook
+
+    def named_register(self, state, hook):
+        names.update((id(p), n) for n, p in self.module.named_parameters())
+        return register(self, state, hook)
+
+    DDP.register_comm_hook = named_register
+    hook = inct.inceptionn_hook
+    acc = {}    # name -> [sum d, sum t, sum cos, steps, sum |t|^2, sum |d - t|^2]
+    out = open(out_path, "w") if int(os.environ.get("RANK", "0")) == 0 else None
+
+    def measured(state, bucket):
+        true = bucket.buffer().clone()
+        dist.all_reduce(true)
+        true /= dist.get_world_size()
+        it, params = state.iteration, bucket.parameters()
+        fut = hook(state, bucket)
+        if out is None:
+            return fut
+
+        def record(f):
+            v = f.value()
+            got = v[0] if isinstance(v, (list, tuple)) else v
+            off = 0
+            for p in params:
+                d, t = got[off:off + p.numel()], true[off:off + p.numel()]
+                off += p.numel()
+                a = acc.setdefault(names.get(id(p), str(tuple(p.shape))),
+                                   [torch.zeros(p.numel()), torch.zeros(p.numel()),
+                                    0.0, 0, 0.0, 0.0])
+                a[0] += d
+                a[1] += t
+                nt, nd = t.norm().item(), d.norm().item()
+                a[2] += torch.dot(d, t).item() / (nd * nt) if nt > 0 and nd > 0 else 0.0
+                a[3] += 1
+                a[4] += nt * nt
+                a[5] += (d - t).norm().item() ** 2
+            if bucket.is_last() and (it + 1) % every == 0:
+                for name, a in acc.items():
+                    if a[4] > 0:
+                        rms = (a[4] / a[3]) ** 0.5
+                        out.write(json.dumps({
+                            "iter": it + 1, "param": name, "values": a[0].numel(),
+                            "relerr": (a[5] / a[4]) ** 0.5, "cos": a[2] / a[3],
+                            "lag": (a[0] - a[1]).norm().item() / rms}) + "\n")
+                    a[2], a[3], a[4], a[5] = 0.0, 0, 0.0, 0.0
+                out.flush()
+            return v
+
+        return fut.then(record)
+
+    inct.inceptionn_hook = measured
+    script = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
+    sys.argv = [script] + train_args
+    runpy.run_path(script, run_name="__main__")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def weighted(path):
+    """[(iteration, relerr, lag, cos)] weighted by the parameters' sizes."""
+    by = {}
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)
+            by.setdefault(r["iter"], []).append(r)
+    rows = []
+    for it in sorted(by):
+        rs = by[it]
+        n = sum(r["values"] for r in rs)
+        rows.append((it,) + tuple(sum(r["values"] * r[k] for r in rs) / n
+                                  for k in ("relerr", "lag", "cos")))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--arch", default="mobilenet_v2")
+    ap.add_argument("--seed", type=int, default=2)
+    ap.add_argument("--iterations", type=int, default=600)
+    ap.add_argument("--every", type=int, default=100, help="iterations a window")
+    ap.add_argument("--way", action="append", choices=sorted(WAYS),
+                    help="the hook's way (repeatable; default: defaults, r6, undamped)")
+    ap.add_argument("--replot", action="store_true", help="the kept logs' summary and plot only")
+    if sys.argv[1:2] == ["--worker"]:    # a rank: LOG EVERY, then train_torchvision's own
+        return worker(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+    a = ap.parse_args()
+    if a.every < 1 or a.iterations < a.every:
+        ap.error("--every: at least 1 and at most --iterations")
+    ways = a.way or ["defaults", "r6", "undamped"]
+    env = dict(os.environ, OMP_NUM_THREADS="1",
+               PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    os.makedirs(RESULTS, exist_ok=True)
+    logs = {w: os.path.join(RESULTS, "lag-%s-%s-seed%d.jsonl" % (a.arch, w, a.seed)) for w in ways}
+    for way, path in logs.items():
+        if a.replot:
+            if not os.path.exists(path):
+                print("hook-lag: no %s: run without --replot first" % path, file=sys.stderr)
+                return 1
+            continue
+        print("hook-lag: %s, %s, seed %d, %d iterations" % (a.arch, way, a.seed, a.iterations),
+              flush=True)
+        rc = subprocess.call(["/usr/bin/torchrun", "--redirects", "2", "--tee", "2",
+                              "--nproc_per_node", "4", "--master_addr", "127.0.0.1",
+                              "--master_port", str(free_port()), os.path.abspath(__file__),
+                              "--worker", path, str(a.every),
+                              "--arch", a.arch, "--seed", str(a.seed), "--comm", "inceptionn",
+                              "--iterations", str(a.iterations), "--no-eval",
+                              "--log-every", str(a.every)] + WAYS[way],
+                             env=env, cwd=ROOT)
+        if rc:
+            print("hook-lag: the run of %s failed (exit %d)" % (way, rc), file=sys.stderr)
+            return 1
+    tsv = {}
+    for way, path in logs.items():
+        rows = weighted(path)
+        print("hook-lag: %s %s seed %d, per window (iteration: relerr / lag / cos): %s"
+              % (a.arch, way, a.seed,
+                 " ".join("%d: %.2f / %.2f / %.2f" % r for r in rows)))
+        tsv[way] = os.path.join(ROOT, "build", "lag-%s.tsv" % way)
+        os.makedirs(os.path.dirname(tsv[way]), exist_ok=True)
+        with open(tsv[way], "w") as t:
+            t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
+    png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png" % a.arch)
+    plots = lambda col: ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
+    gp = ("set terminal pngcairo size 1000,420 noenhanced; set output '%s'; "
+          "set multiplot layout 1,2 title '%s through the hook, seed %d: delivered against the "
+          "true mean (weighted by parameter size)'; set key top left; set xlabel 'iteration'; "
+          "set ylabel 'relerr: |d - t| / |t| a step'; set yrange [0:*]; plot %s; "
+          "set ylabel 'lag: held back, in steps'; plot %s; unset multiplot"
+          % (png, a.arch, a.seed, plots(2), plots(3)))
+    subprocess.run(["gnuplot", "-e", gp], check=True)
+    for p in tsv.values():
+        os.remove(p)
+    print("hook-lag: %s" % os.path.relpath(png, ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
