@@ -181,9 +181,9 @@ def main():
             t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
     png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png" % a.arch)
     plots = lambda col: ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
-    gp = ("set terminal pngcairo size 1000,420 noenhanced; set output '%s'; "
+    gp = ("set terminal pngcairo size 1000,460 noenhanced; set output '%s'; "
           "set multiplot layout 1,2 title '%s through the hook, seed %d: delivered against the "
-          "true mean (weighted by parameter size)'; set key top left; set xlabel 'iteration'; "
+          "true mean (weighted by parameter size)'; set key below horizontal; set xlabel 'iteration'; "
           "set ylabel 'relerr: |d - t| / |t| a step'; set yrange [0:*]; plot %s; "
           "set ylabel 'lag: held back, in steps'; plot %s; unset multiplot"
           % (png, a.arch, a.seed, plots(2), plots(3)))
