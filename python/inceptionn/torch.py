@@ -13,9 +13,9 @@ or, as PyTorch's own hooks are registered:
     ddp.register_comm_hook(state, inct.inceptionn_hook)
 
 The defaults are the configuration measured closest to DDP's accuracy at
-8x or more on the networks tried (resnet18 and shufflenet_v2 within 0.3
-points, mobilenet_v2 0.83 behind, one seed each; docs/results.md, "Equal
-accuracy by default"): in the modes with an error bound, 50 uncompressed
+8x or more on the networks tried (resnet18 within 0.3 points over 3 seeds,
+shufflenet_v2 on 1; mobilenet_v2 not: docs/results.md, "Equal accuracy by
+default"): in the modes with an error bound, 50 uncompressed
 iterations, then error feedback (one residual per bucket) and adaptive
 scaling (one libinceptionn scaling state per bucket, one exponent per
 parameter of the bucket, chosen from the previous sum at the library's
