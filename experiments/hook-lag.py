@@ -180,7 +180,10 @@ def main():
         with open(tsv[way], "w") as t:
             t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
     png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png" % a.arch)
-    plots = lambda col: ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
+
+    def plots(col):
+        return ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
+
     gp = ("set terminal pngcairo size 1000,460 noenhanced; set output '%s'; "
           "set multiplot layout 1,2 title '%s through the hook, seed %d: delivered against the "
           "true mean (weighted by parameter size)'; set key below horizontal; set xlabel 'iteration'; "
