@@ -28,11 +28,12 @@ import argparse
 import json
 import os
 import runpy
-import socket
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from inceptionn.run import free_port    # noqa: E402  (the launcher's: outside the ephemeral range)
 RESULTS = os.path.join(ROOT, "docs", "results", "torch")
 # the hook's ways: train_torchvision's options on top of --comm inceptionn
 WAYS = {
@@ -107,12 +108,6 @@ def worker(out_path, every, train_args):
     script = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
     sys.argv = [script] + train_args
     runpy.run_path(script, run_name="__main__")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def weighted(path):
