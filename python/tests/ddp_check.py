@@ -406,7 +406,8 @@ def scaling():
     whole_f, _, st_f = run(30, **opt)
     _, ck_f, _ = run(15, **opt)
     resumed_f, _, _ = run(30, resume=ck_f, **opt)
-    report(whole_f == resumed_f and st_f["scale_target"] > 8 and ck_f["comm"]["floor_since"],
+    report(whole_f == resumed_f and st_f["scale_target"] > inct.DEFAULT_SCALE_RATIO
+           and ck_f["comm"]["floor_since"],
            "ratio_floor=12, exempt='vectors': resumed at step 15 ends bit-identical (%s), target "
            "%.2f" % (whole_f[:12], st_f["scale_target"]))
     # ... and without the hook's state it does not (the check can tell)
@@ -447,7 +448,7 @@ def scaling():
     # the default warm-up (the suite runs with INC_WARMUP_ITERS=0)
     saved = os.environ.pop("INC_WARMUP_ITERS", None)
     try:
-        got, exempt, step = {}, {}, {}
+        got, exempt, step, ratio = {}, {}, {}, {}
         for name, kw in (("software", dict(compression="software")),
                          ("nic", dict(compression="nic")),
                          ("software, scaling off", dict(compression="software", scaling=False)),
@@ -456,6 +457,7 @@ def scaling():
             got[name] = stt.settings["warmup_iters"]
             exempt[name] = stt.settings["exempt"]
             step[name] = stt.settings["scale_step"]
+            ratio[name] = stt.settings["scale_ratio"]
             stt.close()
         os.environ["INC_WARMUP_ITERS"] = "7"
         stt = inct.InceptionnState.create(None, compression="software", scaling=False)
@@ -473,6 +475,9 @@ def scaling():
                 "software, scaling off": None, "none": None}
         report(step == want, "the default scale_step: %s"
                % ", ".join("%s %s" % kv for kv in step.items()))
+        want = {"software": 6.0, "nic": 6.0, "software, scaling off": None, "none": None}
+        report(ratio == want and inct.DEFAULT_SCALE_RATIO == 6.0,
+               "the default scale_ratio: %s" % ", ".join("%s %s" % kv for kv in ratio.items()))
         os.environ["INC_WARMUP_ITERS"] = "soon"
         try:
             inct.InceptionnState.create(None, compression="software").close()
@@ -533,15 +538,17 @@ def scaling():
            "exempt, %d through the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 "
            "bits; exempt=False sends them through the codec"
            % (x, v, st["ratio"], st["whole_ratio"]))
-    # ratio_floor: the MLP's classes travel at ~4x at the target 8; a floor
-    # of 10 must raise the target (the same on every rank) and the ratio
+    # ratio_floor: the MLP's classes travel below 8x at the default target;
+    # a floor of 10 must raise the target (the same on every rank) and the
+    # ratio
     fl, st, d = train(MLP, dict(compression="software", warmup_iters=0, ratio_floor=10),
                       steps=60)
     _, st0, _ = train(MLP, dict(compression="software", warmup_iters=0), steps=60)
-    report(same(d) and st["scale_target"] > 8 and st0["scale_target"] == 8
+    dflt = inct.DEFAULT_SCALE_RATIO
+    report(same(d) and st["scale_target"] > dflt and st0["scale_target"] == dflt
            and st["ratio"] > st0["ratio"],
-           "ratio_floor=10 on the MLP: replicas identical, target 8 -> %.2f, ratio %.2fx "
-           "(without the floor %.2fx)" % (st["scale_target"], st["ratio"], st0["ratio"]))
+           "ratio_floor=10 on the MLP: replicas identical, target %g -> %.2f, ratio %.2fx "
+           "(without the floor %.2fx)" % (dflt, st["scale_target"], st["ratio"], st0["ratio"]))
     # scale_step=1: every bucket's exponents move at most one binade a call,
     # where the undamped choice jumps; replicas stay identical
     moves = {}
