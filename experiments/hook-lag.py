@@ -36,10 +36,11 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from inceptionn.run import free_port    # noqa: E402  (the launcher's: outside the ephemeral range)
 RESULTS = os.path.join(ROOT, "docs", "results", "torch")
 # the hook's ways: train_torchvision's options on top of --comm inceptionn
+# (r6: the hook's defaults; r8: the defaults before DEFAULT_SCALE_RATIO)
 WAYS = {
-    "defaults": [],
+    "r8": ["--scale-ratio", "8"],
     "r6": ["--scale-ratio", "6"],
-    "undamped": ["--scale-step", "0"],
+    "undamped": ["--scale-step", "0", "--scale-ratio", "8"],
     "plain": ["--plain"],
 }
 
@@ -133,14 +134,14 @@ def main():
     ap.add_argument("--iterations", type=int, default=600)
     ap.add_argument("--every", type=int, default=100, help="iterations a window")
     ap.add_argument("--way", action="append", choices=sorted(WAYS),
-                    help="the hook's way (repeatable; default: defaults, r6, undamped)")
+                    help="the hook's way (repeatable; default: r8, r6, undamped)")
     ap.add_argument("--replot", action="store_true", help="the kept logs' summary and plot only")
     if sys.argv[1:2] == ["--worker"]:    # a rank: LOG EVERY, then train_torchvision's own
         return worker(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
     a = ap.parse_args()
     if a.every < 1 or a.iterations < a.every:
         ap.error("--every: at least 1 and at most --iterations")
-    ways = a.way or ["defaults", "r6", "undamped"]
+    ways = a.way or ["r8", "r6", "undamped"]
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     os.makedirs(RESULTS, exist_ok=True)
