@@ -7,9 +7,10 @@ travel in each iteration, and their exponents, with the choice undamped
     experiments/scale-swing.py [--arch mobilenet_v2] [--iterations 130] [--replot]
 
 A torchvision network on Fashion-MNIST (32 x 32), 4 workers x batch 32
-through the inceptionn hook with its defaults (50 uncompressed iterations,
-then feedback and the balanced scaling at target 8, biases and norms
-uncompressed), seed 1, lr 0.1, momentum 0.9, weight decay 5e-4, no lr
+through the inceptionn hook with its defaults of when it was made (50
+uncompressed iterations, then feedback and the balanced scaling at target
+8, biases and norms uncompressed; the hook's default target is 6 now),
+seed 1, lr 0.1, momentum 0.9, weight decay 5e-4, no lr
 decay: one run per step, each its own torchrun. Rank 0 writes a record per
 compressed iteration (its class counts since the last iteration, their
 ratio, each bucket's exponents) to docs/results/torch/swing-ARCH-stepS.jsonl,
@@ -49,7 +50,8 @@ def worker(a):
     torch.manual_seed(1)
     model = getattr(torchvision.models, a.arch)(num_classes=10)
     ddp = DDP(model)
-    state = inct.register(ddp, compression="software", warmup_iters=WARMUP, scale_step=a.step)
+    state = inct.register(ddp, compression="software", warmup_iters=WARMUP, scale_step=a.step,
+                          scale_ratio=8)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
     out = open(a.out, "w") if rank == 0 else None
     prev = None
