@@ -62,7 +62,9 @@ def worker(out_path, every, train_args):
 
     DDP.register_comm_hook = named_register
     hook = inct.inceptionn_hook
-    acc = {}    # name -> [sum d, sum t, sum cos, steps, sum |t|^2, sum |d - t|^2]
+    # parameter name -> its error summed since the start (sum of d - t), and
+    # over the window: the cosines, steps, sum |t|^2 and sum |d - t|^2
+    acc = {}
     out = open(out_path, "w") if int(os.environ.get("RANK", "0")) == 0 else None
 
     def measured(state, bucket):
@@ -82,24 +84,24 @@ def worker(out_path, every, train_args):
                 d, t = got[off:off + p.numel()], true[off:off + p.numel()]
                 off += p.numel()
                 a = acc.setdefault(names.get(id(p), str(tuple(p.shape))),
-                                   [torch.zeros(p.numel()), torch.zeros(p.numel()),
-                                    0.0, 0, 0.0, 0.0])
-                a[0] += d
-                a[1] += t
+                                   {"err": torch.zeros(p.numel()), "cos": 0.0, "steps": 0,
+                                    "t2": 0.0, "e2": 0.0})
+                e = d - t
+                a["err"] += e
                 nt, nd = t.norm().item(), d.norm().item()
-                a[2] += torch.dot(d, t).item() / (nd * nt) if nt > 0 and nd > 0 else 0.0
-                a[3] += 1
-                a[4] += nt * nt
-                a[5] += (d - t).norm().item() ** 2
+                a["cos"] += torch.dot(d, t).item() / (nd * nt) if nt > 0 and nd > 0 else 0.0
+                a["steps"] += 1
+                a["t2"] += nt * nt
+                a["e2"] += e.norm().item() ** 2
             if bucket.is_last() and (it + 1) % every == 0:
                 for name, a in acc.items():
-                    if a[4] > 0:
-                        rms = (a[4] / a[3]) ** 0.5
+                    if a["t2"] > 0:
+                        rms = (a["t2"] / a["steps"]) ** 0.5
                         out.write(json.dumps({
-                            "iter": it + 1, "param": name, "values": a[0].numel(),
-                            "relerr": (a[5] / a[4]) ** 0.5, "cos": a[2] / a[3],
-                            "lag": (a[0] - a[1]).norm().item() / rms}) + "\n")
-                    a[2], a[3], a[4], a[5] = 0.0, 0, 0.0, 0.0
+                            "iter": it + 1, "param": name, "values": a["err"].numel(),
+                            "relerr": (a["e2"] / a["t2"]) ** 0.5, "cos": a["cos"] / a["steps"],
+                            "lag": a["err"].norm().item() / rms}) + "\n")
+                    a.update(cos=0.0, steps=0, t2=0.0, e2=0.0)
                 out.flush()
             return v
 
