@@ -646,7 +646,7 @@ def other_table():
     pair of finished runs (DDP and a hook way, the same seed) is kept."""
     rows, means = [], []
     for arch in OTHER_ARCHS:
-        for comm in ("warm50", "ef50", "x50", "x50s1", "x50s1r6", "x50s1r6f8"):
+        for comm in OTHER_LABELS:
             pairs, seeds = [], []
             for seed in (1, 2, 3):
                 got = {}
