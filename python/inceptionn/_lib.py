@@ -135,7 +135,6 @@ _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), 
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
 _scale_set_step = _declare("inc_scale_set_step", c_int, [c_void_p, c_int])
-SCALE_RATIO_DEFAULT = 8.0                # INC_SCALE_RATIO_DEFAULT
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 
 
