@@ -42,6 +42,8 @@ WAYS = {
     "r6": ["--scale-ratio", "6"],
     "undamped": ["--scale-step", "0", "--scale-ratio", "8"],
     "plain": ["--plain"],
+    "r6eb6": ["--scale-ratio", "6", "--error-bound", "6"],
+    "r8eb6": ["--scale-ratio", "8", "--error-bound", "6"],
 }
 
 
@@ -94,6 +96,9 @@ def worker(out_path, every, train_args):
                 a["t2"] += nt * nt
                 a["e2"] += e.norm().item() ** 2
             if bucket.is_last() and (it + 1) % every == 0:
+                st = state.stats()
+                out.write(json.dumps({"iter": it + 1, "ratio": st.get("ratio"),
+                                      "whole_ratio": st.get("whole_ratio")}) + "\n")
                 for name, a in acc.items():
                     if a["t2"] > 0:
                         rms = (a["t2"] / a["steps"]) ** 0.5
@@ -119,6 +124,8 @@ def weighted(path):
     with open(path) as f:
         for line in f:
             r = json.loads(line)
+            if "param" not in r:
+                continue
             by.setdefault(r["iter"], []).append(r)
     rows = []
     for it in sorted(by):
