@@ -20,7 +20,8 @@ parameter and window of --every iterations it records:
           back, counted in steps.
 
 Logs: docs/results/torch/lag-ARCH-WAY-seedS.jsonl (a record per parameter
-and window); a line per way and window on stdout with the values weighted
+and window, and one per window with the hook's stats() ratio and
+whole_ratio); a line per way and window on stdout with the values weighted
 by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png.
 --replot: the summary and the plot from the kept logs, no run.
 """
