@@ -125,9 +125,10 @@ COMMS = {
     # and the defaults (each against DDP at lr 0.05: BASELINE)
     "ddplr05": ["--comm", "ddp", "--lr", "0.05"],
     "x50s1r6lr05": DEFAULTS + ["--lr", "0.05"],
-    # the paper's alexnet (no batch norm; 64 x 64 inputs, train_torchvision's
-    # default for it): at lr 0.1 its loss does not leave ln 10, so the same
-    # schedule at lr 0.01, DDP and the defaults (BASELINE)
+    # the paper's alexnet and vgg16 (no batch norm; alexnet at 64 x 64,
+    # train_torchvision's default for it): at lr 0.1 their loss does not
+    # leave ln 10, so the same schedule at lr 0.01, DDP and the defaults
+    # (BASELINE)
     "ddplr01": ["--comm", "ddp", "--lr", "0.01"],
     "x50s1r6lr01": DEFAULTS + ["--lr", "0.01"],
     "fp16": ["--comm", "fp16"],
@@ -167,8 +168,10 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
          ("shufflenet_v2_x1_0", "x50s1r6", 2),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
+         ("resnet50", "ddp", 1), ("resnet50", "x50s1r6", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
          ("mobilenet_v3_small", "x50s1r6f8", 1), ("shufflenet_v2_x1_0", "x50s1r6f8", 1),
+         ("vgg16", "ddplr01", 1), ("vgg16", "x50s1r6lr01", 1),
          ("mobilenet_v2", "x50s1", 3),
          ("regnet_x_400mf", "x50", 1), ("regnet_x_400mf", "x50s1r6", 1),
          ("fp16", 2), ("fp16", 3), ("r12e8", 2), ("r12e8", 3),
@@ -193,7 +196,7 @@ T3_AFTER = ("inc", 1)        # taken after this run of ORDER
 # network's on the same schedule: the defaults against DDP where they were
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
-               "alexnet")
+               "alexnet", "resnet50", "vgg16")
 
 
 def runs():
@@ -727,8 +730,8 @@ def other_table():
             "here they are run on networks they were not all "
             "decided on: the schedule of the resnet18 section above "
             "(5 epochs, lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay "
-            "5e-4, 4 workers x batch 32, 32 x 32 inputs; alexnet, which has no batch norm, at 64 x 64 "
-            "and lr 0.01, where its loss leaves ln 10), DDP's own all-reduce against "
+            "5e-4, 4 workers x batch 32, 32 x 32 inputs; alexnet and vgg16, which have no batch "
+            "norm, at lr 0.01, where their loss leaves ln 10, and alexnet at 64 x 64), DDP's own all-reduce against "
             "`register(ddp, compression=\"software\")` with nothing else (the rows of earlier "
             "defaults name what differed: `exempt=False`, `scale_step=0`, target 8), the same "
             "seed. The "
