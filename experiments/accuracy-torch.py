@@ -129,6 +129,9 @@ COMMS = {
     # train_torchvision's default for it): at lr 0.1 their loss does not
     # leave ln 10, so the same schedule at lr 0.01, DDP and the defaults
     # (BASELINE)
+    # where the gap forms: the defaults from the first lr decay on only
+    # (uncompressed through the hook before it): the low-lr phase's share
+    "x1404": DEFAULTS + ["--warmup-iters", "1404"],
     "ddplr01": ["--comm", "ddp", "--lr", "0.01"],
     "x50s1r6lr01": DEFAULTS + ["--lr", "0.01"],
     "fp16": ["--comm", "fp16"],
@@ -167,6 +170,7 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v2", "ddplr05", 3), ("mobilenet_v2", "x50s1r6lr05", 3),
          ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
          ("shufflenet_v2_x1_0", "x50s1r6", 2),
+         ("shufflenet_v2_x1_0", "x1404", 2), ("mobilenet_v3_small", "x1404", 1),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
          ("resnet50", "ddp", 1), ("resnet50", "x50s1r6", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
@@ -673,7 +677,9 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6f8": "the same with ratio_floor=8",
                 "x50s1r6e6": "the defaults at the error bound 2^-6",
                 "x50s1r6lr05": "defaults, the schedule at lr 0.05 (against DDP at lr 0.05)",
-                "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)"}
+                "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
+                "x1404": "the defaults after the first lr decay only (warmup_iters=1404: "
+                         "uncompressed before it)"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule)
 BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01"}
 
