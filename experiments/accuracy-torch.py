@@ -125,13 +125,14 @@ COMMS = {
     # and the defaults (each against DDP at lr 0.05: BASELINE)
     "ddplr05": ["--comm", "ddp", "--lr", "0.05"],
     "x50s1r6lr05": DEFAULTS + ["--lr", "0.05"],
-    # the paper's alexnet and vgg16 (no batch norm; alexnet at 64 x 64,
-    # train_torchvision's default for it): at lr 0.1 their loss does not
-    # leave ln 10, so the same schedule at lr 0.01, DDP and the defaults
-    # (BASELINE)
     # where the gap forms: the defaults from the first lr decay on only
-    # (uncompressed through the hook before it): the low-lr phase's share
+    # (iteration 1404, epoch 3 of SCHEDULE; uncompressed through the hook
+    # before it): the low-lr phase's share of the gap
     "x1404": DEFAULTS + ["--warmup-iters", "1404"],
+    # the paper's alexnet and vgg16 have no batch norm: the same schedule
+    # at lr 0.01, as their Table III rows (at 0.1 alexnet's loss does not
+    # leave ln 10; alexnet at 64 x 64, train_torchvision's default for it),
+    # DDP and the defaults (BASELINE)
     "ddplr01": ["--comm", "ddp", "--lr", "0.01"],
     "x50s1r6lr01": DEFAULTS + ["--lr", "0.01"],
     "fp16": ["--comm", "fp16"],
@@ -737,7 +738,7 @@ def other_table():
             "decided on: the schedule of the resnet18 section above "
             "(5 epochs, lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay "
             "5e-4, 4 workers x batch 32, 32 x 32 inputs; alexnet and vgg16, which have no batch "
-            "norm, at lr 0.01, where their loss leaves ln 10, and alexnet at 64 x 64), DDP's own all-reduce against "
+            "norm, at lr 0.01, alexnet at 64 x 64), DDP's own all-reduce against "
             "`register(ddp, compression=\"software\")` with nothing else (the rows of earlier "
             "defaults name what differed: `exempt=False`, `scale_step=0`, target 8), the same "
             "seed. The "
