@@ -419,8 +419,6 @@ LABELS = {
     "x50s1r6": "inceptionn hook, defaults: the same at the target ratio 6 (DEFAULT_SCALE_RATIO)",
     "x50s1r6f8": "inceptionn hook, the same with ratio_floor=8",
     "x50s1r6e6": "inceptionn hook, the defaults at the error bound 2^-6",
-    "ddplr05": "DDP's gloo all-reduce at lr 0.05",
-    "x50s1r6lr05": "inceptionn hook, the defaults at lr 0.05",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
     "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",
