@@ -129,6 +129,13 @@ COMMS = {
     # (iteration 1404, epoch 3 of SCHEDULE; uncompressed through the hook
     # before it): the low-lr phase's share of the gap
     "x1404": DEFAULTS + ["--warmup-iters", "1404"],
+    # the same question inside the lr-0.1 phase: the defaults from the end
+    # of the first epoch on (iteration 468), or from iteration 200; and
+    # what more precision buys: the defaults at target 4 throughout (below
+    # 8x: not a setting)
+    "x468": DEFAULTS + ["--warmup-iters", "468"],
+    "x200": DEFAULTS + ["--warmup-iters", "200"],
+    "x50s1r4": DEFAULTS + ["--scale-ratio", "4"],
     # the paper's alexnet and vgg16 have no batch norm: the same schedule
     # at lr 0.01, as their Table III rows (at 0.1 alexnet's loss does not
     # leave ln 10; alexnet at 64 x 64, train_torchvision's default for it),
@@ -172,6 +179,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "ddp", 2), ("shufflenet_v2_x1_0", "x50s1", 2),
          ("shufflenet_v2_x1_0", "x50s1r6", 2),
          ("shufflenet_v2_x1_0", "x1404", 2), ("mobilenet_v3_small", "x1404", 1),
+         ("shufflenet_v2_x1_0", "x468", 2), ("shufflenet_v2_x1_0", "x50s1r4", 2),
+         ("shufflenet_v2_x1_0", "x200", 2), ("mobilenet_v3_small", "x468", 1),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
          ("resnet50", "ddp", 1), ("resnet50", "x50s1r6", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
@@ -678,7 +687,10 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6lr05": "defaults, the schedule at lr 0.05 (against DDP at lr 0.05)",
                 "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
                 "x1404": "the defaults after the first lr decay only (warmup_iters=1404: "
-                         "uncompressed before it)"}
+                         "uncompressed before it)",
+                "x468": "the defaults after the first epoch only (warmup_iters=468)",
+                "x200": "the defaults after 200 iterations (warmup_iters=200)",
+                "x50s1r4": "the defaults at the target ratio 4"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule)
 BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01"}
 
