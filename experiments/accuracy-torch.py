@@ -492,9 +492,8 @@ def cluster_clock(comm, recs, cms):
     """iteration -> seconds on the emulated cluster, or None when a figure
     is missing: the run's warm-up iterations at DDP's steady ms (through
     the codec: the plain codec's), the rest at its own way's (CLUSTER_COMMS;
-    warm50's compressed iterations are inc's, CLUSTER_SAME's ways' those of
-    the way they vary only in their warm-up)."""
-    own = cms.get("inc" if comm.startswith("warm50") else CLUSTER_SAME.get(comm, comm))
+    CLUSTER_SAME's ways' those of the way they vary only in their warm-up)."""
+    own = cms.get(CLUSTER_SAME.get(comm, comm))
     cfg = next(r for r in recs if r["type"] == "config")
     # a warm-up through the codec (warmup_error_bound) at the plain codec's
     warm = cms.get("plain") if (cfg.get("settings") or {}).get("warmup_error_bound") \
@@ -900,7 +899,8 @@ CLUSTER_COMMS = {
 
 # ways that differ from a CLUSTER_COMMS way in their warm-up alone: their
 # compressed iterations are timed as that way's
-CLUSTER_SAME = {"x200": "x50s1r6", "x468": "x50s1r6", "x1404": "x50s1r6"}
+CLUSTER_SAME = {"warm50": "inc", "warm50e16": "inc",
+                "x200": "x50s1r6", "x468": "x50s1r6", "x1404": "x50s1r6"}
 
 
 def cluster_name(comm, rate=CLUSTER_RATE):
