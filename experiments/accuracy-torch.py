@@ -196,6 +196,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("x200", 1), ("mobilenet_v2", "x200", 1), ("x200", 2), ("mobilenet_v2", "x200", 2),
          ("x200", 3), ("mobilenet_v2", "x200", 3),
          ("resnet50", "ddpb128", 1), ("resnet50", "x50s1r6b128", 1),
+         ("resnet50", "ddpb128", 2), ("resnet50", "x50s1r6b128", 2),
+         ("resnet50", "ddpb128", 3), ("resnet50", "x50s1r6b128", 3),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
          ("mobilenet_v3_small", "x50s1r6f8", 1), ("shufflenet_v2_x1_0", "x50s1r6f8", 1),
