@@ -704,7 +704,7 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6lr05": "defaults, the schedule at lr 0.05 (against DDP at lr 0.05)",
                 "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
                 "x50s1r6b128": "defaults, the schedule at 128 a worker and lr 0.05 (against DDP "
-                               "so)",
+                               "on it)",
                 "x1404": "the defaults after the first lr decay only (warmup_iters=1404: "
                          "uncompressed before it)",
                 "x468": "the defaults after the first epoch only (warmup_iters=468)",
