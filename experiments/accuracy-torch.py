@@ -144,11 +144,11 @@ COMMS = {
     "ddplr01": ["--comm", "ddp", "--lr", "0.01"],
     "x50s1r6lr01": DEFAULTS + ["--lr", "0.01"],
     # resnet50 (25.6 M values) at resnet18's batch of 32 a worker takes
-    # 1.9 s an iteration on 2 cores, most of it DDP's uncompressed
-    # all-reduce (74 minutes a run), and its loss jumps to 18 in the first
-    # iterations at lr 0.1: the same 5 epochs at 128 a worker (585
-    # iterations of 512 images, 3.4 s each) and lr 0.05 (at 0.1 and 0.2 its
-    # loss stayed at 2.2-2.4 for the first 40 iterations, at 0.05 it fell),
+    # 1.9 s an iteration on 2 cores with DDP (74 minutes a run), and its
+    # loss jumps to 18 in the first iterations at lr 0.1: the same 5 epochs
+    # at 128 a worker (585 iterations of 512 images, 3.1-3.4 s each) and lr
+    # 0.05 (at 0.1 and 0.2 its loss stayed at 2.1-2.4 for the first 40
+    # iterations, at 0.05 it fell),
     # DDP and the defaults (BASELINE)
     "ddpb128": ["--comm", "ddp", "--batch", "128", "--lr", "0.05"],
     "x50s1r6b128": DEFAULTS + ["--batch", "128", "--lr", "0.05"],
