@@ -152,6 +152,15 @@ COMMS = {
     # DDP and the defaults (BASELINE)
     "ddpb128": ["--comm", "ddp", "--batch", "128", "--lr", "0.05"],
     "x50s1r6b128": DEFAULTS + ["--batch", "128", "--lr", "0.05"],
+    # the same with each parameter's scaling in parts of at most 4096
+    # values (scale_part=4096) instead of one exponent for the parameter:
+    # at one exponent the largest of a parameter's values sets where the
+    # error bound cuts, so on resnet50's heavy-tailed gradients 93 % of
+    # the values are held back whatever the target (K = 0 binds); parts
+    # bring each run of values' own largest under 1 (resnet18, 60
+    # iterations: 10.9x -> 9.05x by the codec's classes, 90.1 -> 86.0 %
+    # 2-bit)
+    "x50s1r6b128p4k": DEFAULTS + ["--batch", "128", "--lr", "0.05", "--scale-part", "4096"],
     "fp16": ["--comm", "fp16"],
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
     "psgd4": ["--comm", "powersgd", "--powersgd-rank", "4"],
@@ -197,7 +206,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("x200", 3), ("mobilenet_v2", "x200", 3),
          ("resnet50", "ddpb128", 1), ("resnet50", "x50s1r6b128", 1),
          ("resnet50", "ddpb128", 2), ("resnet50", "x50s1r6b128", 2),
-         ("resnet50", "ddpb128", 3), ("resnet50", "x50s1r6b128", 3),
+         ("resnet50", "x50s1r6b128p4k", 1), ("resnet50", "ddpb128", 3),
+         ("resnet50", "x50s1r6b128p4k", 2), ("resnet50", "x50s1r6b128", 3),
+         ("resnet50", "x50s1r6b128p4k", 3),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
          ("mobilenet_v3_small", "x50s1r6f8", 1), ("shufflenet_v2_x1_0", "x50s1r6f8", 1),
@@ -705,13 +716,16 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
                 "x50s1r6b128": "defaults, the schedule at 128 a worker and lr 0.05 (against DDP "
                                "on it)",
+                "x50s1r6b128p4k": "the same with scaling parts of at most 4096 values "
+                                  "(scale_part=4096)",
                 "x1404": "the defaults after the first lr decay only (warmup_iters=1404: "
                          "uncompressed before it)",
                 "x468": "the defaults after the first epoch only (warmup_iters=468)",
                 "x200": "the defaults after 200 iterations (warmup_iters=200)",
                 "x50s1r4": "the defaults at the target ratio 4"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule)
-BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "ddpb128"}
+BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "ddpb128",
+            "x50s1r6b128p4k": "ddpb128"}
 
 
 def other_table():

@@ -174,6 +174,8 @@ def make_comm(a, ddp, model):
         kw["ratio_floor"] = a.ratio_floor
     if a.scale_step is not None:
         kw["scale_step"] = a.scale_step
+    if a.scale_part is not None:
+        kw["scale_part"] = a.scale_part
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -332,6 +334,9 @@ def parse():
     ap.add_argument("--scale-step", type=int, default=None,
                     help="inceptionn: the most a bucket's scaling exponents move per call "
                          "(0: any; default: the hook's)")
+    ap.add_argument("--scale-part", type=int, default=None,
+                    help="inceptionn: the most values of a parameter one scaling exponent "
+                         "covers (default: the hook's, one per parameter)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

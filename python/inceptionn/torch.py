@@ -150,11 +150,15 @@ class InceptionnState:
         (DDP changed its layout, or a checkpoint is taken)."""
         for i, keys in self._layout.items():
             r, sc = self.residuals.get(i), self.scales.get(i)
-            ends = sc.ends if sc is not None else self._ends[i]
+            ends = self._ends[i]
             e = sc.exponents() if sc is not None else [0] * len(ends)
+            at = 0
             for j, k in enumerate(keys):
                 a, b = ends[j - 1] if j else 0, ends[j]
-                self._pool[k] = (r[a:b].clone() if r is not None else None, e[j])
+                m = len(_chunks(a, b, self.settings.get("scale_part")))
+                self._pool[k] = (r[a:b].clone() if r is not None else None,
+                                 e[at] if m == 1 else tuple(e[at:at + m]))
+                at += m
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
 
     def _bucket_state(self, index, n, ends, keys):
@@ -169,15 +173,21 @@ class InceptionnState:
         residual = scale = None
         if self.use_residual:
             residual = torch.zeros(n, dtype=torch.float32)
-        e = [0] * len(ends)
-        for j, k in enumerate(keys or ()):
-            r_k, e_k = self._pool.pop(k, (None, 0))
+        part = self.settings.get("scale_part")
+        pends, e = [], []
+        for j in range(len(ends)):
             a, b = ends[j - 1] if j else 0, ends[j]
+            c = _chunks(a, b, part)
+            pends += c
+            r_k, e_k = self._pool.pop(keys[j], (None, 0)) if keys else (None, 0)
             if residual is not None and r_k is not None and r_k.numel() == b - a:
                 residual[a:b] = r_k
-            e[j] = e_k
+            if isinstance(e_k, (tuple, list)) and len(e_k) == len(c):
+                e += list(e_k)
+            else:   # one exponent for the parameter (or its parts laid out otherwise)
+                e += [e_k if isinstance(e_k, int) else 0] * len(c)
         if self.use_scaling:
-            scale = _lib.Scale(ends, self.target, self.settings["scaling"],
+            scale = _lib.Scale(pends, self.target, self.settings["scaling"],
                                self.settings.get("scale_step") or 0)
             if any(e):
                 scale.set_exponents(e)
@@ -453,6 +463,7 @@ class InceptionnState:
         out["scale_ratio"] = self.settings["scale_ratio"]
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["scale_step"] = self.settings["scale_step"]
+        out["scale_part"] = self.settings.get("scale_part")
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
@@ -525,6 +536,7 @@ class InceptionnState:
         theirs.setdefault("warmup_error_bound", None)
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
+        theirs.setdefault("scale_part", None)
         if "scale_step" not in theirs:  # states saved before the option: undamped
             theirs["scale_step"] = 0 if theirs.get("scaling") else None
         if mine != theirs:
@@ -535,7 +547,7 @@ class InceptionnState:
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
         self.iteration = int(sd.get("iteration", 0))
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
-                               int(v["exponent"])) for k, v in sd["params"].items()}
+                               _exponent(v["exponent"])) for k, v in sd["params"].items()}
         self.residual_resets = sd.get("residual_resets", 0)
         self.target = sd.get("target", self.settings["scale_ratio"])
         since = sd.get("floor_since")
@@ -690,6 +702,21 @@ DEFAULT_SCALE_STEP = 1
 DEFAULT_SCALE_RATIO = 6.0
 
 
+def _exponent(e):
+    """A parameter's exponent in a state_dict(): one, or one per part
+    (scale_part)."""
+    return tuple(int(x) for x in e) if isinstance(e, (tuple, list)) else int(e)
+
+
+def _chunks(a, b, part):
+    """The ends of the scaling's parts of a parameter spanning [a, b): one
+    part, or (part: the most values a part holds) parts of part values,
+    the last the rest."""
+    if not part:
+        return [b]
+    return list(range(a + part, b, part)) + [b]
+
+
 def _default_warmup(use_scaling, lossy):
     """warmup_iters when not given: INC_WARMUP_ITERS in the lossy modes,
     else DEFAULT_WARMUP_ITERS where the scaling is on, else 0."""
@@ -709,7 +736,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = exempt = floor = step = None
+    warmup = warmup_bound = exempt = floor = step = part = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -767,12 +794,18 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "most one dimension travel uncompressed), False or 'none' "
                                  "(every parameter through the codec), got %r" % (v,))
             exempt = _EXEMPT[v]
+        elif k == "scale_part":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError("scale_part: None (one scaling part per parameter) or the most "
+                                 "values a part of a parameter holds (>= 1), got %r" % (v,))
+            part = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step)"
+                            "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
+                            "scale_part)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
@@ -798,6 +831,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if step and not use_scaling:
         raise ValueError("scale_step: damps the adaptive scaling, which is off (scaling=False, "
                          "scale_exp, or a mode without an error bound)")
+    if part is not None and not use_scaling:
+        raise ValueError("scale_part: parts of the adaptive scaling, which is off "
+                         "(scaling=False, scale_exp, or a mode without an error bound)")
     if floor is not None and not use_scaling:
         raise ValueError("ratio_floor: steers the adaptive scaling's target, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
@@ -829,6 +865,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "exempt": None if exempt == "none" else exempt,
         "ratio_floor": float(floor) if floor is not None else None,
         "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
+        "scale_part": part if use_scaling else None,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -900,7 +937,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       ratio is RATIO_SLACK times R), scale_step (the most binades a
       bucket's scaling exponents move from one call to the next,
       inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the
-      adaptive scaling is on), exempt
+      adaptive scaling is on), scale_part (None: one scaling exponent per
+      parameter; P: a parameter's values in parts of at most P, each with
+      its own exponent), exempt
       ("vectors": parameters of at
       most one dimension, biases and norms, travel through the process group
       uncompressed; False/"none": every parameter through the codec; None:

@@ -410,6 +410,17 @@ def scaling():
            and ck_f["comm"]["floor_since"],
            "ratio_floor=12, exempt='vectors': resumed at step 15 ends bit-identical (%s), target "
            "%.2f" % (whole_f[:12], st_f["scale_target"]))
+    # scale_part: a parameter's exponents, one per part of at most 100
+    # values, cross a checkpoint at step 5
+    whole_p, _, _ = run(10, scale_part=100)
+    _, ck_p, _ = run(5, scale_part=100)
+    resumed_p, _, _ = run(10, resume=ck_p, scale_part=100)
+    many = [v["exponent"] for v in ck_p["comm"]["params"].values()
+            if isinstance(v["exponent"], tuple)]
+    report(whole_p == resumed_p and whole_p != whole and many and any(any(e) for e in many),
+           "scale_part=100: resumed at step 5 ends bit-identical (%s, not %s); %d parameters "
+           "with an exponent per part, e.g. %s" % (whole_p[:12], whole[:12], len(many),
+                                                  list(many[0])[:6] if many else None))
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
