@@ -159,7 +159,9 @@ COMMS = {
     # the values are held back whatever the target (K = 0 binds); parts
     # bring each run of values' own largest under 1 (resnet18, 60
     # iterations: 10.9x -> 9.05x by the codec's classes, 90.1 -> 86.0 %
-    # 2-bit)
+    # 2-bit). Seed 1 ended 3.68 points below DDP (the defaults 1.10) at
+    # 8.9x, 83.2 % 2-bit: more values through the codec's coarse 8-bit
+    # class did not buy accuracy, so seeds 2-3 were not run
     "x50s1r6b128p4k": DEFAULTS + ["--batch", "128", "--lr", "0.05", "--scale-part", "4096"],
     "fp16": ["--comm", "fp16"],
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
@@ -207,8 +209,7 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("resnet50", "ddpb128", 1), ("resnet50", "x50s1r6b128", 1),
          ("resnet50", "ddpb128", 2), ("resnet50", "x50s1r6b128", 2),
          ("resnet50", "x50s1r6b128p4k", 1), ("resnet50", "ddpb128", 3),
-         ("resnet50", "x50s1r6b128p4k", 2), ("resnet50", "x50s1r6b128", 3),
-         ("resnet50", "x50s1r6b128p4k", 3),
+         ("resnet50", "x50s1r6b128", 3),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
          ("x50s1r6f8", 1), ("mobilenet_v2", "x50s1r6f8", 1),
          ("mobilenet_v3_small", "x50s1r6f8", 1), ("shufflenet_v2_x1_0", "x50s1r6f8", 1),
