@@ -306,6 +306,9 @@ def parse():
     ap.add_argument("--milestones", default="3,4",
                     help="epochs at which the lr is multiplied by --lr-gamma (comma separated)")
     ap.add_argument("--lr-gamma", type=float, default=0.1)
+    ap.add_argument("--lr-warmup", type=float, default=0,
+                    help="epochs over which the lr rises linearly from lr / N to lr (N: their "
+                         "iterations) before the steps (default 0: none)")
     ap.add_argument("--momentum", type=float, default=0.9)
     ap.add_argument("--weight-decay", type=float, default=5e-4)
     ap.add_argument("--seed", type=int, default=1, help="initial weights and data order")
@@ -363,6 +366,8 @@ def parse():
         a.input_size = 64 if a.arch == "alexnet" else 32
     if a.batch < 1 or a.lr <= 0 or a.epochs <= 0:
         ap.error("--batch, --lr and --epochs must be positive")
+    if a.lr_warmup < 0:
+        ap.error("--lr-warmup: epochs >= 0")
     try:
         a.milestone_list = [float(m) for m in a.milestones.split(",") if m.strip()]
     except ValueError:
@@ -395,7 +400,13 @@ def main():
     state, kind = make_comm(a, ddp, model)
     opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
                           weight_decay=a.weight_decay)
-    sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=milestones, gamma=a.lr_gamma)
+    ramp = int(round(a.lr_warmup * order.per_epoch))
+    if ramp:    # the lr rising linearly over the first ramp iterations, then the steps
+        sched = torch.optim.lr_scheduler.LambdaLR(
+            opt, lambda i: min(1.0, (i + 1) / ramp) * a.lr_gamma ** sum(i >= m for m in milestones))
+    else:
+        sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=milestones,
+                                                     gamma=a.lr_gamma)
 
     start, clock = 0, {"train_s": 0.0, "data_s": 0.0, "eval_s": 0.0}
     blob = load_checkpoint(a, rank)
@@ -454,6 +465,7 @@ def main():
                powersgd_warmup=a.powersgd_warmup if kind == "powersgd" else None,
                epochs=a.epochs, iterations=total, per_epoch=order.per_epoch, batch=a.batch,
                workers=workers, lr=a.lr, milestones=milestones, lr_gamma=a.lr_gamma,
+               lr_warmup=ramp,
                momentum=a.momentum, weight_decay=a.weight_decay, seed=a.seed, params=nparams,
                torch=torch.__version__, torchvision=torchvision.__version__)
     if rank == 0:
