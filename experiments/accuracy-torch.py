@@ -162,10 +162,10 @@ COMMS = {
     # 2-bit). Seed 1 ended 3.68 points below DDP (the defaults 1.10) at
     # 8.9x, 83.2 % 2-bit: more values through the codec's coarse 8-bit
     # class did not buy accuracy, so seeds 2-3 were not run
-    # on that schedule DDP's loss sits near ln 10 for the first 150-250
+    # on that schedule DDP's loss stays above 2 for the first 150-200
     # iterations (its seeds end at 84.69, 85.23 and 76.25 %: the plateau
     # decides). With the lr rising over the first epoch (--lr-warmup 1) it
-    # does not (seed 3: 82.65 % at iteration 145 against 21.85): the
+    # does not (seed 3: 82.65 % at iteration 145 against 17.80): the
     # schedule resnet50 is judged on, DDP and the defaults (BASELINE), then
     # feedback alone on it
     "ddpb128w": ["--comm", "ddp", "--batch", "128", "--lr", "0.05", "--lr-warmup", "1"],
