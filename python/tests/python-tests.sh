@@ -27,7 +27,7 @@
 #   - examples/pytorch/train_torchvision.py with PowerSGD over resnet18's
 #     several buckets (4 ranks): replicas identical, no gloo abort; a run
 #     stopped after a checkpoint and resumed ends with the weights of the
-#     uninterrupted one.
+#     uninterrupted one; its --lr-warmup ramps the lr as it says.
 #
 # Every Python process is /usr/bin/python3 or /usr/bin/torchrun (another
 # python3 may come first on PATH). Debian 12's torchrun (torch 1.13 on
@@ -230,6 +230,18 @@ whole=$(weights "$out")
 # PowerSGD's per-bucket state fits DDP's rebuilt buckets, not the first
 # iteration's
 resumed PowerSGD powersgd "$tmp/psgd" "$whole" "${psgd[@]}"
+
+# --lr-warmup: the lr rises linearly over the first E epochs' iterations
+# (here 4 of mobilenet_v3_small's 1875 an epoch at 4 x 8), then holds
+section "train_torchvision: --lr-warmup"
+out=$(tv --arch mobilenet_v3_small --batch 8 --iterations 5 --no-eval --comm ddp --lr 0.1 \
+	--lr-warmup 0.00214 --log-every 1 --log "$tmp/lrw.jsonl")
+lrs=$("$py" -c 'import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+print(rs[0]["lr_warmup"], " ".join("%g" % r["lr"] for r in rs if r["type"] == "iter"))' "$tmp/lrw.jsonl" 2>&1)
+[ "$lrs" = "4 0.05 0.075 0.1 0.1 0.1" ] &&
+	ok "lr after iterations 1-5 of a 4-iteration ramp to 0.1: ${lrs#4 }" ||
+	ko "--lr-warmup: lr_warmup and the lrs after iterations 1-5: $lrs (want 4 0.05 0.075 0.1 0.1 0.1); $(tail -n 2 <<<"$out")"
 
 # --eval-bn-before-last evaluates once more with rank 0's batch-norm
 # statistics of before the last forward and puts the final ones back: the
