@@ -62,6 +62,14 @@ EXEMPT50 = ["--comm", "inceptionn", "--compression", "software", "--warmup-iters
 DEFAULTS = EXEMPT50 + ["--scale-step", "1", "--scale-ratio", "6"]
 R12E8 = ["--comm", "inceptionn", "--compression", "software", "--error-bound", "8",
          "--scale-ratio", "12"] + ALL
+# feedback alone after the defaults' warm-up (no scaling, every parameter
+# through the codec)
+EF50 = ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
+        "--warmup-iters", "50"]
+# resnet50's schedule (below): 128 a worker at lr 0.05, and the same with
+# the lr rising over the first epoch
+B128 = ["--batch", "128", "--lr", "0.05"]
+B128W = B128 + ["--lr-warmup", "1"]
 COMMS = {
     "ddp": ["--comm", "ddp"],
     # kept, never run again (None): made before the scaling's estimate of
@@ -98,8 +106,7 @@ COMMS = {
     "r12e8": R12E8 + ["--warmup-iters", "40"],
     # feedback alone after the defaults' warm-up: where the scaling is
     # suspected (mobilenet_v2)
-    "ef50": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
-             "--warmup-iters", "50"],
+    "ef50": EF50,
     # the same with the scaling's exponents moving at most one binade a
     # call (scale_step=1): the undamped choice swings between calls that
     # hold nearly everything back and calls that send it at 16 bits. The
@@ -150,8 +157,8 @@ COMMS = {
     # 0.05 (at 0.1 and 0.2 its loss stayed at 2.1-2.4 for the first 40
     # iterations, at 0.05 it fell),
     # DDP and the defaults (BASELINE)
-    "ddpb128": ["--comm", "ddp", "--batch", "128", "--lr", "0.05"],
-    "x50s1r6b128": DEFAULTS + ["--batch", "128", "--lr", "0.05"],
+    "ddpb128": ["--comm", "ddp"] + B128,
+    "x50s1r6b128": DEFAULTS + B128,
     # the same with each parameter's scaling in parts of at most 4096
     # values (scale_part=4096) instead of one exponent for the parameter:
     # at one exponent the largest of a parameter's values sets where the
@@ -162,17 +169,16 @@ COMMS = {
     # 2-bit). Seed 1 ended 3.68 points below DDP (the defaults 1.10) at
     # 8.9x, 83.2 % 2-bit: more values through the codec's coarse 8-bit
     # class did not buy accuracy, so seeds 2-3 were not run
-    # on that schedule DDP's loss stays above 2 for the first 150-200
-    # iterations (its seeds end at 84.69, 85.23 and 76.25 %: the plateau
-    # decides). With the lr rising over the first epoch (--lr-warmup 1) it
-    # does not (seed 3: 82.65 % at iteration 145 against 17.80): the
-    # schedule resnet50 is judged on, DDP and the defaults (BASELINE), then
-    # feedback alone on it
-    "ddpb128w": ["--comm", "ddp", "--batch", "128", "--lr", "0.05", "--lr-warmup", "1"],
-    "x50s1r6b128w": DEFAULTS + ["--batch", "128", "--lr", "0.05", "--lr-warmup", "1"],
-    "ef50b128w": ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
-                  "--warmup-iters", "50", "--batch", "128", "--lr", "0.05", "--lr-warmup", "1"],
-    "x50s1r6b128p4k": DEFAULTS + ["--batch", "128", "--lr", "0.05", "--scale-part", "4096"],
+    "x50s1r6b128p4k": DEFAULTS + B128 + ["--scale-part", "4096"],
+    # on the schedule of ddpb128 DDP's loss stays above 2 for the first
+    # 150-200 iterations (its seeds end at 84.69, 85.23 and 76.25 %: the
+    # plateau decides). With the lr rising over the first epoch
+    # (--lr-warmup 1) it does not (seed 3: 82.65 % at iteration 145 against
+    # 17.80): the schedule resnet50 is judged on, DDP and the defaults
+    # (BASELINE), then feedback alone on it
+    "ddpb128w": ["--comm", "ddp"] + B128W,
+    "x50s1r6b128w": DEFAULTS + B128W,
+    "ef50b128w": EF50 + B128W,
     "fp16": ["--comm", "fp16"],
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
     "psgd4": ["--comm", "powersgd", "--powersgd-rank", "4"],
