@@ -201,8 +201,8 @@ test-userlib-layers: $(UL_OBJS) $(UL_MPI_BOOT)
 # Live TCP between namespaces through the RTL NICs (root; sim/top.mk builds
 # nic-switch-rtl).
 .PHONY: test-userlib-nicemu-rtl
-test-userlib-nicemu-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/ar-check
-	userlib/tests/userlib-nicemu-rtl.sh $(BUILD)/userlib-test/ar-check $(BUILD)/userlib-test/nic-switch-rtl
+test-userlib-nicemu-rtl: $(UL_TEST)/nic-switch-rtl $(UL_TEST)/ar-check $(UL_TEST)/ef-check
+	userlib/tests/userlib-nicemu-rtl.sh $(UL_TEST)/ar-check $(UL_TEST)/nic-switch-rtl $(UL_TEST)/ef-check
 
 SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
