@@ -190,7 +190,7 @@ test-userlib-cli: $(BIN)/inc-run $(BIN)/inc-bench
 test-userlib-env: $(UL_TEST)/env-check $(BIN)/inc-bench
 	userlib/tests/userlib-env.sh $(UL_TEST)/env-check $(BIN)/inc-bench
 
-test-userlib-install: $(UL_LIBS)
+test-userlib-install: $(UL_LIBS) $(BIN)/inc-run
 	userlib/tests/userlib-install.sh
 
 # The layers of docs/userlib.md's table: every file of userlib/src in one,
