@@ -176,6 +176,8 @@ def make_comm(a, ddp, model):
         kw["scale_step"] = a.scale_step
     if a.scale_part is not None:
         kw["scale_part"] = a.scale_part
+    if a.scale_prime:
+        kw["scale_prime"] = True
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -340,6 +342,9 @@ def parse():
     ap.add_argument("--scale-part", type=int, default=None,
                     help="inceptionn: the most values of a parameter one scaling exponent "
                          "covers (default: the hook's, one per parameter)")
+    ap.add_argument("--scale-prime", action="store_true",
+                    help="inceptionn: each bucket's scaling starts from the last warm-up "
+                         "iteration's sum instead of exponent 0 (scale_prime=True)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

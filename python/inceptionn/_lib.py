@@ -135,6 +135,7 @@ _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), 
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
 _scale_set_step = _declare("inc_scale_set_step", c_int, [c_void_p, c_int])
+_scale_prime = _declare("inc_scale_prime", c_int, [c_void_p, c_void_p, c_size_t, c_uint, c_int])
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 
 
@@ -236,6 +237,12 @@ class Scale:
     def set_exponents(self, e):
         arr = (c_int * len(e))(*e)
         check(_scale_set(self._p, arr, len(e)), "inc_scale_set")
+
+    def prime(self, address, count, error_bound, ranks):
+        """Exponents from a lossless sum of every rank's values (count
+        float32 at address), undamped (inc_scale_prime)."""
+        check(_scale_prime(self._p, address, count, int(error_bound), int(ranks)),
+              "inc_scale_prime")
 
     def set_ratio(self, ratio):
         """A new target ratio, used from the end of the next call on."""

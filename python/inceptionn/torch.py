@@ -105,6 +105,7 @@ class InceptionnState:
         self._keys = {}         # id(parameter) -> key (order of first sight)
         self._key_refs = []
         self._pool = {}         # parameter key -> (residual slice, exponent) between layouts
+        self._primer = {}      # scale_prime: the warm-up's last sum per parameter key
         self.residual_resets = 0
         self._no_comm = False
         self.iteration = 0      # backward passes done (DDP's last bucket of each)
@@ -175,6 +176,7 @@ class InceptionnState:
             residual = torch.zeros(n, dtype=torch.float32)
         part = self.settings.get("scale_part")
         pends, e = [], []
+        pooled = bool(keys) and any(k in self._pool for k in keys)
         for j in range(len(ends)):
             a, b = ends[j - 1] if j else 0, ends[j]
             c = _chunks(a, b, part)
@@ -191,6 +193,14 @@ class InceptionnState:
                                self.settings.get("scale_step") or 0)
             if any(e):
                 scale.set_exponents(e)
+            elif not pooled and keys and all(k in self._primer for k in keys):
+                # a new state after the warm-up: its exponents from the
+                # warm-up's last sum instead of 0 (scale_prime)
+                primer = torch.cat([self._primer.pop(k) for k in keys])
+                if primer.numel() == n:
+                    primer.mul_(self.world_size)        # the ranks' sum, as a call delivers it
+                    scale.prime(primer.data_ptr(), n, self.settings["error_bound"],
+                                self.world_size)
         if residual is not None:
             self.residuals[index] = residual
         if scale is not None:
@@ -358,6 +368,25 @@ class InceptionnState:
             self._pending.put((req, fut, buf, None, time.monotonic()))
         return fut.then(_value)
 
+    def prime_from(self, fut, params, n):
+        """scale_prime: fut, the last warm-up iteration's sum of a bucket
+        (n values laid out as params), kept per parameter until the
+        parameter's scaling state is made. A Future of the sum."""
+        ends, at = [], 0
+        for p in params:
+            at += p.numel()
+            ends.append(at)
+        if at != n:
+            return fut      # not laid out as its parameters: the state starts from 0
+        keys = self._param_keys(params)
+
+        def keep(f):
+            v = f.wait()
+            for k, b, p in zip(keys, ends, params):
+                self._primer[k] = v[b - p.numel():b].clone()
+            return v
+        return fut.then(keep)
+
     def fallback(self, buf, why="fallback"):
         """The process group's lossless all-reduce (what DDP does itself);
         why: the counters it goes to ("fallback" or "warmup")."""
@@ -463,6 +492,7 @@ class InceptionnState:
         out["scale_ratio"] = self.settings["scale_ratio"]
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["scale_step"] = self.settings["scale_step"]
+        out["scale_prime"] = self.settings["scale_prime"]
         out["scale_part"] = self.settings.get("scale_part")
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
@@ -521,7 +551,8 @@ class InceptionnState:
             since = [a - b for a, b in zip(self.comm.stats()["class_values"], self._floor_base)]
         return {"version": 1, "settings": dict(self.settings), "params": params,
                 "residual_resets": self.residual_resets, "iteration": self.iteration,
-                "stats": self._counters(), "target": self.target, "floor_since": since}
+                "stats": self._counters(), "target": self.target, "floor_since": since,
+                "primer": {k: v.clone() for k, v in self._primer.items()}}
 
     def load_state_dict(self, sd):
         """Take a state_dict() of a state with the same settings: each
@@ -537,6 +568,8 @@ class InceptionnState:
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
         theirs.setdefault("scale_part", None)
+        if "scale_prime" not in theirs:  # states saved before the option: not primed
+            theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_step" not in theirs:  # states saved before the option: undamped
             theirs["scale_step"] = 0 if theirs.get("scaling") else None
         if mine != theirs:
@@ -549,6 +582,7 @@ class InceptionnState:
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
                                _exponent(v["exponent"])) for k, v in sd["params"].items()}
         self.residual_resets = sd.get("residual_resets", 0)
+        self._primer = {int(k): v.clone() for k, v in (sd.get("primer") or {}).items()}
         self.target = sd.get("target", self.settings["scale_ratio"])
         since = sd.get("floor_since")
         self._floor_base = None if since is None else \
@@ -588,6 +622,7 @@ def inceptionn_hook(state, bucket):
                         % type(state).__name__)
     buf = bucket.buffer()
     warm = state.iteration < state.settings["warmup_iters"]
+    last_warm = warm and state.iteration == state.settings["warmup_iters"] - 1
     if state.settings.get("ratio_floor") and not warm and not state._no_comm \
             and bucket.index() == 0 and state.iteration % RATIO_CHECK_ITERS == 0:
         state.steer()       # the first bucket of an iteration, whatever its type
@@ -607,8 +642,14 @@ def inceptionn_hook(state, bucket):
         state._param_keys(bucket.parameters())
         if state.settings.get("warmup_error_bound"):
             return state.warm_allreduce(buf)
+        if last_warm and state.settings.get("scale_prime"):
+            return state.prime_from(state.fallback(buf, "warmup"), bucket.parameters(),
+                                    buf.numel())
         return state.fallback(buf, "warmup")
-    return state.allreduce(bucket.index(), buf, bucket.parameters())
+    fut = state.allreduce(bucket.index(), buf, bucket.parameters())
+    if bucket.is_last() and state._primer:
+        state._primer.clear()   # every bucket's state is made: the rest were exempt
+    return fut
 
 
 # ---------------------------------------------------------------- launchers
@@ -694,6 +735,10 @@ DEFAULT_EXEMPT = "vectors"
 # call between holding nearly every value back and sending them at 16 bits
 # (docs/results.md, "the scaling damped"); damped they stay level
 DEFAULT_SCALE_STEP = 1
+# scale_prime: a bucket's scaling state starts from the warm-up's last sum
+# (inc_scale_prime) instead of exponent 0, which a damped state leaves one
+# binade a call while holding nearly every value back
+DEFAULT_SCALE_PRIME = False
 # scale_ratio: the scaling's target where the adaptive scaling is on. Damped,
 # the buckets travel above their target (8.8-11.5x by the codec's classes at
 # 6 on the networks measured); at 6 resnet18 ends 0.10 behind DDP over 3
@@ -736,7 +781,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = exempt = floor = step = part = None
+    warmup = warmup_bound = exempt = floor = step = part = prime = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -799,13 +844,19 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                 raise ValueError("scale_part: None (one scaling part per parameter) or the most "
                                  "values a part of a parameter holds (>= 1), got %r" % (v,))
             part = v
+        elif k == "scale_prime":
+            if v is not None and not isinstance(v, bool):
+                raise ValueError("scale_prime: None (DEFAULT_SCALE_PRIME), True (the scaling "
+                                 "starts from the warm-up's last sums) or False (from 0), "
+                                 "got %r" % (v,))
+            prime = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_part)"
+                            "scale_part, scale_prime)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
@@ -833,6 +884,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                          "scale_exp, or a mode without an error bound)")
     if part is not None and not use_scaling:
         raise ValueError("scale_part: parts of the adaptive scaling, which is off "
+                         "(scaling=False, scale_exp, or a mode without an error bound)")
+    if prime and not use_scaling:
+        raise ValueError("scale_prime: primes the adaptive scaling, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
     if floor is not None and not use_scaling:
         raise ValueError("ratio_floor: steers the adaptive scaling's target, which is off "
@@ -866,6 +920,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "ratio_floor": float(floor) if floor is not None else None,
         "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
         "scale_part": part if use_scaling else None,
+        "scale_prime": (DEFAULT_SCALE_PRIME if prime is None else prime) if use_scaling else None,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -939,7 +994,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the
       adaptive scaling is on), scale_part (None: one scaling exponent per
       parameter; P: a parameter's values in parts of at most P, each with
-      its own exponent), exempt
+      its own exponent), scale_prime (True: each bucket's scaling state
+      starts from the last warm-up iteration's sum, inc_scale_prime,
+      instead of exponent 0; None: DEFAULT_SCALE_PRIME, False), exempt
       ("vectors": parameters of at
       most one dimension, biases and norms, travel through the process group
       uncompressed; False/"none": every parameter through the codec; None:

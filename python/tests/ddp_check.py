@@ -421,6 +421,23 @@ def scaling():
            "scale_part=100: resumed at step 5 ends bit-identical (%s, not %s); %d parameters "
            "with an exponent per part, e.g. %s" % (whole_p[:12], whole[:12], len(many),
                                                   list(many[0])[:6] if many else None))
+    # scale_prime: the states start from the warm-up's last sums (3 warm
+    # steps); a checkpoint at step 3 carries those sums to the resumed run
+    pr = dict(warmup_iters=3, scale_prime=True)
+    whole_w, _, _ = run(8, **pr)
+    _, ck_w, _ = run(3, **pr)
+    resumed_w, _, _ = run(8, resume=ck_w, **pr)
+    unprimed, _, _ = run(8, warmup_iters=3)
+    report(whole_w == resumed_w and whole_w != unprimed and len(ck_w["comm"]["primer"]) > 0,
+           "scale_prime: resumed at step 3 (the warm-up's last sums of %d parameters in the "
+           "checkpoint) ends bit-identical (%s), not as unprimed (%s)"
+           % (len(ck_w["comm"]["primer"]), whole_w[:12], unprimed[:12]))
+    _, ck_p1, _ = run(4, **pr)
+    _, ck_u1, _ = run(4, warmup_iters=3)
+    top = lambda c: max(abs(v["exponent"]) for v in c["comm"]["params"].values())
+    report(top(ck_p1) >= 2 and top(ck_u1) <= 1 and not ck_p1["comm"]["primer"],
+           "after one compressed step the primed exponents reach %d, the unprimed ones (from 0, "
+           "a binade a step) %d; the sums are dropped once used" % (top(ck_p1), top(ck_u1)))
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
@@ -579,6 +596,8 @@ def scaling():
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", scale_step=-1),
                 dict(compression="software", scale_step=True),
+                dict(compression="software", scale_prime=1),
+                dict(compression="software", scaling=False, scale_prime=True),
                 dict(compression="software", scaling=False, scale_step=1),
                 dict(compression="software", exempt="norms"),
                 dict(compression="software", exempt=True),

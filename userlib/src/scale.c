@@ -429,8 +429,11 @@ static int spread_zeros(uint64_t *h, int top, int e, unsigned eb)
 }
 
 /* The next exponents from s->hist, the histograms of the delivered sum's
- * parts (sum itself for the headroom policy). */
-static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+ * parts (sum itself for the headroom policy); lossless: the sum of a
+ * lossless all-reduce (inc_scale_prime), whose zeros are zeros and whose
+ * choice is not damped. */
+static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks,
+		   int lossless)
 {
 	unsigned cost[256];
 	size_t i, a, b;
@@ -448,7 +451,7 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 				s->top[i] = E;
 				break;
 			}
-		if (eb)
+		if (eb && !lossless)
 			s->top[i] = spread_zeros(h, s->top[i], s->e[i], eb);
 	}
 	if (s->policy == BALANCED)
@@ -481,7 +484,7 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 	 * never above the overflow cap: a choice made from one sum, whose
 	 * values include the residuals the previous call held back, swings
 	 * (all held back, then all sent) unless it is damped */
-	for (i = 0; s->step && i < s->nparts; i++) {
+	for (i = 0; s->step && !lossless && i < s->nparts; i++) {
 		int e = clamp(s->e[i], s->was[i] - s->step, s->was[i] + s->step);
 
 		s->e[i] = s->top[i] >= 0 && e > overflow_cap(s->top[i]) ? overflow_cap(s->top[i]) : e;
@@ -496,7 +499,21 @@ void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsig
 		part_range(s, i, count, &a, &b);
 		histogram(s->hist + i * HIST_BINS, sum + a, b - a);
 	}
-	choose(s, sum, count, eb, ranks);
+	choose(s, sum, count, eb, ranks, 0);
+}
+
+int inc_scale_prime(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+{
+	size_t i, a, b;
+
+	if (!s || (!sum && count) || !inc_scale_fits(s, count) || eb > 126 || ranks < 1)
+		return INC_E_ARG;
+	for (i = 0; i < s->nparts; i++) {
+		part_range(s, i, count, &a, &b);
+		histogram(s->hist + i * HIST_BINS, sum + a, b - a);
+	}
+	choose(s, sum, count, eb, ranks, 1);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -781,6 +798,6 @@ size_t inc_scale_back(struct inc_scale *s, int fixed, float *buf, float *res, si
 		bad += p.bad;
 	}
 	if (!bad && update)
-		choose(s, buf, count, eb, ranks);
+		choose(s, buf, count, eb, ranks, 0);
 	return bad;
 }

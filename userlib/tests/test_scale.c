@@ -359,11 +359,60 @@ static void step(void)
 	free(sum);
 }
 
+/* inc_scale_prime: a damped state primed with a lossless sum starts at the
+ * undamped choice (no step-by-step climb), and the sum's zeros are zeros,
+ * not values held back below the bound: a part of nothing but zeros keeps
+ * its exponent (update scales it up until its values would travel). */
+static void prime(void)
+{
+	size_t ends[2] = { N / 2, N };
+	struct inc_scale *free_s, *damped, *zp, *zu;
+	float *sum = malloc(N * sizeof(*sum));
+	int ef[2], ep[2], e_p[2], e_u[2], i;
+
+	for (i = 0; i < N; i++)
+		sum[i] = i < N / 2 ? ldexpf(1.0f + (float)(i % 5) / 8, -20 - i % 9)
+				   : ldexpf(1.0f + (float)(i % 3) / 4, 30 - i % 6);
+	CHECK(inc_scale_create(&free_s, 2, ends, 8) == 0 && inc_scale_create(&damped, 2, ends, 8) == 0 &&
+	      inc_scale_set_step(damped, 1) == 0, "create");
+	inc_scale_update(free_s, sum, N, EB, 4);
+	inc_scale_get(free_s, ef, 2);
+	CHECK(inc_scale_prime(damped, sum, N, EB, 4) == 0, "prime");
+	inc_scale_get(damped, ep, 2);
+	CHECK(ep[0] == ef[0] && ep[1] == ef[1] && ef[0] > 3 && ef[1] < -3,
+	      "a primed damped state starts at the undamped choice (%d, %d): %d, %d", ef[0], ef[1],
+	      ep[0], ep[1]);
+	/* part 1 all zeros */
+	for (i = N / 2; i < N; i++)
+		sum[i] = 0.0f;
+	CHECK(inc_scale_create(&zp, 2, ends, 8) == 0 && inc_scale_create(&zu, 2, ends, 8) == 0,
+	      "create");
+	CHECK(inc_scale_prime(zp, sum, N, EB, 4) == 0, "prime");
+	inc_scale_update(zu, sum, N, EB, 4);
+	inc_scale_get(zp, e_p, 2);
+	inc_scale_get(zu, e_u, 2);
+	CHECK(e_p[1] == 0 && e_u[1] > 0 && e_p[0] == e_u[0] && e_p[0] > 3,
+	      "an all-zero part: primed %d (kept), updated %d (scaled up); the other part %d, %d",
+	      e_p[1], e_u[1], e_p[0], e_u[0]);
+	CHECK(inc_scale_prime(NULL, sum, N, EB, 4) == INC_E_ARG &&
+	      inc_scale_prime(damped, sum, N - 1, EB, 4) == INC_E_ARG &&
+	      inc_scale_prime(damped, NULL, N, EB, 4) == INC_E_ARG &&
+	      inc_scale_prime(damped, sum, N, 127, 4) == INC_E_ARG &&
+	      inc_scale_prime(damped, sum, N, EB, 0) == INC_E_ARG,
+	      "no state, a count not the state's, no sum, eb 127 and 0 ranks refused");
+	inc_scale_destroy(free_s);
+	inc_scale_destroy(damped);
+	inc_scale_destroy(zp);
+	inc_scale_destroy(zu);
+	free(sum);
+}
+
 int main(void)
 {
 	targets();
 	set_ratio();
 	step();
+	prime();
 	all_zero_part();
 	zeros_are_not_free();
 	fused_equals_scalar();

@@ -323,6 +323,16 @@ int inc_scale_set_ratio(struct inc_scale *s, double ratio);
 int inc_scale_set_step(struct inc_scale *s, int step);
 /* Back to the first call's state (every exponent 0). */
 void inc_scale_reset(struct inc_scale *s);
+/* Choose the exponents of the next call from sum[0..count), the sum of
+ * every rank's values for this call site through a lossless all-reduce
+ * (a warm-up's), as the end of a call chooses them from its delivered
+ * sum, but undamped and with its zeros taken as zeros: without it a new
+ * state's first call uses 0 and a damped state climbs one step a call to
+ * the values' size, holding nearly every value back meanwhile. eb: the
+ * error bound of the calls to come, ranks: the number of ranks. Every
+ * rank must prime with the same sum. 0 or INC_E_ARG (no state, count not
+ * the state's, eb above 126, ranks below 1). */
+int inc_scale_prime(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks);
 
 /* Is error feedback in effect for a call with these options? 1 or 0. */
 int inc_error_feedback_active(const struct inc_allreduce_opts *opts);
