@@ -497,8 +497,13 @@ def main():
         clock["train_s"] += t2 - t0
         done = it + 1
         if done % a.log_every == 0 or done == total:
+            more = {}
+            if kind == "inceptionn":       # cumulative: a window's shares are differences
+                st = state.stats()
+                more = {"values": st["values"], "classes": st.get("classes"),
+                         "scale_exponents": st.get("scale_exponents")}
             record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
-                   lr=sched.get_last_lr()[0])
+                   lr=sched.get_last_lr()[0], **more)
             if rank == 0:
                 rate = (done - it0) / max(1e-9, time.monotonic() - t_run)
                 eta = (total - done) / max(1e-9, rate)

@@ -473,7 +473,9 @@ class InceptionnState:
         and the exempt values counted at 32 bits: the run's ratio); in
         software mode also wire_ratio (values sent x 4 over bytes sent,
         framing included; the warm-up and the exempt values not counted);
-        and the settings in use."""
+        scale_exponents (the least, median and largest of the buckets'
+        current scaling exponents, None before the first compressed call;
+        read it between iterations); and the settings in use."""
         self._check_open()
         out = self._counters()
         cls = out.pop("class_values")
@@ -493,6 +495,9 @@ class InceptionnState:
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["scale_step"] = self.settings["scale_step"]
         out["scale_prime"] = self.settings["scale_prime"]
+        # the buckets' current scaling exponents: least, median, largest
+        ex = sorted(e for sc in self.scales.values() if sc is not None for e in sc.exponents())
+        out["scale_exponents"] = (ex[0], ex[len(ex) // 2], ex[-1]) if ex else None
         out["scale_part"] = self.settings.get("scale_part")
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
