@@ -343,11 +343,15 @@ def scaling():
     exps = [e for sc in state.scales.values() for e in sc.exponents()]
     every = [None] * dist.get_world_size()
     dist.all_gather_object(every, sorted(exps))
+    se = sorted(exps)
     report(same(d) and st["scaling"] == "balanced" and st["error_feedback"] and any(exps)
-           and st["residual_resets"] > 0 and len(set(map(tuple, every))) == 1,
+           and st["residual_resets"] > 0 and len(set(map(tuple, every))) == 1
+           and tuple(st["scale_exponents"]) == (se[0], se[len(se) // 2], se[-1]),
            "resnet18, the defaults: replicas identical after a bucket rebuild (%d), %d of %d "
-           "exponents non-zero (the same on every rank), ratio %.1f, classes %s"
-           % (st["residual_resets"], sum(1 for e in exps if e), len(exps), st["ratio"],
+           "exponents non-zero (the same on every rank; least, median, largest %s), ratio "
+           "%.1f, classes %s"
+           % (st["residual_resets"], sum(1 for e in exps if e), len(exps),
+              st["scale_exponents"], st["ratio"],
               {k: round(v, 3) for k, v in st["classes"].items()}))
     state.close()
     try:
