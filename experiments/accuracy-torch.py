@@ -235,7 +235,7 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("resnet50", "x50s1r6b128p4k", 1), ("resnet50", "ddpb128", 3),
          ("resnet50", "ddpb128w", 1), ("resnet50", "x50s1r6b128w", 1),
          ("resnet50", "ddpb128w", 2), ("resnet50", "x50s1r6b128wp", 1),
-         ("resnet50", "x50s1r6b128w", 2),
+         ("resnet50", "x50s1r6b128wp", 2), ("resnet50", "x50s1r6b128w", 2),
          ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128w", 3),
          ("resnet50", "x50s1r6b128", 3), ("resnet50", "ef50b128w", 1),
          ("shufflenet_v2_x1_0", "x50s1r6p", 2), ("mobilenet_v3_small", "x50s1r6p", 1),
