@@ -635,6 +635,8 @@ def inceptionn_hook(state, bucket):
             or not buf.is_contiguous():
         if bucket.is_last() and not state._no_comm:
             state.iteration += 1        # a backward pass whose last bucket is not float32
+            if not warm:
+                state._primer.clear()   # every bucket's state is made
         return state.fallback(buf)
     if state._no_comm:
         state._param_keys(bucket.parameters())    # as a real first iteration would
