@@ -744,7 +744,8 @@ DEFAULT_EXEMPT = "vectors"
 DEFAULT_SCALE_STEP = 1
 # scale_prime: a bucket's scaling state starts from the warm-up's last sum
 # (inc_scale_prime) instead of exponent 0, which a damped state leaves one
-# binade a call while holding nearly every value back
+# binade a call, meanwhile holding back the values of the parts that need a
+# higher exponent and sending raw the large ones of those that need a lower
 DEFAULT_SCALE_PRIME = False
 # scale_ratio: the scaling's target where the adaptive scaling is on. Damped,
 # the buckets travel above their target (8.8-11.5x by the codec's classes at

@@ -327,8 +327,9 @@ void inc_scale_reset(struct inc_scale *s);
  * every rank's values for this call site through a lossless all-reduce
  * (a warm-up's), as the end of a call chooses them from its delivered
  * sum, but undamped and with its zeros taken as zeros: without it a new
- * state's first call uses 0 and a damped state climbs one step a call to
- * the values' size, holding nearly every value back meanwhile. eb: the
+ * state's first call uses 0 and a damped state moves one step a call to
+ * the values' size, meanwhile holding back the values of parts that need
+ * a higher exponent and sending raw those that need a lower. eb: the
  * error bound of the calls to come, ranks: the number of ranks. Every
  * rank must prime with the same sum. 0 or INC_E_ARG (no state, count not
  * the state's, eb above 126, ranks below 1). */
