@@ -216,11 +216,8 @@ class InceptionnState:
         residual and exponents follow them when DDP rebuilds its buckets)."""
         self._check_open()
         n = buf.numel()
-        ends, at = [], 0
-        for p in params or ():
-            at += p.numel()
-            ends.append(at)
-        keys = self._param_keys(params) if ends and at == n else None
+        ends = _param_ends(params or ())
+        keys = self._param_keys(params) if ends and ends[-1] == n else None
         if keys is None:
             ends = [n]      # not laid out as its parameters: one part
         elif self.settings.get("exempt"):
@@ -372,11 +369,8 @@ class InceptionnState:
         """scale_prime: fut, the last warm-up iteration's sum of a bucket
         (n values laid out as params), kept per parameter until the
         parameter's scaling state is made. A Future of the sum."""
-        ends, at = [], 0
-        for p in params:
-            at += p.numel()
-            ends.append(at)
-        if at != n:
+        ends = _param_ends(params)
+        if not ends or ends[-1] != n:
             return fut      # not laid out as its parameters: the state starts from 0
         keys = self._param_keys(params)
 
@@ -715,6 +709,15 @@ def launcher_env():
 # "Defaults"; measured in docs/results.md, "Equal accuracy by default").
 DEFAULT_WARMUP_ITERS = 50
 CLASS_BITS = (2, 10, 18, 34)     # the codec's classes: bits a value
+
+
+def _param_ends(params):
+    """Where each of params ends in a bucket laid out as them, in order."""
+    ends, at = [], 0
+    for p in params:
+        at += p.numel()
+        ends.append(at)
+    return ends
 
 
 def _class_ratio(counts):

@@ -491,7 +491,10 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 	}
 }
 
-void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+/* The parts' histograms of sum, then the choice from them (lossless: as
+ * choose). */
+static void observe(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks,
+		    int lossless)
 {
 	size_t i, a, b;
 
@@ -499,20 +502,19 @@ void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsig
 		part_range(s, i, count, &a, &b);
 		histogram(s->hist + i * HIST_BINS, sum + a, b - a);
 	}
-	choose(s, sum, count, eb, ranks, 0);
+	choose(s, sum, count, eb, ranks, lossless);
+}
+
+void inc_scale_update(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
+{
+	observe(s, sum, count, eb, ranks, 0);
 }
 
 int inc_scale_prime(struct inc_scale *s, const float *sum, size_t count, unsigned eb, int ranks)
 {
-	size_t i, a, b;
-
 	if (!s || (!sum && count) || !inc_scale_fits(s, count) || eb > 126 || ranks < 1)
 		return INC_E_ARG;
-	for (i = 0; i < s->nparts; i++) {
-		part_range(s, i, count, &a, &b);
-		histogram(s->hist + i * HIST_BINS, sum + a, b - a);
-	}
-	choose(s, sum, count, eb, ranks, 1);
+	observe(s, sum, count, eb, ranks, 1);
 	return 0;
 }
 
