@@ -176,8 +176,8 @@ def make_comm(a, ddp, model):
         kw["scale_step"] = a.scale_step
     if a.scale_part is not None:
         kw["scale_part"] = a.scale_part
-    if a.scale_prime:
-        kw["scale_prime"] = True
+    if a.scale_prime is not None:
+        kw["scale_prime"] = a.scale_prime
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -342,9 +342,10 @@ def parse():
     ap.add_argument("--scale-part", type=int, default=None,
                     help="inceptionn: the most values of a parameter one scaling exponent "
                          "covers (default: the hook's, one per parameter)")
-    ap.add_argument("--scale-prime", action="store_true",
+    ap.add_argument("--scale-prime", action=argparse.BooleanOptionalAction, default=None,
                     help="inceptionn: each bucket's scaling starts from the last warm-up "
-                         "iteration's sum instead of exponent 0 (scale_prime=True)")
+                         "iteration's sum (--scale-prime) or from exponent 0 "
+                         "(--no-scale-prime; default: the hook's)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")
