@@ -194,6 +194,9 @@ COMMS = {
     # left the same trajectory by iteration 20 of the common warm-up:
     # the hosts' kernels round differently, train_torchvision's cpu_id)
     "x50s1r6np": DEFAULTS + ["--no-scale-prime"],
+    # DDP again, on the host of the primed runs (x50s1r6p, x50s1r6np: their
+    # BASELINE): the pairs judged on one trajectory
+    "ddpre": ["--comm", "ddp"],
     # primed, is the long warm-up still needed? 50 uncompressed iterations
     # are 8.5 % of resnet50's 585 (5.3x over the run at 9.1x by classes);
     # 10 are 1.7 %
@@ -249,6 +252,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("resnet50", "x50s1r6b128wp", 2),
          ("shufflenet_v2_x1_0", "x50s1r6p", 2), ("mobilenet_v3_small", "x50s1r6p", 1),
          ("shufflenet_v2_x1_0", "x50s1r6np", 2), ("x50s1r6p", 1),
+         ("shufflenet_v2_x1_0", "ddpre", 2), ("mobilenet_v3_small", "ddpre", 1),
+         ("mobilenet_v3_small", "x50s1r6np", 1), ("ddpre", 1), ("x50s1r6np", 1),
          ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
          ("resnet50", "x10s1r6b128wp", 1),
          ("resnet50", "x50s1r6b128w", 2), ("resnet50", "x50s1r6b128w", 3),
@@ -500,6 +505,10 @@ LABELS = {
     "x50s1r6f8": "inceptionn hook, the same with ratio_floor=8",
     "x50s1r6e6": "inceptionn hook, the defaults at the error bound 2^-6",
     "x200": "inceptionn hook, the defaults after 200 uncompressed iterations (warmup_iters=200)",
+    "ddpre": "DDP's gloo all-reduce again, on the host of the two rows below (their baseline)",
+    "x50s1r6p": "inceptionn hook, the defaults with the scaling primed from the warm-up's last "
+                "sum (scale_prime=True), against DDP on its host",
+    "x50s1r6np": "inceptionn hook, the defaults (scale_prime=False named), against DDP on its host",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
     "psgd4": "PyTorch PowerSGD, rank 4 (feedback, warm start, buckets serialised on gloo)",
@@ -623,8 +632,12 @@ def table():
         runs = got[comm]
         accs = {s: summ(r)["accuracy"] for s, r in runs.items()}
         mean = sum(accs.values()) / len(accs)
-        both = [s for s in accs if s in ref]
-        gap = sum(accs[s] - ref[s] for s in both) / len(both) if both else float("nan")
+        # against DDP on the same schedule and host where a way names one
+        # (BASELINE), else DDP's runs above
+        base = {s: summ(r)["accuracy"] for s, r in got.get(BASELINE.get(comm), {}).items()} \
+            or ref
+        both = [s for s in accs if s in base]
+        gap = sum(accs[s] - base[s] for s in both) / len(both) if both else float("nan")
         ratios = [whole_ratio(r) for r in runs.values() if summ(r).get("ratio")]
         ms = sum(summ(r)["iter_ms"] for r in runs.values()) / len(runs)
         wires = [whole_ratio(r, summ(r)["stats"]["wire_ratio"]) for r in runs.values()
@@ -643,7 +656,7 @@ def table():
             clocks[comm] = clk
             n0 = summ(next(iter(runs.values())))["iterations"]
             cl_ms = "%.0f" % (1e3 * sum(clk[s](n0) for s in runs) / len(runs) / n0)
-            reach = {s: time_to(runs[s], ref[s] - 0.3, clk[s]) for s in runs if s in ref}
+            reach = {s: time_to(runs[s], base[s] - 0.3, clk[s]) for s in runs if s in base}
             got_t = [t for t in reach.values() if t is not None]
             tta = ("%.0f s (%d of %d seed%s)" % (sum(got_t) / len(got_t), len(got_t), len(reach),
                                                 "s" if len(reach) > 1 else "")
@@ -651,7 +664,7 @@ def table():
         lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %s | %.0f | %s | %s |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
             " / ".join("%.2f" % accs[s] for s in sorted(accs)), mean,
-            "" if comm == "ddp" else "%+.2f" % gap,
+            "" if comm == "ddp" else "%+.2f" % gap if gap == gap else "",
             "%.1fx" % (sum(ratios) / len(ratios)) if ratios else ("1x" if comm == "ddp" else ""),
             "%.1fx" % (sum(wires) / len(wires)) if wires else "",
             "%.2f MB" % (sum(nbytes) / len(nbytes) / 1e6) if nbytes else "", ms, cl_ms, tta))
@@ -764,12 +777,12 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                 "the first epoch (against DDP on it)",
                 "x50s1r6b128wp": "the same with the scaling primed from the warm-up's last sum "
                                  "(scale_prime=True)",
-                "x50s1r6np": "the defaults with scale_prime=False named (run again on "
-                             "another host)",
+                "x50s1r6np": "the defaults with scale_prime=False named (on the host of "
+                             "the primed runs, against DDP on it)",
                 "x10s1r6b128wp": "the same with 10 warm-up iterations instead of 50 "
                                  "(warmup_iters=10)",
                 "x50s1r6p": "the defaults with the scaling primed from the warm-up's last sum "
-                            "(scale_prime=True)",
+                            "(scale_prime=True; against DDP on its host)",
                 "ef50b128w": "feedback alone after the same warm-up, on the same schedule "
                              "(against DDP on it)",
                 "x50s1r6b128p4k": "the same with scaling parts of at most 4096 values "
@@ -782,7 +795,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
 # the DDP run a way is compared with, where not "ddp" (the same schedule)
 BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "ddpb128",
             "x50s1r6b128p4k": "ddpb128", "x50s1r6b128w": "ddpb128w", "ef50b128w": "ddpb128w",
-            "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w"}
+            "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
+            "x50s1r6p": "ddpre", "x50s1r6np": "ddpre"}
 
 
 def other_table():

@@ -431,13 +431,13 @@ def scaling():
     whole_w, _, _ = run(8, **pr)
     _, ck_w, _ = run(3, **pr)
     resumed_w, _, _ = run(8, resume=ck_w, **pr)
-    unprimed, _, _ = run(8, warmup_iters=3)
+    unprimed, _, _ = run(8, warmup_iters=3, scale_prime=False)
     report(whole_w == resumed_w and whole_w != unprimed and len(ck_w["comm"]["primer"]) > 0,
            "scale_prime: resumed at step 3 (the warm-up's last sums of %d parameters in the "
            "checkpoint) ends bit-identical (%s), not as unprimed (%s)"
            % (len(ck_w["comm"]["primer"]), whole_w[:12], unprimed[:12]))
     _, ck_p1, _ = run(4, **pr)
-    _, ck_u1, _ = run(4, warmup_iters=3)
+    _, ck_u1, _ = run(4, warmup_iters=3, scale_prime=False)
     top = lambda c: max(abs(v["exponent"]) for v in c["comm"]["params"].values())
     report(top(ck_p1) >= 2 and top(ck_u1) <= 1 and not ck_p1["comm"]["primer"],
            "after one compressed step the primed exponents reach %d, the unprimed ones (from 0, "
