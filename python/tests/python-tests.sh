@@ -212,13 +212,25 @@ weights() { sed -n 's/^train_torchvision: done: .* weights \([0-9a-f]*\), replic
 resumed() {
 	local label=$1 kind=$2 dir=$3 whole=$4 out
 	shift 4
-	tv "$@" --iterations 5 --checkpoint "$dir" >/dev/null
-	out=$(tv "$@" --iterations 8 --checkpoint "$dir")
+	tv "$@" --iterations 5 --checkpoint "$dir" --log "$dir/log.jsonl" >/dev/null
+	out=$(tv "$@" --iterations 8 --checkpoint "$dir" --log "$dir/log.jsonl")
 	if grep -q "$kind (resumed at 4)" <<<"$out" && [ -n "$whole" ] && [ "$(weights "$out")" = "$whole" ]; then
 		ok "$label resumed at iteration 4: weights $whole, as uninterrupted"
 	else
 		ko "$label resumed: '$(weights "$out")' against '$whole': $(grep -aE 'resumed|Error|done' <<<"$out" | tail -n 3)"
 	fi
+	# the log: one config record naming the host's CPU, the iterations
+	# after the checkpoint once, a resume record where the run went on
+	local got
+	got=$("$py" -c 'import json, sys
+rs = [json.loads(l) for l in open(sys.argv[1])]
+cfg = [r for r in rs if r["type"] == "config"]
+res = [(r["iter"], bool(r.get("cpu"))) for r in rs if r["type"] == "resume"]
+its = [r["iter"] for r in rs if r["type"] == "iter"]
+print(len(cfg), bool(cfg and cfg[0].get("cpu")), res, its)' "$dir/log.jsonl" 2>&1)
+	[ "$got" = "1 True [(4, True)] [4, 8]" ] &&
+		ok "$label's log: the host's CPU in its config, a resume record at 4, iterations 4 and 8 once" ||
+		ko "$label's log: $got (want 1 True [(4, True)] [4, 8])"
 }
 psgd=(--arch resnet18 --batch 4 --no-eval --log-every 4
 	--comm powersgd --powersgd-rank 1 --powersgd-warmup 2 --checkpoint-every 4)
