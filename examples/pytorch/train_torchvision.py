@@ -14,15 +14,20 @@ The images (28x28 grey) are repeated to three channels and resized
 standard deviation. The model's initial weights come from torch.manual_seed
 (--seed), the data order from a generator seeded with --seed too: runs with
 the same seed start from the same weights and see the same batches,
-whatever carries their gradients. Each of the --workers' ranks takes its
-share of every global batch.
+whatever carries their gradients, on one host: a CPU with other vector
+units (AVX-512 or not) rounds PyTorch's and oneDNN's kernels otherwise,
+and at a high lr the same seed leaves the same trajectory within a few
+dozen iterations, so the log's config record names the host's CPU
+(cpu_id). Each of the --workers' ranks takes its share of every global
+batch.
 
 --checkpoint DIR makes the run resumable: every --checkpoint-every
 iterations and at the end of every epoch each rank writes its state (model,
 optimizer, the communication hook's state: error-feedback residuals and
 scaling, PowerSGD's error and warm-start state), and a restarted run with
 the same arguments continues from the last complete checkpoint, with the
-log cut back to it: the result is that of the uninterrupted run.
+log cut back to it and a "resume" record naming the CPU it went on with:
+on the same host the result is that of the uninterrupted run.
 """
 import argparse
 import contextlib
