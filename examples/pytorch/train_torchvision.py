@@ -183,6 +183,8 @@ def make_comm(a, ddp, model):
         kw["scale_part"] = a.scale_part
     if a.scale_prime is not None:
         kw["scale_prime"] = a.scale_prime
+    if a.scale_ramp is not None:
+        kw["scale_ramp"] = a.scale_ramp
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     # the line that makes it an INCEPTIONN job
@@ -375,6 +377,9 @@ def parse():
                     help="inceptionn: each bucket's scaling starts from the last warm-up "
                          "iteration's sum (--scale-prime) or from exponent 0 "
                          "(--no-scale-prime; default: the hook's)")
+    ap.add_argument("--scale-ramp", type=int, default=None,
+                    help="inceptionn: compressed iterations over which the scaling's target "
+                         "rises from 3 to its ratio (scale_ramp; default: the hook's)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

@@ -442,6 +442,23 @@ def scaling():
     report(top(ck_p1) >= 2 and top(ck_u1) <= 1 and not ck_p1["comm"]["primer"],
            "after one compressed step the primed exponents reach %d, the unprimed ones (from 0, "
            "a binade a step) %d; the sums are dropped once used" % (top(ck_p1), top(ck_u1)))
+    # scale_ramp: the target rises from RAMP_FROM to scale_ratio over the
+    # first 6 compressed steps (after 2 warm ones); a checkpoint inside the
+    # ramp (step 5: its third compressed step, target RAMP_FROM + 2/6 of
+    # the way)
+    rp = dict(warmup_iters=2, scale_ramp=6)
+    whole_r, _, st_r = run(10, **rp)
+    _, ck_r, st_r5 = run(5, **rp)
+    resumed_r, _, _ = run(10, resume=ck_r, **rp)
+    flat, _, _ = run(10, warmup_iters=2)
+    want = inct.RAMP_FROM + (inct.DEFAULT_SCALE_RATIO - inct.RAMP_FROM) * 2 / 6
+    report(whole_r == resumed_r and whole_r != flat,
+           "scale_ramp=6: resumed inside the ramp (step 5) ends bit-identical (%s), not as "
+           "without the ramp (%s)" % (whole_r[:12], flat[:12]))
+    report(abs(st_r5["scale_target"] - want) < 1e-12
+           and st_r["scale_target"] == inct.DEFAULT_SCALE_RATIO and st_r["scale_ramp"] == 6,
+           "scale_ramp=6: the target %.3f at the third compressed step (want %.3f), %.3f after "
+           "the ramp" % (st_r5["scale_target"], want, st_r["scale_target"]))
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
@@ -601,6 +618,10 @@ def scaling():
                 dict(compression="software", scale_step=-1),
                 dict(compression="software", scale_step=True),
                 dict(compression="software", scale_prime=1),
+                dict(compression="software", scale_ramp=-1),
+                dict(compression="software", scale_ramp=True),
+                dict(compression="software", scaling=False, scale_ramp=5),
+                dict(compression="software", ratio_floor=8, scale_ramp=5),
                 dict(compression="software", scaling=False, scale_prime=True),
                 dict(compression="software", scaling=False, scale_step=1),
                 dict(compression="software", exempt="norms"),
