@@ -190,9 +190,9 @@ COMMS = {
     "x50s1r6p": DEFAULTS + ["--scale-prime"],
     # primed, with the target rising from 3 to 6 over the first 150
     # compressed iterations (scale_ramp=150): where resnet50 falls behind
-    # (training loss 0.89 against DDP's 0.59 over iterations 61-120), more
-    # values through the codec (a 120-iteration probe at target 3 all
-    # through: 0.50 against 0.66 at iteration 120, DDP 0.39)
+    # (training loss 0.89 against DDP's 0.59, mean of iterations 80, 100
+    # and 120), more values through the codec (a 120-iteration probe at
+    # target 3 throughout: 0.63)
     "x50s1r6b128wpr": DEFAULTS + B128W + ["--scale-prime", "--scale-ramp", "150"],
     # the defaults with scale_prime=False named (the same as x50s1r6 while
     # that is the hook's default): shufflenet_v2's seed 2 again, on the

@@ -775,7 +775,7 @@ DEFAULT_SCALE_PRIME = False
 # rises linearly from RAMP_FROM (or scale_ratio where that is lower) to
 # scale_ratio, so that the first compressed iterations after the warm-up,
 # where the compressed runs fall behind (resnet50: training loss 0.89
-# against DDP's 0.59 over iterations 61-120), travel with more values
+# against DDP's 0.59 at iterations 80-120), travel with more values
 # through the codec; 0: none
 DEFAULT_SCALE_RAMP = 0
 RAMP_FROM = 3.0
