@@ -337,10 +337,7 @@ class InceptionnState:
             t = min(_lib.SCALE_RATIO_MAX, t * RATIO_STEP)
         elif measured > floor * RATIO_SLACK:
             t = max(self.settings["scale_ratio"], t / RATIO_STEP)
-        if t != self.target:
-            self.target = t
-            for sc in self.scales.values():
-                sc.set_ratio(t)
+        self._set_target(t)
 
     def ramp(self):
         """scale_ramp: the target of this iteration (at its first bucket),
@@ -351,7 +348,12 @@ class InceptionnState:
         n, top = self.settings["scale_ramp"], self.settings["scale_ratio"]
         low = min(RAMP_FROM, top)
         k = self.iteration - self.settings["warmup_iters"]
-        t = top if k >= n else low + (top - low) * max(0, k) / n
+        self._set_target(top if k >= n else low + (top - low) * max(0, k) / n)
+
+    def _set_target(self, t):
+        """The scaling's target t for every bucket's state from its next call
+        on (ratio_floor's steering, scale_ramp), and for the states made
+        later."""
         if t != self.target:
             self.target = t
             for sc in self.scales.values():
@@ -640,12 +642,12 @@ def inceptionn_hook(state, bucket):
     buf = bucket.buffer()
     warm = state.iteration < state.settings["warmup_iters"]
     last_warm = warm and state.iteration == state.settings["warmup_iters"] - 1
-    if state.settings.get("ratio_floor") and not warm and not state._no_comm \
-            and bucket.index() == 0 and state.iteration % RATIO_CHECK_ITERS == 0:
-        state.steer()       # the first bucket of an iteration, whatever its type
-    if state.settings.get("scale_ramp") and not warm and not state._no_comm \
-            and bucket.index() == 0:
-        state.ramp()
+    if not warm and not state._no_comm and bucket.index() == 0:
+        # the first bucket of a compressed iteration, whatever its type
+        if state.settings.get("ratio_floor") and state.iteration % RATIO_CHECK_ITERS == 0:
+            state.steer()
+        if state.settings.get("scale_ramp"):
+            state.ramp()
     if buf.dtype != torch.float32 or buf.is_sparse or buf.device.type != "cpu" \
             or not buf.is_contiguous():
         if bucket.is_last() and not state._no_comm:
