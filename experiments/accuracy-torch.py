@@ -686,7 +686,7 @@ def table():
         lines.append("| %s | %s | %s | %.2f %% | %s | %s | %s | %s | %s | %s | %s |" % (
             LABELS[comm], ",".join(str(s) for s in sorted(accs)),
             " / ".join("%.2f" % accs[s] for s in sorted(accs)), mean,
-            "" if comm == "ddp" else "%+.2f" % gap if gap == gap else "",
+            "" if comm == "ddp" or math.isnan(gap) else "%+.2f" % gap,
             "%.1fx" % (sum(ratios) / len(ratios)) if ratios else ("1x" if comm == "ddp" else ""),
             "%.1fx" % (sum(wires) / len(wires)) if wires else "",
             "%.2f MB" % (sum(nbytes) / len(nbytes) / 1e6) if nbytes else "", ms, cl_ms, tta))
