@@ -57,9 +57,11 @@ ALL = ["--exempt", "none"] + UNDAMPED
 # (biases, batch norm) uncompressed: the hook's warm-up and exemption
 EXEMPT50 = ["--comm", "inceptionn", "--compression", "software", "--warmup-iters", "50",
             "--exempt", "vectors"]
-# the hook's defaults named in full: the same, the exponents moving at most
-# one binade a call, target 6 (x50s1r6 and the ways that vary it)
-DEFAULTS = EXEMPT50 + ["--scale-step", "1", "--scale-ratio", "6"]
+# the hook's defaults before DEFAULT_SCALE_PRIME named in full: the same,
+# the exponents moving at most one binade a call, target 6, each bucket's
+# scaling starting from exponent 0 (x50s1r6 and the ways that vary it; the
+# ways that prime it add --scale-prime, which comes later and wins)
+DEFAULTS = EXEMPT50 + ["--scale-step", "1", "--scale-ratio", "6", "--no-scale-prime"]
 R12E8 = ["--comm", "inceptionn", "--compression", "software", "--error-bound", "8",
          "--scale-ratio", "12"] + ALL
 # feedback alone after the defaults' warm-up (no scaling, every parameter
@@ -150,14 +152,14 @@ COMMS = {
     # DDP and the defaults (BASELINE)
     "ddplr01": ["--comm", "ddp", "--lr", "0.01"],
     "x50s1r6lr01": DEFAULTS + ["--lr", "0.01"],
-    # the same two at 128 a worker (585 iterations instead of 2340): alexnet
+    # DDP and the defaults (primed) at 128 a worker (585 iterations instead of 2340): alexnet
     # (61 M values) takes 5 s an iteration at 32 a worker with DDP on 2
     # cores (3.3 hours a run), at 128 a worker 7 s with DDP and 8.6 s with
     # the hook (68 and 84 minutes). lr 0.02 (0.01 scaled by the square root
     # of the 4x larger batch) rising over the first epoch, as resnet50's
-    # (DDP and the defaults: BASELINE)
+    # (BASELINE)
     "ddpb128wlr02": ["--comm", "ddp"] + B128W + ["--lr", "0.02"],
-    "x50s1r6b128wlr02": DEFAULTS + B128W + ["--lr", "0.02"],
+    "x50s1r6b128wplr02": DEFAULTS + B128W + ["--scale-prime", "--lr", "0.02"],
     # resnet50 (25.6 M values) at resnet18's batch of 32 a worker takes
     # 1.9 s an iteration on 2 cores with DDP (74 minutes a run), and its
     # loss jumps to 18 in the first iterations at lr 0.1: the same 5 epochs
@@ -195,6 +197,8 @@ COMMS = {
     # with the defaults falls behind DDP from the first evaluation after the
     # warm-up: 56.45 against 77.96 % at iteration 87, seed 1)
     "x50s1r6b128wp": DEFAULTS + B128W + ["--scale-prime"],
+    # on resnet18's schedule: the hook's defaults (DEFAULT_SCALE_PRIME) named
+    # in full
     "x50s1r6p": DEFAULTS + ["--scale-prime"],
     # primed, with the target rising from 3 to 6 over the first 150
     # compressed iterations (scale_ramp=150): where resnet50 falls behind
@@ -206,8 +210,8 @@ COMMS = {
     # 2026-11-29: DDP 88.96 %, the defaults 87.04, primed 87.17, both at
     # 10.00 % at iteration 117)
     "x50s1r6pr": DEFAULTS + ["--scale-prime", "--scale-ramp", "150"],
-    # the defaults with scale_prime=False named (the same as x50s1r6 while
-    # that is the hook's default): shufflenet_v2's seed 2 again, on the
+    # the defaults with scale_prime=False named (the same as x50s1r6, the
+    # hook's default then): shufflenet_v2's seed 2 again, on the
     # CPU its primed run took (its DDP, unprimed and primed runs of seed 2
     # left the same trajectory by iteration 20 of the common warm-up:
     # the hosts' kernels round differently, train_torchvision's cpu_id)
@@ -275,8 +279,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v3_small", "ddpre", 1),
          ("mobilenet_v3_small", "x50s1r6np", 1), ("mobilenet_v3_small", "x50s1r6pr", 1),
          ("ddpre", 1), ("x50s1r6np", 1), ("x50s1r6pr", 1),
-         ("alexnet", "ddpb128wlr02", 1), ("alexnet", "x50s1r6b128wlr02", 1),
-         ("vgg16", "ddpb128wlr02", 1), ("vgg16", "x50s1r6b128wlr02", 1),
+         ("alexnet", "ddpb128wlr02", 1), ("alexnet", "x50s1r6b128wplr02", 1),
+         ("ddpre", 2), ("x50s1r6p", 2), ("ddpre", 3), ("x50s1r6p", 3),
+         ("vgg16", "ddpb128wlr02", 1), ("vgg16", "x50s1r6b128wplr02", 1),
          ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
          ("resnet50", "x10s1r6b128wp", 1),
          ("resnet50", "x50s1r6b128w", 2), ("resnet50", "x50s1r6b128w", 3),
@@ -524,15 +529,17 @@ LABELS = {
            "defaults before scale_step)",
     "x50s1": "inceptionn hook, the same with the exponents moving at most 1 binade a call "
              "(scale_step=1), target 8 (the defaults before DEFAULT_SCALE_RATIO)",
-    "x50s1r6": "inceptionn hook, defaults: the same at the target ratio 6 (DEFAULT_SCALE_RATIO)",
+    "x50s1r6": "inceptionn hook, the same at the target ratio 6 (DEFAULT_SCALE_RATIO; the "
+               "defaults before DEFAULT_SCALE_PRIME)",
     "x50s1r6f8": "inceptionn hook, the same with ratio_floor=8",
-    "x50s1r6e6": "inceptionn hook, the defaults at the error bound 2^-6",
-    "x200": "inceptionn hook, the defaults after 200 uncompressed iterations (warmup_iters=200)",
-    "ddpre": "DDP's gloo all-reduce again, on the host of the two rows below (their baseline)",
-    "x50s1r6p": "inceptionn hook, the defaults with the scaling primed from the warm-up's last "
-                "sum (scale_prime=True), against DDP on its host",
-    "x50s1r6np": "inceptionn hook, the defaults (scale_prime=False named), against DDP on its host",
-    "x50s1r6pr": "inceptionn hook, the defaults primed, the target rising from 3 to 6 over the "
+    "x50s1r6e6": "inceptionn hook, the unprimed defaults at the error bound 2^-6",
+    "x200": "inceptionn hook, the unprimed defaults after 200 uncompressed iterations (warmup_iters=200)",
+    "ddpre": "DDP's gloo all-reduce again, on the host of the rows above that name it (their "
+             "baseline; against DDP's run of 2026-11-28 in the gap column)",
+    "x50s1r6p": "inceptionn hook, defaults: the same with the scaling primed from the warm-up's "
+                "last sum (DEFAULT_SCALE_PRIME), against DDP on its host",
+    "x50s1r6np": "inceptionn hook, the same unprimed (scale_prime=False), against DDP on its host",
+    "x50s1r6pr": "inceptionn hook, the defaults, the target rising from 3 to 6 over the "
                  "first 150 compressed iterations (scale_ramp=150), against DDP on its host",
     "fp16": "PyTorch fp16_compress_hook",
     "psgd1": "PyTorch PowerSGD, rank 1 (feedback, warm start, buckets serialised on gloo)",
@@ -620,7 +627,7 @@ def stdev(xs):
 
 # runs that shared the 2 cores with other work for part of their time:
 # their iteration times are left out of the tables
-SHARED_CORES = {"resnet18-x50s1r6p-seed1"}
+SHARED_CORES = {"resnet18-x50s1r6p-seed1", "resnet18-x50s1r6pr-seed1"}
 
 
 def table():
@@ -798,44 +805,46 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                        "scale_step)",
                 "x50s1": "the same, the exponents moving at most 1 binade a call "
                          "(scale_step=1), target 8 (the defaults before DEFAULT_SCALE_RATIO)",
-                "x50s1r6": "defaults: the same at the target ratio 6 (DEFAULT_SCALE_RATIO)",
+                "x50s1r6": "the same at the target ratio 6 (DEFAULT_SCALE_RATIO; the defaults "
+                           "before DEFAULT_SCALE_PRIME)",
                 "x50s1r6f8": "the same with ratio_floor=8",
-                "x50s1r6e6": "the defaults at the error bound 2^-6",
-                "x50s1r6lr05": "defaults, the schedule at lr 0.05 (against DDP at lr 0.05)",
-                "x50s1r6lr01": "defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
-                "x50s1r6b128wlr02": "defaults, the schedule at 128 a worker, lr 0.02 rising "
-                                    "over the first epoch (against DDP on it)",
-                "x50s1r6b128": "defaults, the schedule at 128 a worker and lr 0.05 (against DDP "
+                "x50s1r6e6": "the unprimed defaults at the error bound 2^-6",
+                "x50s1r6lr05": "the unprimed defaults, the schedule at lr 0.05 (against DDP at lr 0.05)",
+                "x50s1r6lr01": "the unprimed defaults, the schedule at lr 0.01 (against DDP at lr 0.01)",
+                "x50s1r6b128wplr02": "defaults, the schedule at 128 a worker, lr 0.02 rising "
+                                     "over the first epoch (against DDP on it)",
+                "x50s1r6b128": "the unprimed defaults, the schedule at 128 a worker and lr 0.05 (against DDP "
                                "on it)",
-                "x50s1r6b128w": "defaults, the schedule at 128 a worker, lr 0.05 rising over "
+                "x50s1r6b128w": "the unprimed defaults, the schedule at 128 a worker, lr 0.05 rising over "
                                 "the first epoch (against DDP on it)",
-                "x50s1r6b128wp": "the same with the scaling primed from the warm-up's last sum "
-                                 "(scale_prime=True)",
-                "x50s1r6pr": "the defaults primed, the target rising from 3 to 6 over the "
+                "x50s1r6b128wp": "defaults: the same with the scaling primed from the warm-up's "
+                                 "last sum (DEFAULT_SCALE_PRIME)",
+                "x50s1r6pr": "the defaults, the target rising from 3 to 6 over the "
                              "first 150 compressed iterations (scale_ramp=150; against DDP on "
                              "its host)",
-                "x50s1r6np": "the defaults with scale_prime=False named (on the host of "
-                             "the primed runs, against DDP on it)",
+                "x50s1r6np": "the same at the target ratio 6, unprimed (scale_prime=False: the "
+                             "defaults before DEFAULT_SCALE_PRIME, on the host of the primed "
+                             "runs, against DDP on it)",
                 "x50s1r6b128wpr": "the same primed, the target rising from 3 to 6 over the "
                                   "first 150 compressed iterations (scale_ramp=150)",
                 "x10s1r6b128wp": "the same with 10 warm-up iterations instead of 50 "
                                  "(warmup_iters=10)",
-                "x50s1r6p": "the defaults with the scaling primed from the warm-up's last sum "
-                            "(scale_prime=True; against DDP on its host)",
+                "x50s1r6p": "defaults: the same with the scaling primed from the warm-up's "
+                            "last sum (DEFAULT_SCALE_PRIME; against DDP on its host)",
                 "ef50b128w": "feedback alone after the same warm-up, on the same schedule "
                              "(against DDP on it)",
                 "x50s1r6b128p4k": "the same with scaling parts of at most 4096 values "
                                   "(scale_part=4096)",
-                "x1404": "the defaults after the first lr decay only (warmup_iters=1404: "
+                "x1404": "the unprimed defaults after the first lr decay only (warmup_iters=1404: "
                          "uncompressed before it)",
-                "x468": "the defaults after the first epoch only (warmup_iters=468)",
-                "x200": "the defaults after 200 iterations (warmup_iters=200)",
-                "x50s1r4": "the defaults at the target ratio 4"}
+                "x468": "the unprimed defaults after the first epoch only (warmup_iters=468)",
+                "x200": "the unprimed defaults after 200 iterations (warmup_iters=200)",
+                "x50s1r4": "the unprimed defaults at the target ratio 4"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule)
 BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "ddpb128",
             "x50s1r6b128p4k": "ddpb128", "x50s1r6b128w": "ddpb128w", "ef50b128w": "ddpb128w",
             "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
-            "x50s1r6b128wpr": "ddpb128w", "x50s1r6b128wlr02": "ddpb128wlr02",
+            "x50s1r6b128wpr": "ddpb128w", "x50s1r6b128wplr02": "ddpb128wlr02",
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre"}
 
 
@@ -895,7 +904,7 @@ def other_table():
             "norm, at lr 0.01, alexnet at 64 x 64; resnet50 at 128 a worker, 117 "
             "iterations an epoch, and lr 0.05), DDP's own all-reduce against "
             "`register(ddp, compression=\"software\")` with nothing else (the rows of earlier "
-            "defaults name what differed: `exempt=False`, `scale_step=0`, target 8), the same "
+            "defaults name what differed: `exempt=False`, `scale_step=0`, target 8, unprimed), the same "
             "seed. The "
             "ratio is the hook's `stats()['ratio']` (the codec's classes, after the warm-up), "
             "then the same with the warm-up's iterations (and any exempt values) at 32 bits, "
@@ -1039,7 +1048,8 @@ CLUSTER_COMMS = {
 # ways that differ from a CLUSTER_COMMS way in their warm-up alone: their
 # compressed iterations are timed as that way's
 CLUSTER_SAME = {"warm50": "inc", "warm50e16": "inc",
-                "x200": "x50s1r6", "x468": "x50s1r6", "x1404": "x50s1r6"}
+                "x200": "x50s1r6", "x468": "x50s1r6", "x1404": "x50s1r6",
+                "x50s1r6p": "x50s1r6", "x50s1r6np": "x50s1r6"}
 
 
 def cluster_name(comm, rate=CLUSTER_RATE):
