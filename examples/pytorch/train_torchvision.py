@@ -28,6 +28,11 @@ scaling, PowerSGD's error and warm-start state), and a restarted run with
 the same arguments continues from the last complete checkpoint, with the
 log cut back to it and a "resume" record naming the CPU it went on with:
 on the same host the result is that of the uninterrupted run.
+
+--save-weights ITER:PATH keeps the weights one run reached at an iteration
+(rank 0 writes the model's state_dict), and --init-weights PATH starts
+another run from them instead of the seed's random weights: e.g. the
+codec's statistics at a phase of training where the network learns.
 """
 import argparse
 import contextlib
@@ -398,6 +403,12 @@ def parse():
     ap.add_argument("--checkpoint", help="directory for checkpoints (resume from it when present)")
     ap.add_argument("--checkpoint-every", type=int, default=200)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--save-weights", metavar="ITER:PATH",
+                    help="rank 0 writes the model's weights (its state_dict) after iteration ITER "
+                         "to PATH, for another run's --init-weights")
+    ap.add_argument("--init-weights", metavar="PATH",
+                    help="start from these weights (a --save-weights file of the same --arch) "
+                         "instead of --seed's random ones; --seed still sets the data order")
     ap.add_argument("--log", help="JSON-lines log (rank 0)")
     a = ap.parse_args()
     if not hasattr(torchvision.models, a.arch) or a.arch.startswith("_"):
@@ -408,6 +419,14 @@ def parse():
         ap.error("--batch, --lr and --epochs must be positive")
     if a.lr_warmup < 0:
         ap.error("--lr-warmup: epochs >= 0")
+    a.save_at = None
+    if a.save_weights:
+        at, _, path = a.save_weights.partition(":")
+        if not at.isdigit() or int(at) < 1 or not path:
+            ap.error("--save-weights: ITER:PATH with ITER >= 1, got %r" % a.save_weights)
+        a.save_at, a.save_path = int(at), path
+    if a.init_weights and not os.path.isfile(a.init_weights):
+        ap.error("--init-weights: no file %s (a run's --save-weights writes one)" % a.init_weights)
     try:
         a.milestone_list = [float(m) for m in a.milestones.split(",") if m.strip()]
     except ValueError:
@@ -436,6 +455,14 @@ def main():
 
     torch.manual_seed(a.seed)
     model = getattr(torchvision.models, a.arch)(num_classes=10)
+    init = None
+    if a.init_weights:
+        try:
+            model.load_state_dict(torch.load(a.init_weights, map_location="cpu"))
+        except (RuntimeError, KeyError) as e:
+            sys.exit("%s: --init-weights %s does not fit --arch %s: %s"
+                     % (PROG, a.init_weights, a.arch, str(e).splitlines()[0]))
+        init = {"path": a.init_weights, "weights": digest(model)}
     ddp = DDP(model)
     state, kind = make_comm(a, ddp, model)
     opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
@@ -507,9 +534,13 @@ def main():
                workers=workers, lr=a.lr, milestones=milestones, lr_gamma=a.lr_gamma,
                lr_warmup=ramp,
                momentum=a.momentum, weight_decay=a.weight_decay, seed=a.seed, params=nparams,
-               torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id())
+               torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id(),
+               **({"init_weights": init} if init else {}))
     else:       # where it went on: another CPU continues the run on another trajectory
         record(type="resume", iter=start, cpu=cpu_id())
+    if rank == 0 and a.save_at and start >= a.save_at and not os.path.exists(a.save_path):
+        print("%s: warning: resumed at iteration %d, past --save-weights' %d, and %s is missing"
+              % (PROG, start, a.save_at, a.save_path), flush=True)
     if rank == 0:
         print("%s: %s, %d workers x batch %d, %d iterations (%.1f epochs of %d), %s%s"
               % (PROG, a.arch, workers, a.batch, total, total / order.per_epoch, order.per_epoch,
@@ -533,6 +564,10 @@ def main():
         clock["data_s"] += t1 - t0
         clock["train_s"] += t2 - t0
         done = it + 1
+        if done == a.save_at and rank == 0:
+            torch.save(model.state_dict(), a.save_path + ".tmp")
+            os.replace(a.save_path + ".tmp", a.save_path)
+            print("%s: iter %d weights written to %s" % (PROG, done, a.save_path), flush=True)
         if done % a.log_every == 0 or done == total:
             more = {}
             if kind == "inceptionn":       # cumulative: a window's shares are differences

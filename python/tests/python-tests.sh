@@ -27,7 +27,9 @@
 #   - examples/pytorch/train_torchvision.py with PowerSGD over resnet18's
 #     several buckets (4 ranks): replicas identical, no gloo abort; a run
 #     stopped after a checkpoint and resumed ends with the weights of the
-#     uninterrupted one; its --lr-warmup ramps the lr as it says.
+#     uninterrupted one; its --lr-warmup ramps the lr as it says; a run
+#     started with --init-weights from another's --save-weights starts
+#     from those weights.
 #
 # Every Python process is /usr/bin/python3 or /usr/bin/torchrun (another
 # python3 may come first on PATH). Debian 12's torchrun (torch 1.13 on
@@ -262,7 +264,7 @@ print(rs[0]["lr_warmup"], " ".join("%g" % r["lr"] for r in rs if r["type"] == "i
 section "train_torchvision: --eval-bn-before-last leaves the run as it was"
 bn=(--arch mobilenet_v3_small --batch 8 --iterations 3 --eval-every 100 --comm ddp)
 bn_acc() { sed -n 's/^train_torchvision: done: .* test accuracy \([0-9.]*\) %.*/\1/p' <<<"$1"; }
-plain_out=$(tv "${bn[@]}")
+plain_out=$(tv "${bn[@]}" --save-weights "3:$tmp/w3.pt")
 bn_out=$(tv "${bn[@]}" --eval-bn-before-last)
 if [ -n "$(weights "$plain_out")" ] && [ "$(weights "$bn_out")" = "$(weights "$plain_out")" ] &&
    [ "$(bn_acc "$bn_out")" = "$(bn_acc "$plain_out")" ] &&
@@ -279,6 +281,23 @@ drop=(--arch mobilenet_v3_small --batch 8 --no-eval --log-every 4 --comm incepti
 	--warmup-iters 2 --checkpoint-every 4)
 resumed mobilenet_v3_small inceptionn "$tmp/drop" "$(weights "$(tv "${drop[@]}" --iterations 8)")" \
 	"${drop[@]}"
+
+# --save-weights kept rank 0's weights after the last iteration of the
+# run above (plain_out); --init-weights starts another run from exactly
+# them (the config record's digest), and refuses another network's
+section "train_torchvision: --init-weights from a run's --save-weights"
+sw=(--batch 8 --no-eval --comm ddp --iterations 1)
+b_out=$(tv --arch mobilenet_v3_small "${sw[@]}" --init-weights "$tmp/w3.pt" --log "$tmp/init.jsonl")
+init=$("$py" -c 'import json, sys
+print(json.loads(open(sys.argv[1]).readline()).get("init_weights", {}).get("weights"))' "$tmp/init.jsonl" 2>&1)
+[ -n "$(weights "$plain_out")" ] && [ "$init" = "$(weights "$plain_out")" ] &&
+	ok "a run started from the weights another ended with: $init" ||
+	ko "--init-weights: the run started from '$init', the saving run ended at '$(weights "$plain_out")': $(tail -n 2 <<<"$b_out")"
+c_out=$(timeout 300 build/bin/inc-run -n 1 "$py" examples/pytorch/train_torchvision.py --arch resnet18 \
+	"${sw[@]}" --init-weights "$tmp/w3.pt" 2>&1)
+grep -q "does not fit --arch resnet18" <<<"$c_out" &&
+	ok "mobilenet_v3_small's weights refused for resnet18" ||
+	ko "--init-weights of another network: $(tail -n 2 <<<"$c_out")"
 
 echo "suite time ${SECONDS}s"
 finish
