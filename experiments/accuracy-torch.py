@@ -72,6 +72,7 @@ EF50 = ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
 # the lr rising over the first epoch
 B128 = ["--batch", "128", "--lr", "0.05"]
 B128W = B128 + ["--lr-warmup", "1"]
+T3W_AT = 234     # the iteration whose weights the t3w runs start from (below)
 COMMS = {
     "ddp": ["--comm", "ddp"],
     # kept, never run again (None): made before the scaling's estimate of
@@ -162,8 +163,11 @@ COMMS = {
     # 319) and ended at 52.58 % (kept; the defaults not run on it)
     "ddpb128wlr02": ["--comm", "ddp"] + B128W + ["--lr", "0.02"],
     # DDP and the defaults (primed) at lr 0.01, where alexnet had begun to
-    # learn on the way up (23 % at iteration 87, lr 0.015) (BASELINE)
-    "ddpb128wlr01": ["--comm", "ddp"] + B128W + ["--lr", "0.01"],
+    # learn on the way up (23 % at iteration 87, lr 0.015) (BASELINE);
+    # DDP's run keeps its weights of T3W_AT for the t3w runs ({dir}: the
+    # run's folder)
+    "ddpb128wlr01": ["--comm", "ddp"] + B128W + ["--lr", "0.01", "--save-weights",
+                                                 "%d:{dir}/weights-it%d.pt" % (T3W_AT, T3W_AT)],
     "x50s1r6b128wplr01": DEFAULTS + B128W + ["--scale-prime", "--lr", "0.01"],
     # resnet50 (25.6 M values) at resnet18's batch of 32 a worker takes
     # 1.9 s an iteration on 2 cores with DDP (74 minutes a run), and its
@@ -314,6 +318,12 @@ T3_BOUNDS = (10, 8, 6)
 T3_ITERS = 40
 T3_WARMUP = 10
 T3_AFTER = ("inc", 1)        # taken after this run of ORDER
+# alexnet and vgg16 have not begun to learn in those iterations (loss ln
+# 10, nearly every value 2-bit): the same runs again from the weights DDP's
+# run T3W_FROM of each reached at iteration T3W_AT (end of the second of
+# its 5 epochs, lr 0.01: the network learning), after that run
+T3W_ARCHS = ("alexnet", "vgg16")
+T3W_FROM = ("ddpb128wlr01", 1)
 
 
 # an ORDER entry (COMM, SEED) is resnet18's; (ARCH, COMM, SEED) another
@@ -323,21 +333,34 @@ OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regn
                "alexnet", "resnet50", "vgg16")
 
 
+def t3_args(arch, eb):
+    return ["--arch", arch, "--iterations", str(T3_ITERS), "--batch", "16",
+            "--lr", "0.01", "--warmup-iters", str(T3_WARMUP),
+            "--comm", "inceptionn", "--compression", "software", "--plain",
+            "--error-bound", str(eb), "--no-eval", "--seed", "1", "--log-every", "5"]
+
+
+def run_dir(name):
+    """A run's folder, relative to the tree (the runs start there)."""
+    return os.path.relpath(os.path.join(WORK, name), ROOT)
+
+
 def runs():
     out = []
     for entry in ORDER:
         arch, comm, seed = entry if len(entry) == 3 else ("resnet18",) + entry
-        out.append(("%s-%s-seed%d" % (arch, comm, seed),
-                    ["--arch", arch] + SCHEDULE + COMMS[comm] + ["--seed", str(seed)]))
+        name = "%s-%s-seed%d" % (arch, comm, seed)
+        out.append((name, ["--arch", arch] + SCHEDULE +
+                    [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
+                    ["--seed", str(seed)]))
         if (comm, seed) == T3_AFTER and arch == "resnet18":
             for arch in T3_ARCHS:
                 for eb in T3_BOUNDS:
-                    out.append(("t3-%s-eb%d" % (arch, eb),
-                                ["--arch", arch, "--iterations", str(T3_ITERS), "--batch", "16",
-                                 "--lr", "0.01", "--warmup-iters", str(T3_WARMUP),
-                                 "--comm", "inceptionn", "--compression", "software", "--plain",
-                                 "--error-bound", str(eb), "--no-eval", "--seed", "1",
-                                 "--log-every", "5"]))
+                    out.append(("t3-%s-eb%d" % (arch, eb), t3_args(arch, eb)))
+        if (comm, seed) == T3W_FROM and arch in T3W_ARCHS:
+            for eb in T3_BOUNDS:
+                out.append(("t3w-%s-eb%d" % (arch, eb), t3_args(arch, eb) + [
+                    "--init-weights", os.path.join(run_dir(name), "weights-it%d.pt" % T3W_AT)]))
     return out
 
 
@@ -944,15 +967,15 @@ def shares_ratio(shares):
 def t3_table():
     """Section of docs/results.md and its PNG from the kept t3 runs; None
     when none has finished."""
-    rows = []
-    for arch in T3_ARCHS:
-        for eb in T3_BOUNDS:
-            path = os.path.join(RESULTS, "t3-%s-eb%d.jsonl" % (arch, eb))
-            if finished("t3-%s-eb%d" % (arch, eb)):
-                recs = load_log(path)
-                rows.append((arch, eb, next(r for r in recs if r["type"] == "config"),
-                             summ(recs),
-                             [r for r in recs if r["type"] == "iter"][-1]["loss"]))
+    rows, later = [], []        # from random weights; from DDP's at T3W_AT (t3w)
+    for kind, archs, keep in (("t3", T3_ARCHS, rows), ("t3w", T3W_ARCHS, later)):
+        for arch in archs:
+            for eb in T3_BOUNDS:
+                name = "%s-%s-eb%d" % (kind, arch, eb)
+                if finished(name):
+                    recs = load_log(os.path.join(RESULTS, name + ".jsonl"))
+                    keep.append((arch, eb, next(r for r in recs if r["type"] == "config"),
+                                 summ(recs), [r for r in recs if r["type"] == "iter"][-1]["loss"]))
     if not rows:
         return None
     cfg = rows[0][2]
@@ -967,27 +990,34 @@ def t3_table():
              "`stats()['classes']`), the ratio is 32 bits over their mean bits, the bytes ratio "
              "the hook's `wire_ratio` (framing and the all-gather's denser sums included). The "
              "paper's row is its Table III for the same network (ImageNet, 224 x 224, over its "
-             "whole training); its ratio is computed from those shares the same way. Made by "
-             "`make accuracy-torch` (t3-* runs)." % (cfg["workers"], cfg["batch"], wu + 1,
-                                                    cfg["iterations"], wu, cfg["lr"],
-                                                    cfg["momentum"]), "",
+             "whole training); its ratio is computed from those shares the same way.%s Made by "
+             "`make accuracy-torch` (t3-*%s runs)." % (
+                 cfg["workers"], cfg["batch"], wu + 1, cfg["iterations"], wu, cfg["lr"],
+                 cfg["momentum"],
+                 " The rows \"from DDP's weights of iteration %d\" are the same runs started "
+                 "from the weights DDP's run of that network on its schedule at 128 a worker and "
+                 "lr 0.01 reached there (the end of the second of its 5 epochs; "
+                 "`train_torchvision.py --save-weights` / `--init-weights`)." % T3W_AT
+                 if later else "", " and t3w-*" if later else ""), "",
              "| network | parameters | bound | training loss at the end | 2-bit | 10-bit | 18-bit "
              "| 34-bit | ratio | bytes ratio | paper: 2 / 10 / 18 / 34-bit | paper's ratio |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     dat = os.path.join(WORK, "plot")
     os.makedirs(dat, exist_ok=True)
     with open(os.path.join(dat, "t3.dat"), "w") as f:
-        for arch, eb, c, sm, loss in rows:
+        for arch, eb, c, sm, loss, at in [r + (None,) for r in rows] + [r + (T3W_AT,) for r in later]:
             cl = sm["stats"]["classes"]
             ours = [100.0 * cl[k] for k in ("2", "10", "18", "34")]
             paper = PAPER_T3.get((arch, eb))
             lines.append("| %s | %.1f M | 2^-%d | %.3f | %s | %.2fx | %.2fx | %s | %s |" % (
-                arch, c["params"] / 1e6, eb, loss, " | ".join("%.1f %%" % v for v in ours),
+                arch if at is None else "%s, from DDP's weights of iteration %d" % (arch, at),
+                c["params"] / 1e6, eb, loss, " | ".join("%.1f %%" % v for v in ours),
                 sm["stats"]["ratio"], sm["stats"]["wire_ratio"],
                 " / ".join("%.1f" % v for v in paper) if paper else "(not in the paper)",
                 "%.2fx" % shares_ratio(paper) if paper else ""))
-            f.write('"%s 2^-%d" %.3f %s\n' % (arch, eb, sm["stats"]["ratio"],
-                                              "%.3f" % shares_ratio(paper) if paper else "NaN"))
+            f.write('"%s%s 2^-%d" %.3f %s\n' % (arch, "" if at is None else "@%d" % at, eb,
+                                                sm["stats"]["ratio"],
+                                                "%.3f" % shares_ratio(paper) if paper else "NaN"))
     # why they differ, from the rows themselves
     idle = sorted({arch for arch, eb, c, sm, loss in rows
                    if abs(loss - math.log(10)) < 0.02 and sm["stats"]["classes"]["2"] > 0.99})
@@ -1014,6 +1044,19 @@ def t3_table():
         lines[-1] += (" %s's 2-bit share is %s points from the paper's at %s."
                       % (arch, " / ".join("%+.1f" % v for _, v in d),
                          " / ".join("2^-%d" % eb for eb, _ in d)))
+    # the same networks where they learn (t3w)
+    for arch in T3W_ARCHS:
+        d = [(eb, sm, loss) for a_, eb, c, sm, loss in later if a_ == arch]
+        if d:
+            lines[-1] += (" From DDP's weights of iteration %d (training loss %s at the end of "
+                          "these runs) %s's 2-bit share is %s %% at %s (the paper's %s), %s "
+                          "by the classes."
+                          % (T3W_AT, " / ".join("%.3f" % loss for _, _, loss in d), arch,
+                             " / ".join("%.1f" % (100 * sm["stats"]["classes"]["2"])
+                                        for _, sm, _ in d),
+                             " / ".join("2^-%d" % eb for eb, _, _ in d),
+                             " / ".join("%.1f" % PAPER_T3[(arch, eb)][0] for eb, _, _ in d),
+                             " / ".join("%.2fx" % sm["stats"]["ratio"] for _, sm, _ in d)))
     lines += ["", "![compression ratio per network and bound](results/torch-table3.png)", ""]
     png = os.path.join(ROOT, "docs", "results", "torch-table3.png")
     gp = ("set terminal pngcairo size 1000,520 font ',10'; set output '%s'; "
