@@ -6,7 +6,7 @@
 #   make test-frame             frame API on random and hand-made malformed frames (ASan/UBSan)
 #   make test-integrity         format v2: every bit flip and 10^5 random corruptions of
 #                               compressed capture frames, classified (never delivered corrupt)
-#   make test-fuzz-quick        each libFuzzer target for FUZZ_QUICK_SECONDS (default 20)
+#   make test-fuzz-quick        each libFuzzer target for FUZZ_QUICK_SECONDS (default 14)
 #   make fuzz                   each libFuzzer target for FUZZ_SECONDS (default 300)
 #   make bench-model            stream codec GB/s next to memcpy GB/s (part of `make bench`)
 #
@@ -25,7 +25,7 @@ TEST_SAN_CFLAGS = $(TEST_CFLAGS) $(SAN_FLAGS)
 UBSAN_FLAGS := -fsanitize=undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = $(CFLAGS_COMMON) -O1 -Isw-model/include -Itests/common \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_QUICK_SECONDS ?= 20
+FUZZ_QUICK_SECONDS ?= 14
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := fuzz_frame_decompress fuzz_stream_decompress fuzz_sketch_decompress
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(TEST_BIN)/%)
@@ -40,7 +40,7 @@ DESC_golden := the vectors of docs/codec.md and docs/wire-format.md, byte for by
 DESC_stream := group/stream API: sizes, capacities, truncation, padding (ASan/UBSan)
 DESC_frame := frame API on random and hand-made malformed frames (ASan/UBSan)
 DESC_integrity := format v2: every bit flip and 10^5 random corruptions of capture frames, never delivered corrupt
-DESC_fuzz-quick := each libFuzzer target for FUZZ_QUICK_SECONDS (default 20) from generated seeds
+DESC_fuzz-quick := each libFuzzer target for FUZZ_QUICK_SECONDS (default 14) from generated seeds
 .PHONY: $(MODEL_TEST_SUITES:%=test-%) fuzz fuzz-seeds bench-model
 
 # --- sanitizer (ASan + UBSan) tests -------------------------------------
