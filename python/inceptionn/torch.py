@@ -981,7 +981,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
         "scale_part": part if use_scaling else None,
         "scale_prime": (DEFAULT_SCALE_PRIME if prime is None else prime) if use_scaling else None,
-        "scale_ramp": (DEFAULT_SCALE_RAMP if ramp is None else ramp) if use_scaling else None,
+        # ratio_floor steers the target itself: no default ramp beside it
+        "scale_ramp": (ramp if ramp is not None else 0 if floor is not None else
+                       DEFAULT_SCALE_RAMP) if use_scaling else None,
         "library": " ".join(names.values()),
     }
     return o, settings
