@@ -783,8 +783,9 @@ DEFAULT_SCALE_PRIME = True
 # against DDP's 0.59 at iterations 80-120), travel with more values
 # through the codec; 0: none. On resnet50 (seed 1, N = 150) it closed that
 # window's gap but ended 0.67 below DDP against 0.41 without it; against
-# the primed runs without it: shufflenet_v2 +1.17, resnet50 -0.26,
-# mobilenet_v3_small -0.34, resnet18 -0.10 (docs/results.md)
+# the primed runs without it: shufflenet_v2 +1.17 (seed 2) and -2.15
+# (seed 1), resnet50 -0.26, mobilenet_v3_small -0.34, resnet18 -0.10
+# (docs/results.md)
 DEFAULT_SCALE_RAMP = 0
 RAMP_FROM = 3.0
 # scale_ratio: the scaling's target where the adaptive scaling is on. Damped,
