@@ -306,7 +306,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "x50s1r6p", 3),
          ("shufflenet_v2_x1_0", "x200p", 1), ("shufflenet_v2_x1_0", "x200p", 2),
          ("shufflenet_v2_x1_0", "x200p", 3),
-         ("mobilenet_v3_small", "x200p", 1), ("x200p", 1),
+         # x200p's seed 2 blew up at iteration ~1000 (loss 0.84 against
+         # DDP's 0.27) and ended 3.09 below DDP: not a fix, not run further
          ("alexnet", "ddpb128wlr01", 1),
          ("mobilenet_v3_small", "ddpre", 2), ("mobilenet_v3_small", "x50s1r6p", 2),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
