@@ -75,6 +75,7 @@ EF50 = ["--comm", "inceptionn", "--compression", "software", "--scaling", "off",
 B128 = ["--batch", "128", "--lr", "0.05"]
 B128W = B128 + ["--lr-warmup", "1"]
 T3W_AT = 234     # the iteration whose weights the t3w runs start from (below)
+T3W_FILE = "weights-it%d.pt" % T3W_AT        # in the DDP run's folder
 COMMS = {
     "ddp": ["--comm", "ddp"],
     # kept, never run again (None): made before the scaling's estimate of
@@ -169,7 +170,7 @@ COMMS = {
     # DDP's run keeps its weights of T3W_AT for the t3w runs ({dir}: the
     # run's folder)
     "ddpb128wlr01": ["--comm", "ddp"] + B128W + ["--lr", "0.01", "--save-weights",
-                                                 "%d:{dir}/weights-it%d.pt" % (T3W_AT, T3W_AT)],
+                                                 "%d:{dir}/%s" % (T3W_AT, T3W_FILE)],
     "x50s1r6b128wplr01": DEFAULTS + B128W + ["--scale-prime", "--lr", "0.01"],
     # resnet50 (25.6 M values) at resnet18's batch of 32 a worker takes
     # 1.9 s an iteration on 2 cores with DDP (74 minutes a run), and its
@@ -381,7 +382,7 @@ def runs():
         if (comm, seed) == T3W_FROM and arch in T3W_ARCHS:
             for eb in T3_BOUNDS:
                 out.append(("t3w-%s-eb%d" % (arch, eb), t3_args(arch, eb) + [
-                    "--init-weights", os.path.join(run_dir(name), "weights-it%d.pt" % T3W_AT)]))
+                    "--init-weights", os.path.join(run_dir(name), T3W_FILE)]))
     return out
 
 
