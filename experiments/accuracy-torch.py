@@ -309,10 +309,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "x200p", 3),
          # x200p's seed 2 blew up at iteration ~1000 (loss 0.84 against
          # DDP's 0.27) and ended 3.09 below DDP: not a fix, not run further
-         ("alexnet", "ddpb128wlr01", 1),
+         ("alexnet", "ddpb128wlr01", 1), ("alexnet", "x50s1r6b128wplr01", 1),
          ("mobilenet_v3_small", "ddpre", 2), ("mobilenet_v3_small", "x50s1r6p", 2),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
-         ("alexnet", "x50s1r6b128wplr01", 1),
          ("vgg16", "ddpb128wlr01", 1), ("vgg16", "x50s1r6b128wplr01", 1),
          ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
          ("resnet50", "x10s1r6b128wp", 1),
