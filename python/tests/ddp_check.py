@@ -6,7 +6,9 @@ by cluster/train-cluster.sh -e, or by python-tests.sh's own launcher).
     ddp_check.py modes      none == gloo; software/cnat with and without error
                             feedback keep replicas identical; the sketch modes;
                             fallback buckets (float64, sparse)
-                            (float64 layer, odd sizes); bucket rebuild
+                            (float64 layer, odd sizes); bucket rebuild; DDP's
+                            own options (gradient_as_bucket_view, static_graph,
+                            find_unused_parameters, no_sync), a frozen layer
     ddp_check.py nic        nic mode with and without error feedback: replicas
                             identical (under train-cluster.sh: through the NICs)
     ddp_check.py kill       rank 2 kills itself at step 3: the others must raise
@@ -146,25 +148,49 @@ class Reordered(nn.Module):
         return self.c(torch.relu(self.b(torch.relu(self.a(x)))))
 
 
+class Frozen(nn.Module):
+    """A frozen first layer (no gradient, in no bucket) before a trained MLP,
+    and with unused=True a layer forward never calls (DDP's
+    find_unused_parameters marks it ready with a zero gradient)."""
+
+    def __init__(self, unused=False):
+        super().__init__()
+        self.frozen = nn.Linear(64, 64)
+        self.frozen.requires_grad_(False)
+        self.mlp = MLP()
+        if unused:
+            self.unused = nn.Linear(10, 10)
+
+    def forward(self, x):
+        return self.mlp(self.frozen(x))
+
+
 # ---------------------------------------------------------------- helpers
-def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hook=None, exps=None):
+def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hook=None, exps=None,
+          ddp_kw=None, accum=1):
     """Train make() for steps steps on this rank's seeded data (hook: the
-    inceptionn hook's settings, torch_hook: one of PyTorch's hooks instead);
-    returns (parameters as one float64 tensor, stats or None, digests of
-    every rank)."""
+    inceptionn hook's settings, torch_hook: one of PyTorch's hooks instead;
+    ddp_kw: DDP's own options; accum: batches a step, all but the last
+    under ddp.no_sync()); returns (parameters as one float64 tensor, stats
+    or None, digests of every rank)."""
     torch.manual_seed(0)
     model = make()
-    ddp = DDP(model, bucket_cap_mb=bucket_cap_mb)
+    ddp = DDP(model, bucket_cap_mb=bucket_cap_mb, **(ddp_kw or {}))
     if torch_hook is not None:
         ddp.register_comm_hook(None, torch_hook)
     state = inct.register(ddp, **hook) if hook is not None else None
     opt = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
     g = torch.Generator().manual_seed(1000 + dist.get_rank())
     for step in range(steps):
-        x = torch.randn(16, 64, generator=g)
-        y = torch.randint(0, 10, (16,), generator=g)
         opt.zero_grad()
-        nn.functional.cross_entropy(ddp(x), y).backward()
+        for k in range(accum):
+            x = torch.randn(16, 64, generator=g)
+            y = torch.randint(0, 10, (16,), generator=g)
+            if k < accum - 1:
+                with ddp.no_sync():
+                    nn.functional.cross_entropy(ddp(x), y).backward()
+            else:
+                nn.functional.cross_entropy(ddp(x), y).backward()
         opt.step()
         if sizes is not None and state is not None:
             sizes.append(dict(state.bucket_sizes))
@@ -255,6 +281,23 @@ def modes():
     report(sizes[0] != sizes[-1] and s["residual_resets"] > 0 and same(d) and s["residual_norm"] > 0,
            "bucket rebuild, software + error feedback: %d residuals reset, replicas identical"
            % s["residual_resets"])
+
+    # DDP's own options as a user's script may pass them, with a frozen
+    # layer: none stays gloo's sum, the defaults (after a short
+    # warm-up) keep replicas identical and compress
+    for what, kw, accum in (("gradient_as_bucket_view", dict(gradient_as_bucket_view=True), 1),
+                            ("static_graph", dict(static_graph=True), 1),
+                            ("find_unused_parameters", dict(find_unused_parameters=True), 1),
+                            ("no_sync, 2 batches a step", None, 2)):
+        make = (lambda: Frozen(unused=True)) if what == "find_unused_parameters" else Frozen
+        ref, _, _ = train(make, ddp_kw=kw, accum=accum)
+        q, sq, dq = train(make, dict(compression="none"), ddp_kw=kw, accum=accum)
+        p, s, d = train(make, dict(compression="software", warmup_iters=2), ddp_kw=kw,
+                        accum=accum)
+        report(rel(q, ref) < 1e-5 and same(dq) and same(d) and s["calls"] > 0
+               and s["ratio"] > 2 and not torch.equal(p, ref),
+               "DDP(%s), a frozen layer: none == gloo (%.2e), software's defaults: replicas "
+               "identical, %.2fx, %d library calls" % (what, rel(q, ref), s["ratio"], s["calls"]))
 
 
 def nic():

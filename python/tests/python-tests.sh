@@ -6,7 +6,9 @@
 #   - 3 ranks under torchrun (python/tests/ddp_check.py): none == DDP's gloo
 #     all-reduce, software/cnat with and without error feedback keep replicas
 #     identical, the sketch modes, float64 + odd-sized layers and a sparse
-#     embedding (fallback buckets), bucket rebuild;
+#     embedding (fallback buckets), bucket rebuild, DDP's own options
+#     (gradient_as_bucket_view, static_graph, find_unused_parameters,
+#     no_sync) with a frozen layer;
 #     mismatched settings refused on every rank; the defaults (feedback +
 #     adaptive scaling) on torchvision's resnet18 through a bucket rebuild,
 #     InceptionnState.create + register_comm_hook, a state_dict()
@@ -78,7 +80,7 @@ checks lib_check 16 "$tmp/lib.log" $?
 
 section "3 ranks under torchrun"
 torchrun_ 300 --nproc_per_node 3 python/tests/ddp_check.py modes >"$tmp/modes.log" 2>&1
-checks modes 19 "$tmp/modes.log" $?
+checks modes 23 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 torchrun_ 600 --nproc_per_node 3 python/tests/ddp_check.py scaling >"$tmp/scaling.log" 2>&1
