@@ -347,6 +347,9 @@ def parse():
     ap.add_argument("--lr-warmup", type=float, default=0,
                     help="epochs over which the lr rises linearly from lr / N to lr (N: their "
                          "iterations) before the steps (default 0: none)")
+    ap.add_argument("--optimizer", choices=("sgd", "adamw"), default="sgd",
+                    help="SGD with --momentum, or AdamW (its default betas; --momentum unused); "
+                         "either with --weight-decay (AdamW's decoupled)")
     ap.add_argument("--momentum", type=float, default=0.9)
     ap.add_argument("--weight-decay", type=float, default=5e-4)
     ap.add_argument("--seed", type=int, default=1, help="initial weights and data order")
@@ -465,8 +468,11 @@ def main():
         init = {"path": a.init_weights, "weights": digest(model)}
     ddp = DDP(model)
     state, kind = make_comm(a, ddp, model)
-    opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
-                          weight_decay=a.weight_decay)
+    if a.optimizer == "adamw":
+        opt = torch.optim.AdamW(ddp.parameters(), lr=a.lr, weight_decay=a.weight_decay)
+    else:
+        opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
+                              weight_decay=a.weight_decay)
     ramp = int(round(a.lr_warmup * order.per_epoch))
     if ramp:    # the lr rising linearly over the first ramp iterations, then the steps
         sched = torch.optim.lr_scheduler.LambdaLR(
@@ -533,7 +539,8 @@ def main():
                epochs=a.epochs, iterations=total, per_epoch=order.per_epoch, batch=a.batch,
                workers=workers, lr=a.lr, milestones=milestones, lr_gamma=a.lr_gamma,
                lr_warmup=ramp,
-               momentum=a.momentum, weight_decay=a.weight_decay, seed=a.seed, params=nparams,
+               optimizer=a.optimizer, momentum=a.momentum if a.optimizer == "sgd" else None,
+               weight_decay=a.weight_decay, seed=a.seed, params=nparams,
                torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id(),
                **({"init_weights": init} if init else {}))
     else:       # where it went on: another CPU continues the run on another trajectory

@@ -277,10 +277,11 @@ else
 fi
 
 # mobilenet_v3_small has dropout, whose masks come from torch's generator:
-# the checkpoint carries its state, or the resumed run draws other masks
-section "train_torchvision: a network with dropout (mobilenet_v3_small), resumed"
+# the checkpoint carries its state, or the resumed run draws other masks;
+# trained with AdamW (--optimizer), whose moments the checkpoint carries too
+section "train_torchvision: a network with dropout (mobilenet_v3_small), AdamW, resumed"
 drop=(--arch mobilenet_v3_small --batch 8 --no-eval --log-every 4 --comm inceptionn
-	--warmup-iters 2 --checkpoint-every 4)
+	--warmup-iters 2 --checkpoint-every 4 --optimizer adamw --lr 0.001 --weight-decay 0.01)
 resumed mobilenet_v3_small inceptionn "$tmp/drop" "$(weights "$(tv "${drop[@]}" --iterations 8)")" \
 	"${drop[@]}"
 
