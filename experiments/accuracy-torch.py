@@ -926,8 +926,8 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128p4k": "ddpb128", "x50s1r6b128w": "ddpb128w", "ef50b128w": "ddpb128w",
             "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
             "x50s1r6b128wpr": "ddpb128w", "x50s1r6b128wplr01": "ddpb128wlr01",
-            "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre", "fp16re": "ddpre",
-            "x50s1r6paw": "ddpaw"}
+            "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
+            "fp16re": "ddpre", "x50s1r6paw": "ddpaw"}
 
 
 def other_table():

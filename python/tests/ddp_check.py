@@ -26,6 +26,7 @@ by cluster/train-cluster.sh -e, or by python-tests.sh's own launcher).
 Rank 0 prints one "ok ..." or "FAIL ..." line per collective check; kill
 and mismatch print one per rank. Exit status 0 when nothing failed.
 """
+import contextlib
 import hashlib
 import os
 import signal
@@ -186,10 +187,7 @@ def train(make, hook=None, steps=STEPS, bucket_cap_mb=0.1, sizes=None, torch_hoo
         for k in range(accum):
             x = torch.randn(16, 64, generator=g)
             y = torch.randint(0, 10, (16,), generator=g)
-            if k < accum - 1:
-                with ddp.no_sync():
-                    nn.functional.cross_entropy(ddp(x), y).backward()
-            else:
+            with ddp.no_sync() if k < accum - 1 else contextlib.nullcontext():
                 nn.functional.cross_entropy(ddp(x), y).backward()
         opt.step()
         if sizes is not None and state is not None:
@@ -285,13 +283,14 @@ def modes():
     # DDP's own options as a user's script may pass them, with a frozen
     # layer: none stays gloo's sum, the defaults (after a short
     # warm-up) keep replicas identical and compress
-    for what, kw, accum in (("gradient_as_bucket_view", dict(gradient_as_bucket_view=True), 1),
-                            ("static_graph", dict(static_graph=True), 1),
-                            ("find_unused_parameters", dict(find_unused_parameters=True), 1),
-                            ("no_sync, 2 batches a step", None, 2)):
-        make = (lambda: Frozen(unused=True)) if what == "find_unused_parameters" else Frozen
+    for what, make, kw, accum in (
+            ("gradient_as_bucket_view", Frozen, dict(gradient_as_bucket_view=True), 1),
+            ("static_graph", Frozen, dict(static_graph=True), 1),
+            ("find_unused_parameters", lambda: Frozen(unused=True),
+             dict(find_unused_parameters=True), 1),
+            ("no_sync, 2 batches a step", Frozen, None, 2)):
         ref, _, _ = train(make, ddp_kw=kw, accum=accum)
-        q, sq, dq = train(make, dict(compression="none"), ddp_kw=kw, accum=accum)
+        q, _, dq = train(make, dict(compression="none"), ddp_kw=kw, accum=accum)
         p, s, d = train(make, dict(compression="software", warmup_iters=2), ddp_kw=kw,
                         accum=accum)
         report(rel(q, ref) < 1e-5 and same(dq) and same(d) and s["calls"] > 0
