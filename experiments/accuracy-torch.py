@@ -941,6 +941,12 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05"}
 
 
+def _times(r):
+    """A ratio as "9.1x", or "-" where there is none (another hook's run:
+    no codec classes)."""
+    return "-" if r is None or math.isnan(r) else "%.1fx" % r
+
+
 def other_table():
     """The OTHER_ARCHS' section of docs/results.md (lines), or None when no
     pair of finished runs (DDP and a hook way, the same seed) is kept."""
@@ -961,31 +967,35 @@ def other_table():
                 cfg = next(r for r in got[base] if r["type"] == "config")
                 d, w = summ(got[base]), summ(got[comm])
                 st = w.get("stats") or {}
-                rows.append("| %s | %.1f M | %s | %d | %.2f %% | %.2f %% | %+.2f | %.1fx | %.1fx "
-                            "| %.1fx | %s |"
+                # a row of another hook (fp16) has no codec classes: "-"
+                rows.append("| %s | %.1f M | %s | %d | %.2f %% | %.2f %% | %+.2f | %s | %.1fx "
+                            "| %s | %s |"
                             % (arch, cfg["params"] / 1e6, OTHER_LABELS[comm], seed, d["accuracy"],
                                w["accuracy"], w["accuracy"] - d["accuracy"],
-                               st.get("ratio", float("nan")), whole_ratio(got[comm]),
-                               whole_ratio(got[comm], st["wire_ratio"]) if st.get("wire_ratio")
-                               else float("nan"),
+                               _times(st.get("ratio")), whole_ratio(got[comm]),
+                               _times(whole_ratio(got[comm], st["wire_ratio"])
+                                      if st.get("wire_ratio") else None),
                                "identical" if w.get("replicas_identical") else "DIFFER"))
-                pairs.append((d["accuracy"], w["accuracy"], st.get("ratio", float("nan"))))
+                pairs.append((d["accuracy"], w["accuracy"], st.get("ratio")))
                 seeds.append(str(seed))
             if len(pairs) > 1:
                 ddp = [a for a, _, _ in pairs]
+                hook = [h for _, h, _ in pairs]
+                ratios = [r for _, _, r in pairs if r]
                 means.append("| %s | %s | %s | %.2f %% | %.2f %% | %+.2f | %.2f (sd %.2f) "
-                             "| %.1f-%.1fx |"
+                             "| %.2f (sd %.2f) | %s |"
                              % (arch, OTHER_LABELS[comm], ",".join(seeds),
-                                sum(ddp) / len(ddp), sum(h for _, h, _ in pairs) / len(pairs),
+                                sum(ddp) / len(ddp), sum(hook) / len(hook),
                                 sum(h - a for a, h, _ in pairs) / len(pairs), max(ddp) - min(ddp),
-                                stdev(ddp),
-                                min(r for _, _, r in pairs), max(r for _, _, r in pairs)))
+                                stdev(ddp), max(hook) - min(hook), stdev(hook),
+                                "%.1f-%.1fx" % (min(ratios), max(ratios)) if ratios else "-"))
     if not rows:
         return None
     if means:
         means = ["", "Over the seeds (paired with DDP's run of the same seed):", "",
                  "| network | hook | seeds | DDP mean | hook mean | mean gap "
-                 "| DDP's spread (largest - smallest, sd) | ratio |", "|---|---|---|---|---|---|---|---|"] + means
+                 "| DDP's spread (largest - smallest, sd) | the hook's spread | ratio |",
+                 "|---|---|---|---|---|---|---|---|---|"] + means
     return [OTHER_SECTION, "",
             "The defaults were decided on HDC, LeNet and resnet18 (the exemption of biases and "
             "norms, on mobilenet_v2 and resnet18; the damping of the scaling, on shufflenet_v2, "
