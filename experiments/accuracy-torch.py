@@ -272,6 +272,9 @@ COMMS = {
     # resnet50's 585 iterations (9.1x); primed, is the long warm-up still
     # needed?
     "x10s1r6plr05": DEFAULTS + ["--scale-prime", "--lr", "0.05", "--warmup-iters", "10"],
+    # and on resnet18's schedule (against ddpre), where the 50 were decided
+    # unprimed
+    "x10s1r6p": DEFAULTS + ["--scale-prime", "--warmup-iters", "10"],
     # alexnet on a schedule it learns from the first iterations: AdamW at lr
     # 1e-4 (weight decay 0.01), 128 a worker, the lr / 10 at epochs 3 and 4.
     # With SGD at lr 0.01 its DDP run stayed near ln 10 for 140 iterations
@@ -372,14 +375,15 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v3_small", "ddpaw", 1), ("mobilenet_v3_small", "x50s1r6paw", 1),
          ("mobilenet_v3_small", "ddpaw", 2), ("mobilenet_v3_small", "x50s1r6paw", 2),
          ("mobilenet_v3_small", "ddpaw", 3), ("mobilenet_v3_small", "x50s1r6paw", 3),
+         ("x10s1r6p", 1),
          ("alexnet", "ddpb128aw4", 1), ("alexnet", "x50s1r6b128paw4", 1),
+         ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1), ("x10s1r6p", 3),
          ("vgg16", "ddpb128aw4e2", 1), ("vgg16", "x50s1r6b128paw4e2", 1),
          ("mobilenet_v3_small", "ddpre", 2), ("mobilenet_v3_small", "x50s1r6p", 2),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
          ("alexnet", "ddpb128aw4", 2), ("alexnet", "x50s1r6b128paw4", 2),
          ("vgg16", "ddpb128wlr01", 1), ("vgg16", "x50s1r6b128wplr01", 1),
          ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
-         ("resnet50", "x10s1r6b128wp", 1),
          ("resnet50", "x50s1r6b128w", 2), ("resnet50", "x50s1r6b128w", 3),
          ("resnet50", "x50s1r6b128", 3), ("resnet50", "ef50b128w", 1),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
@@ -654,6 +658,8 @@ LABELS = {
     "x50s1r6p": "inceptionn hook, defaults: the same with the scaling primed from the warm-up's "
                 "last sum (DEFAULT_SCALE_PRIME), against DDP on its host",
     "x50s1r6np": "inceptionn hook, the same unprimed (scale_prime=False), against DDP on its host",
+    "x10s1r6p": "inceptionn hook, the defaults after 10 warm-up iterations instead of 50 "
+                "(warmup_iters=10), against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r6pr": "inceptionn hook, the defaults, the target rising from 3 to 6 over the "
@@ -988,7 +994,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
             "x50s1r6b128wpr": "ddpb128w", "x50s1r6b128wplr01": "ddpb128wlr01",
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
-            "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05", "x10s1r6plr05": "ddplr05",
+            "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05", "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre",
             "x50s1r6b128paw4": "ddpb128aw4", "x50s1r6b128paw4e2": "ddpb128aw4e2"}
 
 
@@ -1236,7 +1242,8 @@ CLUSTER_COMMS = {
 # compressed iterations are timed as that way's
 CLUSTER_SAME = {"warm50": "inc", "warm50e16": "inc",
                 "x200": "x50s1r6", "x468": "x50s1r6", "x1404": "x50s1r6",
-                "x50s1r6p": "x50s1r6", "x50s1r6np": "x50s1r6", "x200p": "x50s1r6"}
+                "x50s1r6p": "x50s1r6", "x50s1r6np": "x50s1r6", "x200p": "x50s1r6",
+                "x10s1r6p": "x50s1r6"}
 
 
 def cluster_name(comm, rate=CLUSTER_RATE):
