@@ -664,13 +664,6 @@ LABELS = {
              "(warmup_iters=200), against DDP on its host",
     "x50s1r6pr": "inceptionn hook, the defaults, the target rising from 3 to 6 over the "
                  "first 150 compressed iterations (scale_ramp=150), against DDP on its host",
-    "x50s1r6plr05": "inceptionn hook, the defaults at lr 0.05 (against DDP at lr 0.05)",
-    "x50s1r6b128paw4": "inceptionn hook, the defaults, 128 a worker, AdamW lr 1e-4 (against "
-                       "DDP with it)",
-    "x10s1r6plr05": "inceptionn hook, the defaults at lr 0.05 after 10 warm-up iterations "
-                    "(against DDP at lr 0.05)",
-    "x50s1r6b128paw4e2": "inceptionn hook, the defaults, 128 a worker, AdamW lr 1e-4, 2 "
-                         "epochs (against DDP with it)",
     "fp16": "PyTorch fp16_compress_hook",
     "fp16re": "PyTorch fp16_compress_hook, against DDP on its host",
     "ddpaw": "DDP's gloo all-reduce, AdamW (lr 0.001, weight decay 0.01)",
@@ -994,7 +987,8 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
             "x50s1r6b128wpr": "ddpb128w", "x50s1r6b128wplr01": "ddpb128wlr01",
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
-            "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05", "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre",
+            "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05",
+            "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre",
             "x50s1r6b128paw4": "ddpb128aw4", "x50s1r6b128paw4e2": "ddpb128aw4e2"}
 
 
