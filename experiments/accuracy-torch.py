@@ -240,6 +240,9 @@ COMMS = {
     # left the same trajectory by iteration 20 of the common warm-up:
     # the hosts' kernels round differently, train_torchvision's cpu_id)
     "x50s1r6np": DEFAULTS + ["--no-scale-prime"],
+    # primed, after 10 warm-up iterations instead of 50 (against ddpre):
+    # the 50 were decided unprimed, when a new state started at exponent 0
+    "x10s1r6p": DEFAULTS + ["--scale-prime", "--warmup-iters", "10"],
     # DDP again, on the host of the primed runs (x50s1r6p, x50s1r6np: their
     # BASELINE): the pairs judged on one trajectory
     "ddpre": ["--comm", "ddp"],
@@ -272,9 +275,6 @@ COMMS = {
     # resnet50's 585 iterations (9.1x); primed, is the long warm-up still
     # needed?
     "x10s1r6plr05": DEFAULTS + ["--scale-prime", "--lr", "0.05", "--warmup-iters", "10"],
-    # and on resnet18's schedule (against ddpre), where the 50 were decided
-    # unprimed
-    "x10s1r6p": DEFAULTS + ["--scale-prime", "--warmup-iters", "10"],
     # alexnet on a schedule it learns from the first iterations: AdamW at lr
     # 1e-4 (weight decay 0.01), 128 a worker, the lr / 10 at epochs 3 and 4.
     # With SGD at lr 0.01 its DDP run stayed near ln 10 for 140 iterations
