@@ -377,13 +377,17 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v3_small", "ddpaw", 3), ("mobilenet_v3_small", "x50s1r6paw", 3),
          ("x10s1r6p", 1),
          ("alexnet", "ddpb128aw4", 1), ("alexnet", "x50s1r6b128paw4", 1),
-         ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1), ("x10s1r6p", 3),
+         # the paper's networks first (vgg16 over a schedule, resnet50's
+         # third seed, alexnet's second): resnet18's seed 1 primed after 10
+         # warm-up iterations ended 0.41 below DDP (50: 0.08 below)
          ("vgg16", "ddpb128aw4e2", 1), ("vgg16", "x50s1r6b128paw4e2", 1),
+         ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
+         ("alexnet", "ddpb128aw4", 2), ("alexnet", "x50s1r6b128paw4", 2),
+         ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1), ("x10s1r6p", 3),
          ("mobilenet_v3_small", "ddpre", 2), ("mobilenet_v3_small", "x50s1r6p", 2),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
-         ("alexnet", "ddpb128aw4", 2), ("alexnet", "x50s1r6b128paw4", 2),
+         ("alexnet", "ddpb128aw4", 3), ("alexnet", "x50s1r6b128paw4", 3),
          ("vgg16", "ddpb128wlr01", 1), ("vgg16", "x50s1r6b128wplr01", 1),
-         ("resnet50", "ddpb128w", 3), ("resnet50", "x50s1r6b128wp", 3),
          ("resnet50", "x50s1r6b128w", 2), ("resnet50", "x50s1r6b128w", 3),
          ("resnet50", "x50s1r6b128", 3), ("resnet50", "ef50b128w", 1),
          ("alexnet", "ddplr01", 1), ("alexnet", "x50s1r6lr01", 1),
