@@ -22,9 +22,12 @@ anyway. Each row: the displacement over --steps steps relative to the dense
 stream's, under SGD and Adam, and under Adam with what the codec delivered
 averaged over steps first (an exponential moving average with factor
 0.9: the same sum, spread back out), beside Adam on the dense stream
-averaged the same way (mean of --draws draws). The averaging is no neutral
-repair: it also averages the noise away, and Adam's steps grow as the
-mean square it divides by falls, bursts or not.
+averaged the same way, and under Adam with each burst paced: spread
+evenly over as many steps as it was held back (mean of --draws draws). The
+averaging is no neutral repair: it also averages the noise away, and
+Adam's steps grow as the mean square it divides by falls, bursts or not.
+Pacing depends only on the delivered sums (every rank could do it alike)
+and averages less.
 """
 import argparse
 import math
@@ -60,6 +63,25 @@ def bursts(grads, bound=1.0):
     return out
 
 
+def paced(delivered):
+    """Each non-zero delivery spread evenly over as many steps as the value
+    went without one (the steps it was held back), from this step on."""
+    out, pending, left, since = [], 0.0, 0, 0
+    for x in delivered:
+        since += 1
+        if x != 0.0:
+            pending += x
+            left, since = since, 0
+        if left > 0:
+            o = pending / left
+            pending -= o
+            left -= 1
+        else:
+            o = 0.0
+        out.append(o)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=600)
@@ -70,10 +92,10 @@ def main():
         ap.error("--steps and --draws must be at least 1")
     rng = random.Random(a.seed)
     print("| gradient mean | sd | share sent as 0 | SGD | Adam | Adam, delivered sums averaged (0.9) "
-          "| Adam, dense stream averaged (0.9) |")
-    print("|---|---|---|---|---|---|---|")
+          "| Adam, dense stream averaged (0.9) | Adam, bursts paced | SGD, bursts paced |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for mean, sd in ((0.5, 0), (0.25, 0), (0.1, 0), (0.1, 0.1), (0.1, 0.3), (0.1, 1.0)):
-        sgd = adam = smooth = dense = zeros = 0.0
+        sgd = adam = smooth = dense = pace = pace_sgd = zeros = 0.0
         for _ in range(a.draws):
             g = [mean + sd * rng.gauss(0, 1) for _ in range(a.steps)]
             d = bursts(g)
@@ -83,9 +105,13 @@ def main():
             adam += displacement(d, True) / base
             smooth += displacement(d, True, smooth=0.9) / base
             dense += displacement(g, True, smooth=0.9) / base
+            p = paced(d)
+            pace += displacement(p, True) / base
+            pace_sgd += displacement(p, False) / displacement(g, False)
         n = a.draws
-        print("| %g | %g | %.0f %% | %.3f | %.3f | %.3f | %.3f |"
-              % (mean, sd, 100 * zeros / n, sgd / n, adam / n, smooth / n, dense / n))
+        print("| %g | %g | %.0f %% | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |"
+              % (mean, sd, 100 * zeros / n, sgd / n, adam / n, smooth / n, dense / n,
+                 pace / n, pace_sgd / n))
 
 
 if __name__ == "__main__":
