@@ -3,7 +3,7 @@
 """How far one value moves under SGD and under Adam when error feedback
 sends it in bursts: a model of one coordinate, no network, seconds.
 
-    experiments/adam-bursts.py [--steps 600] [--seed 1]
+    experiments/adam-bursts.py [--steps 600] [--seed 1] [--draws 200]
 
 A coordinate's gradient is g_t = mean + sd * N(0, 1). Error feedback adds
 g_t to the coordinate's residual; the codec sends the residual when its
@@ -100,14 +100,15 @@ def main():
             g = [mean + sd * rng.gauss(0, 1) for _ in range(a.steps)]
             d = bursts(g)
             zeros += sum(1 for x in d if x == 0.0) / a.steps
-            sgd += displacement(d, False) / displacement(g, False)
+            base_sgd = displacement(g, False)
             base = displacement(g, True)
+            sgd += displacement(d, False) / base_sgd
             adam += displacement(d, True) / base
             smooth += displacement(d, True, smooth=0.9) / base
             dense += displacement(g, True, smooth=0.9) / base
             p = paced(d)
             pace += displacement(p, True) / base
-            pace_sgd += displacement(p, False) / displacement(g, False)
+            pace_sgd += displacement(p, False) / base_sgd
         n = a.draws
         print("| %g | %g | %.0f %% | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |"
               % (mean, sd, 100 * zeros / n, sgd / n, adam / n, smooth / n, dense / n,
