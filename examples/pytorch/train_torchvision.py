@@ -192,6 +192,8 @@ def make_comm(a, ddp, model):
         kw["scale_ramp"] = a.scale_ramp
     if a.exempt is not None:
         kw["exempt"] = None if a.exempt == "none" else a.exempt
+    if a.pace:
+        kw["pace"] = True
     # the line that makes it an INCEPTIONN job
     state = inct.register(ddp, compression=a.compression, **kw)
     return state, "inceptionn"
@@ -388,6 +390,9 @@ def parse():
     ap.add_argument("--scale-ramp", type=int, default=None,
                     help="inceptionn: compressed iterations over which the scaling's target "
                          "rises from 3 to its ratio (scale_ramp; default: the hook's)")
+    ap.add_argument("--pace", action="store_true",
+                    help="inceptionn: each value error feedback held back for k iterations "
+                         "reaches the optimizer spread over the next k (pace=True)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

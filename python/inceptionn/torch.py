@@ -106,6 +106,8 @@ class InceptionnState:
         self._key_refs = []
         self._pool = {}         # parameter key -> (residual slice, exponent) between layouts
         self._primer = {}      # scale_prime: the warm-up's last sum per parameter key
+        self.paces = {}         # pace: bucket index -> _Pace of its compressed values
+        self._pace_pool = {}    # pace: parameter key -> (pending, left, since) between layouts
         self.residual_resets = 0
         self._no_comm = False
         self.iteration = 0      # backward passes done (DDP's last bucket of each)
@@ -161,6 +163,24 @@ class InceptionnState:
                                  e[at] if m == 1 else tuple(e[at:at + m]))
                 at += m
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
+        for pace in self.paces.values():
+            self._pace_pool.update(pace.parts())
+        self.paces = {}
+
+    def _pace_state(self, index, n, ends, keys):
+        """pace: the _Pace of bucket index (n values, parameters ending at
+        ends, keyed by keys; keys None: one part of its own), carrying each
+        parameter's pending values over when DDP changes the layout."""
+        if not self.settings.get("pace"):
+            return None
+        got = self.paces.get(index)
+        if got is not None and got.keys == keys and got.n == n:
+            return got
+        if got is not None:
+            self._pace_pool.update(got.parts())
+        pace = _Pace(n, ends, keys, self._pace_pool)
+        self.paces[index] = pace
+        return pace
 
     def _bucket_state(self, index, n, ends, keys):
         """The residual and scaling state of bucket index (n values, parts
@@ -225,12 +245,14 @@ class InceptionnState:
             if split is not None:
                 return self._allreduce_split(index, buf, split)
         self.bucket_sizes[index] = n
-        return self._issue(buf, self._bucket_state(index, n, ends, keys))
+        return self._issue(buf, self._bucket_state(index, n, ends, keys),
+                           pace=self._pace_state(index, n, ends, keys))
 
-    def _issue(self, buf, state, raw=False):
+    def _issue(self, buf, state, raw=False, pace=None):
         """buf through the library with state, (residual, scale) of its
         bucket (or its kept parameters): a Future of buf, averaged (raw:
-        the one this state's thread completes, for further chaining)."""
+        the one this state's thread completes, for further chaining), then
+        through pace (a _Pace, or None) where the pace option is on."""
         residual, scale = state
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
@@ -243,7 +265,7 @@ class InceptionnState:
         except InceptionnError as e:
             fut.set_exception(e)
         else:
-            self._pending.put((req, fut, buf, state, time.monotonic()))
+            self._pending.put((req, fut, buf, pace, time.monotonic()))
         if raw:
             return fut
         # DDP's C++ side reads the value without the Python unwrap that makes
@@ -300,7 +322,8 @@ class InceptionnState:
             return fe.then(lambda f: (scatter(ex, f.wait()), buf)[1])
         part = gather(keep)
         self.bucket_sizes[index] = buf.numel()
-        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys), raw=True)
+        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys), raw=True,
+                         pace=self._pace_state(index, part.numel(), kends, kkeys))
 
         def join(f):
             for g in (fc, fe):
@@ -440,7 +463,7 @@ class InceptionnState:
             item = self._pending.get()
             if item is None:
                 return
-            req, fut, buf, _residual, issued = item
+            req, fut, buf, pace, issued = item
             try:
                 req.wait()
             except Exception as e:      # the library's error (or anything else): raise it in DDP
@@ -455,6 +478,8 @@ class InceptionnState:
                 self._counts["calls"] += 1
                 self._counts["values"] += buf.numel()
             buf.div_(self.world_size)
+            if pace is not None:
+                pace.apply(buf)
             fut.set_result(buf)
 
     # -- what users call
@@ -563,6 +588,9 @@ class InceptionnState:
         self._check_open()
         self._dissolve()
         params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
+        for k, (pending, left, since) in self._pace_pool.items():
+            params.setdefault(k, {"residual": None, "exponent": 0})["pace"] = \
+                {"pending": pending, "left": left, "since": since}
         since = None
         if self._floor_base is not None:
             since = [a - b for a, b in zip(self.comm.stats()["class_values"], self._floor_base)]
@@ -585,6 +613,7 @@ class InceptionnState:
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
         theirs.setdefault("scale_part", None)
+        theirs.setdefault("pace", False)
         if "scale_prime" not in theirs:  # states saved before the option: not primed
             theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_ramp" not in theirs:  # states saved before the option: no ramp
@@ -600,6 +629,9 @@ class InceptionnState:
         self.iteration = int(sd.get("iteration", 0))
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
                                _exponent(v["exponent"])) for k, v in sd["params"].items()}
+        self.paces = {}
+        self._pace_pool = {int(k): tuple(v["pace"][f].clone() for f in ("pending", "left", "since"))
+                           for k, v in sd["params"].items() if v.get("pace") is not None}
         self.residual_resets = sd.get("residual_resets", 0)
         self._primer = {int(k): v.clone() for k, v in (sd.get("primer") or {}).items()}
         self.target = sd.get("target", self.settings["scale_ratio"])
@@ -625,6 +657,55 @@ class InceptionnState:
             if sc is not None:
                 sc.destroy()
         self.scales = {}
+
+
+class _Pace:
+    """pace=True: a bucket's averaged sums, each value spread over as many
+    iterations as it went without a non-zero sum. Error feedback holds a
+    value back until its residual reaches the codec's bound, then delivers
+    it as one burst of about k times its gradient every k iterations: the
+    same sum, at 1/k of the rate. SGD's step is linear in it; Adam divides
+    each value's step by the root of its mean square, which such bursts
+    inflate k-fold, so the value moves about 1/sqrt(k) as far
+    (experiments/adam-bursts.py). Here a non-zero sum after k iterations
+    without one is added to the value's pending amount, which then leaves
+    in k equal steps (a new burst restarts the count with what is still
+    pending). A value non-zero in every call passes unchanged, bit for bit
+    (x / 1, then x - x = 0 pending). It depends only on the sums, the same
+    on every rank, so the replicas stay identical."""
+
+    def __init__(self, n, ends, keys, pool):
+        self.n, self.keys = n, keys
+        self.ends = list(ends) if keys is not None else [n]
+        self.pending = torch.zeros(n, dtype=torch.float32)
+        self.left = torch.zeros(n, dtype=torch.int32)      # iterations it still spreads over
+        self.since = torch.zeros(n, dtype=torch.int32)     # iterations since a non-zero sum
+        for j, k in enumerate(keys or ()):
+            a, b = self.ends[j - 1] if j else 0, self.ends[j]
+            got = pool.pop(k, None)
+            if got is not None and got[0].numel() == b - a:
+                for mine, old in zip((self.pending, self.left, self.since), got):
+                    mine[a:b] = old
+
+    def apply(self, buf):
+        """buf (the averaged sums, in place) paced."""
+        self.since.add_(1)
+        nz = buf != 0
+        self.pending.add_(buf)
+        self.left = torch.where(nz, self.since, self.left)
+        self.since.masked_fill_(nz, 0)
+        torch.div(self.pending, self.left.clamp(min=1), out=buf)
+        self.pending.sub_(buf)
+        self.left.sub_(1).clamp_(min=0)
+
+    def parts(self):
+        """Per parameter key: (pending, left, since) slices (copies)."""
+        out = {}
+        for j, k in enumerate(self.keys or ()):
+            a, b = self.ends[j - 1] if j else 0, self.ends[j]
+            out[k] = (self.pending[a:b].clone(), self.left[a:b].clone(),
+                      self.since[a:b].clone())
+        return out
 
 
 # ---------------------------------------------------------------- the hook
@@ -831,6 +912,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = None
+    pace = False
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -905,13 +987,19 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "iterations over which the scaling's target rises from "
                                  "RAMP_FROM to scale_ratio, >= 0 (0: none), got %r" % (v,))
             ramp = v
+        elif k == "pace":
+            if not isinstance(v, bool):
+                raise ValueError("pace: True (each value error feedback held back reaches DDP "
+                                 "spread over as many iterations as it was held back) or False "
+                                 "(as delivered), got %r" % (v,))
+            pace = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_part, scale_prime, scale_ramp)"
+                            "scale_part, scale_prime, scale_ramp, pace)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
@@ -965,6 +1053,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                          "or finer)" % (warmup_bound, o.error_bound))
     probe = _lib.opts_copy(o)
     probe.residual = 1
+    if pace and not _lib.error_feedback_active(probe):
+        raise ValueError("pace: spreads out what error feedback held back, which is off "
+                         "(error_feedback=False, or a lossless mode)")
     settings = {
         "compression": names.get(o.compression, str(o.compression)),
         "error_bound": o.error_bound,
@@ -985,6 +1076,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         # ratio_floor steers the target itself: no default ramp beside it
         "scale_ramp": (ramp if ramp is not None else 0 if floor is not None else
                        DEFAULT_SCALE_RAMP) if use_scaling else None,
+        "pace": pace,
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -1069,7 +1161,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       most one dimension, biases and norms, travel through the process group
       uncompressed; False/"none": every parameter through the codec; None:
       DEFAULT_EXEMPT ("vectors") where the adaptive scaling is on, else
-      "none").
+      "none"), pace (True: each value error feedback held back for k
+      iterations reaches DDP spread over the next k instead of at once, for
+      Adam-family optimizers, see _Pace; False, the default: as delivered).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use

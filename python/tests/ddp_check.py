@@ -28,6 +28,7 @@ and mismatch print one per rank. Exit status 0 when nothing failed.
 """
 import contextlib
 import hashlib
+import importlib.util
 import os
 import signal
 import sys
@@ -501,6 +502,46 @@ def scaling():
            and st_r["scale_target"] == inct.DEFAULT_SCALE_RATIO and st_r["scale_ramp"] == 6,
            "scale_ramp=6: the target %.3f at the third compressed step (want %.3f), %.3f after "
            "the ramp" % (st_r5["scale_target"], want, st_r["scale_target"]))
+    # pace: held-back values spread out; the pending amounts and counts
+    # cross a checkpoint at step 5, the replicas stay identical
+    whole_q, _, _ = run(10, pace=True)
+    _, ck_q, _ = run(5, pace=True)
+    resumed_q, _, _ = run(10, resume=ck_q, pace=True)
+    reps = [None] * dist.get_world_size()
+    dist.all_gather_object(reps, whole_q)
+    held = sum(int((v["pace"]["left"] > 1).sum()) for v in ck_q["comm"]["params"].values()
+               if v.get("pace") is not None)
+    report(whole_q == resumed_q and whole_q != whole and same(reps) and held > 0,
+           "pace=True: replicas identical, resumed at step 5 ends bit-identical (%s, not %s); "
+           "%d values still spreading a burst at the checkpoint" % (whole_q[:12], whole[:12], held))
+    # ... value by value as experiments/adam-bursts.py's model paces a stream
+    spec = importlib.util.spec_from_file_location(
+        "adam_bursts", os.path.join(os.path.dirname(__file__), "../../experiments/adam-bursts.py"))
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    gen = torch.Generator().manual_seed(7)
+    n, steps = 64, 40
+    sent = (torch.rand(steps, n, generator=gen) < torch.linspace(0.05, 1, n)).float()
+    stream = torch.randn(steps, n, generator=gen) * sent
+    stream[:, -1] = torch.randn(steps, generator=gen) + 4      # never 0
+    pace = inct._Pace(n, [n], None, {})
+    got = []
+    for t in range(steps):
+        row = stream[t].clone()
+        pace.apply(row)
+        got.append(row)
+    got = torch.stack(got)
+    want = torch.tensor([model.paced([float(x) for x in stream[:, j]]) for j in range(n)]).t()
+    err = float((got - want).abs().max())
+    report(err < 1e-5 and torch.equal(got[:, -1], stream[:, -1]),
+           "pace: 64 streams paced as the model paces them (largest difference %.2g), a value "
+           "non-zero in every call passes bit for bit" % err)
+    try:
+        inct.InceptionnState.create(None, compression="software", error_feedback=False, pace=True)
+        report(False, "pace=True without error feedback accepted")
+    except ValueError as e:
+        report("pace" in str(e), "pace without error feedback refused: %s" % e)
+
     # ... and without the hook's state it does not (the check can tell)
     ck2 = dict(ck)
     ck2["comm"] = {"version": 1, "settings": ck["comm"]["settings"], "params": {}}
