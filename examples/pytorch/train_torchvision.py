@@ -194,6 +194,8 @@ def make_comm(a, ddp, model):
         kw["exempt"] = None if a.exempt == "none" else a.exempt
     if a.pace:
         kw["pace"] = True
+    if a.residual_decay is not None:
+        kw["residual_decay"] = a.residual_decay
     # the line that makes it an INCEPTIONN job
     state = inct.register(ddp, compression=a.compression, **kw)
     return state, "inceptionn"
@@ -393,6 +395,9 @@ def parse():
     ap.add_argument("--pace", action="store_true",
                     help="inceptionn: each value error feedback held back for k iterations "
                          "reaches the optimizer spread over the next k (pace=True)")
+    ap.add_argument("--residual-decay", type=float, default=None,
+                    help="inceptionn: error feedback's residual multiplied by this before "
+                         "each call (residual_decay; default: kept whole)")
     ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; default: the hook's)")

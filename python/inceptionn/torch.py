@@ -257,6 +257,9 @@ class InceptionnState:
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
         if residual is not None:
+            decay = self.settings.get("residual_decay")
+            if decay is not None:
+                residual.mul_(decay)    # what is held back fades: older values count less
             opts.residual = residual.data_ptr()
         if scale is not None:
             opts.scale = scale.address
@@ -614,6 +617,7 @@ class InceptionnState:
         theirs.setdefault("ratio_floor", None)
         theirs.setdefault("scale_part", None)
         theirs.setdefault("pace", False)
+        theirs.setdefault("residual_decay", None)
         if "scale_prime" not in theirs:  # states saved before the option: not primed
             theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_ramp" not in theirs:  # states saved before the option: no ramp
@@ -915,6 +919,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = None
     pace = False
+    decay = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -995,13 +1000,20 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "spread over as many iterations as it was held back) or False "
                                  "(as delivered), got %r" % (v,))
             pace = v
+        elif k == "residual_decay":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or not 0 <= v <= 1):
+                raise ValueError("residual_decay: None (the residual is kept whole) or the "
+                                 "factor 0..1 error feedback's residual is multiplied by before "
+                                 "each call, got %r" % (v,))
+            decay = None if v is None or v == 1 else float(v)
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_part, scale_prime, scale_ramp, pace)"
+                            "scale_part, scale_prime, scale_ramp, pace, residual_decay)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
@@ -1055,6 +1067,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                          "or finer)" % (warmup_bound, o.error_bound))
     probe = _lib.opts_copy(o)
     probe.residual = 1
+    if decay is not None and not _lib.error_feedback_active(probe):
+        raise ValueError("residual_decay: fades error feedback's residual, which is off "
+                         "(error_feedback=False, or a lossless mode)")
     if pace and not _lib.error_feedback_active(probe):
         raise ValueError("pace: spreads out what error feedback held back, which is off "
                          "(error_feedback=False, or a lossless mode)")
@@ -1079,6 +1094,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scale_ramp": (ramp if ramp is not None else 0 if floor is not None else
                        DEFAULT_SCALE_RAMP) if use_scaling else None,
         "pace": pace,
+        "residual_decay": decay,
         "library": " ".join(names.values()),
     }
     return o, settings

@@ -536,6 +536,16 @@ def scaling():
     report(err < 1e-5 and torch.equal(got[:, -1], stream[:, -1]),
            "pace: 64 streams paced as the model paces them (largest difference %.2g), a value "
            "non-zero in every call passes bit for bit" % err)
+    # residual_decay: the residual fades before each call; 0 is error
+    # feedback off, bit for bit
+    fade, _, _ = run(10, residual_decay=0.5)
+    gone, _, _ = run(10, residual_decay=0)
+    noef, _, _ = run(10, error_feedback=False)
+    reps = [None] * dist.get_world_size()
+    dist.all_gather_object(reps, fade)
+    report(same(reps) and fade != whole and fade != noef and gone == noef,
+           "residual_decay=0.5: replicas identical (%s), neither the kept residual (%s) nor none "
+           "(%s); residual_decay=0 ends as error_feedback=False" % (fade[:12], whole[:12], noef[:12]))
     try:
         inct.InceptionnState.create(None, compression="software", error_feedback=False, pace=True)
         report(False, "pace=True without error feedback accepted")
@@ -699,6 +709,8 @@ def scaling():
            "call (undamped: up to %d)" % (moves[1][2], moves[0][2]))
     for bad in (dict(compression="none", scaling="on"), dict(compression="software", scale_ratio=0.5),
                 dict(compression="software", scale_step=-1),
+                dict(compression="software", residual_decay=1.5),
+                dict(compression="software", error_feedback=False, residual_decay=0.5),
                 dict(compression="software", scale_step=True),
                 dict(compression="software", scale_prime=1),
                 dict(compression="software", scale_ramp=-1),

@@ -15,7 +15,7 @@
 #     checkpoint resumed bit for bit, misuse refused, the default warm-up
 #     (INC_WARMUP_ITERS), the default exemption of biases and norms, pace=True
 #     (replicas identical, resumed bit for bit, as experiments/adam-bursts.py
-#     paces a stream) and
+#     paces a stream), residual_decay (0 ends as error_feedback=False) and
 #     stats()' whole_ratio;
 #   - a rank killed with SIGKILL, or stopped with SIGSTOP: the others raise
 #     (at once; after INC_TIMEOUT_MS) (own launcher: torchrun would stop
@@ -86,7 +86,7 @@ checks modes 23 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 torchrun_ 600 --nproc_per_node 3 python/tests/ddp_check.py scaling >"$tmp/scaling.log" 2>&1
-checks scaling 49 "$tmp/scaling.log" $?
+checks scaling 53 "$tmp/scaling.log" $?
 
 section "python3 -m inceptionn.run"
 # torch's environment without torchrun; a failing rank ends the job.
