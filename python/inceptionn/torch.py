@@ -1182,7 +1182,9 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       "none"), pace (True: each value error feedback held back for k
       iterations reaches DDP spread over the next k instead of at once, see
       _Pace; measured no better on alexnet with AdamW, docs/pytorch.md;
-      False, the default: as delivered).
+      False, the default: as delivered), residual_decay (None: the residual
+      kept whole; F in 0..1: multiplied by F before each call, so what is
+      held back fades; 0 is error_feedback=False).
 
     Collective over DDP's process group. Returns the InceptionnState.
     DDP takes one hook: to register the state yourself, use
