@@ -27,7 +27,10 @@ evenly over as many steps as it was held back (mean of --draws draws). The
 averaging is no neutral repair: it also averages the noise away, and
 Adam's steps grow as the mean square it divides by falls, bursts or not.
 Pacing depends only on the delivered sums (every rank could do it alike)
-and averages less.
+and averages less. The hook has it as pace=True; on alexnet under AdamW
+it does not close the defaults' gap to DDP (make accuracy-torch's
+x50s1r6b128paw4q, docs/results.md): the model's premise, a rate lost to
+the bursts, is not what costs that network.
 """
 import argparse
 import math
