@@ -1066,8 +1066,9 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre",
             "x50s1r6b128paw4": "ddpb128aw4", "x50s1r6b128paw4e2": "ddpb128aw4e2",
             "x50s1r3b128paw4": "ddpb128aw4", "x50s1r6b128paw4q": "ddpb128aw4",
-            "x50s1r6pawq": "ddpaw", "x50s1r6pawn": "ddpaw", "x50s1r6b128paw4r200": "ddpb128aw4", "x50s1r6b128paw4n": "ddpb128aw4",
-            "x50s1r6b128paw4d9": "ddpb128aw4", "x50s1r6b128paw4re": "ddpb128aw4", "x50s1r6pq": "ddpre"}
+            "x50s1r6pawq": "ddpaw", "x50s1r6pawn": "ddpaw", "x50s1r6b128paw4r200": "ddpb128aw4",
+            "x50s1r6b128paw4n": "ddpb128aw4", "x50s1r6b128paw4d9": "ddpb128aw4",
+            "x50s1r6b128paw4re": "ddpb128aw4", "x50s1r6pq": "ddpre"}
 
 
 def _times(r):

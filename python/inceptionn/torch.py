@@ -156,8 +156,7 @@ class InceptionnState:
             ends = self._ends[i]
             e = sc.exponents() if sc is not None else [0] * len(ends)
             at = 0
-            for j, k in enumerate(keys):
-                a, b = ends[j - 1] if j else 0, ends[j]
+            for k, (a, b) in zip(keys, _spans(ends)):
                 m = len(_chunks(a, b, self.settings.get("scale_part")))
                 self._pool[k] = (r[a:b].clone() if r is not None else None,
                                  e[at] if m == 1 else tuple(e[at:at + m]))
@@ -197,8 +196,7 @@ class InceptionnState:
         part = self.settings.get("scale_part")
         pends, e = [], []
         pooled = bool(keys) and any(k in self._pool for k in keys)
-        for j in range(len(ends)):
-            a, b = ends[j - 1] if j else 0, ends[j]
+        for j, (a, b) in enumerate(_spans(ends)):
             c = _chunks(a, b, part)
             pends += c
             r_k, e_k = self._pool.pop(keys[j], (None, 0)) if keys else (None, 0)
@@ -686,8 +684,7 @@ class _Pace:
         self.pending = torch.zeros(n, dtype=torch.float32)
         self.left = torch.zeros(n, dtype=torch.int32)      # iterations it still spreads over
         self.since = torch.zeros(n, dtype=torch.int32)     # iterations since a non-zero sum
-        for j, k in enumerate(keys or ()):
-            a, b = self.ends[j - 1] if j else 0, self.ends[j]
+        for k, (a, b) in zip(keys or (), _spans(self.ends)):
             got = pool.pop(k, None)
             if got is not None and got[0].numel() == b - a:
                 for mine, old in zip((self.pending, self.left, self.since), got):
@@ -707,8 +704,7 @@ class _Pace:
     def parts(self):
         """Per parameter key: (pending, left, since) slices (copies)."""
         out = {}
-        for j, k in enumerate(self.keys or ()):
-            a, b = self.ends[j - 1] if j else 0, self.ends[j]
+        for k, (a, b) in zip(self.keys or (), _spans(self.ends)):
             out[k] = (self.pending[a:b].clone(), self.left[a:b].clone(),
                       self.since[a:b].clone())
         return out
@@ -828,6 +824,11 @@ def _param_ends(params):
         at += p.numel()
         ends.append(at)
     return ends
+
+
+def _spans(ends):
+    """(start, end) of each part of a bucket whose parts end at ends."""
+    return zip([0] + list(ends[:-1]), ends)
 
 
 def _class_ratio(counts):
@@ -1067,10 +1068,11 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                          "or finer)" % (warmup_bound, o.error_bound))
     probe = _lib.opts_copy(o)
     probe.residual = 1
-    if decay is not None and not _lib.error_feedback_active(probe):
+    feedback = _lib.error_feedback_active(probe)
+    if decay is not None and not feedback:
         raise ValueError("residual_decay: fades error feedback's residual, which is off "
                          "(error_feedback=False, or a lossless mode)")
-    if pace and not _lib.error_feedback_active(probe):
+    if pace and not feedback:
         raise ValueError("pace: spreads out what error feedback held back, which is off "
                          "(error_feedback=False, or a lossless mode)")
     settings = {
@@ -1078,7 +1080,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "error_bound": o.error_bound,
         "error_feedback": {_lib.EF_AUTO: "auto", _lib.EF_OFF: "off",
                            _lib.EF_ON: "on"}.get(o.error_feedback, str(o.error_feedback)),
-        "error_feedback_active": _lib.error_feedback_active(probe),
+        "error_feedback_active": feedback,
         "algo": o.algo, "segment_bytes": o.segment_bytes, "tos": o.tos, "seed": o.seed,
         "sketch_index": o.sketch_index, "sketch_gamma": o.sketch_gamma, "scale_exp": o.scale_exp,
         "scaling": use_scaling,
