@@ -191,7 +191,9 @@ def make_comm(a, ddp, model):
     if a.scale_ramp is not None:
         kw["scale_ramp"] = a.scale_ramp
     if a.exempt is not None:
-        kw["exempt"] = None if a.exempt == "none" else a.exempt
+        kw["exempt"] = a.exempt         # "none": every parameter through the codec
+    if a.kernel_ratio is not None:
+        kw["kernel_ratio"] = a.kernel_ratio
     if a.pace:
         kw["pace"] = True
     if a.residual_decay is not None:
@@ -398,9 +400,13 @@ def parse():
     ap.add_argument("--residual-decay", type=float, default=None,
                     help="inceptionn: error feedback's residual multiplied by this before "
                          "each call (residual_decay; default: kept whole)")
-    ap.add_argument("--exempt", choices=("vectors", "none"), default=None,
+    ap.add_argument("--exempt", choices=("vectors", "vectors+kernels", "none"), default=None,
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
-                         "and norms; default: the hook's)")
+                         "and norms; vectors+kernels: and convolutions' kernels; default: "
+                         "the hook's)")
+    ap.add_argument("--kernel-ratio", type=float, default=None,
+                    help="inceptionn: the scaling's target for the buckets of mostly "
+                         "convolutions' kernels (kernel_ratio; default: scale_ratio's)")
     ap.add_argument("--powersgd-rank", type=int, default=1)
     ap.add_argument("--powersgd-warmup", type=int, default=10,
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")

@@ -115,6 +115,7 @@ class InceptionnState:
         self._counts = {"calls": 0, "values": 0, "fallback_calls": 0, "fallback_values": 0,
                         "warmup_calls": 0, "warmup_values": 0, "exempt_values": 0}
         self._splits = {}       # bucket index -> (keys, the exempt parameters' spans)
+        self._kernel_buckets = set()    # kernel_ratio: the buckets it targets
         # ratio_floor: the scaling's target, steered so that the ranks'
         # measured ratio stays at or above the floor; the class counts at
         # the last check
@@ -181,10 +182,11 @@ class InceptionnState:
         self.paces[index] = pace
         return pace
 
-    def _bucket_state(self, index, n, ends, keys):
+    def _bucket_state(self, index, n, ends, keys, kernels=False):
         """The residual and scaling state of bucket index (n values, parts
-        ending at ends, parameters keys). When DDP rebuilt its buckets the
-        state moves with the parameters, so nothing is lost."""
+        ending at ends, parameters keys; kernels: most of them kernels', which
+        kernel_ratio targets). When DDP rebuilt its buckets the state moves
+        with the parameters, so nothing is lost."""
         if keys is not None and index in self._layout and self._layout[index] != keys:
             self.residual_resets += 1      # DDP rebuilt its buckets
             self._dissolve()
@@ -207,7 +209,11 @@ class InceptionnState:
             else:   # one exponent for the parameter (or its parts laid out otherwise)
                 e += [e_k if isinstance(e_k, int) else 0] * len(c)
         if self.use_scaling:
-            scale = _lib.Scale(pends, self.target, self.settings["scaling"],
+            if kernels and self.settings.get("kernel_ratio"):
+                self._kernel_buckets.add(index)
+            else:
+                self._kernel_buckets.discard(index)
+            scale = _lib.Scale(pends, self._target_of(index), self.settings["scaling"],
                                self.settings.get("scale_step") or 0)
             if any(e):
                 scale.set_exponents(e)
@@ -243,7 +249,8 @@ class InceptionnState:
             if split is not None:
                 return self._allreduce_split(index, buf, split)
         self.bucket_sizes[index] = n
-        return self._issue(buf, self._bucket_state(index, n, ends, keys),
+        return self._issue(buf, self._bucket_state(index, n, ends, keys,
+                                                   keys is not None and _kernels(params)),
                            pace=self._pace_state(index, n, ends, keys))
 
     def _issue(self, buf, state, raw=False, pace=None):
@@ -276,17 +283,19 @@ class InceptionnState:
 
     def _split(self, index, keys, ends, params):
         """Bucket index's exempt parameters (exempt="vectors": those of at
-        most one dimension, biases and norms): None when it has none, else
-        (the kept values' spans, the exempt values' spans, the kept
-        parameters' ends and keys), kept for the bucket's layout. Adjacent
-        parameters of one kind make one span."""
+        most one dimension, biases and norms; "vectors+kernels": those and
+        the convolutions' kernels): None when it has none, else (the kept
+        values' spans, the exempt values' spans, the kept parameters' ends
+        and keys, whether most kept values are kernels'), kept for the
+        bucket's layout. Adjacent parameters of one kind make one span."""
         got = self._splits.get(index)
         if got is not None and got[0] == keys:
             return got[1]
+        kind = self.settings["exempt"]
         spans = {True: [], False: []}
-        kends, kkeys, at = [], [], 0
+        kends, kkeys, kept, at = [], [], [], 0
         for p, k, b in zip(params, keys, ends):
-            a, ex = b - p.numel(), p.dim() <= 1
+            a, ex = b - p.numel(), _exempt(kind, p)
             run = spans[ex]
             if run and run[-1][1] == a:
                 run[-1] = (run[-1][0], b)
@@ -296,7 +305,9 @@ class InceptionnState:
                 at += b - a
                 kends.append(at)
                 kkeys.append(k)
-        split = (spans[False], spans[True], kends, tuple(kkeys)) if spans[True] else None
+                kept.append(p)
+        split = (spans[False], spans[True], kends, tuple(kkeys), _kernels(kept)) \
+            if spans[True] else None
         self._splits[index] = (keys, split)
         return split
 
@@ -305,7 +316,7 @@ class InceptionnState:
         group (uncompressed, as fallback), the others through the library
         with the kept parameters' residual and scaling; both written back
         into buf."""
-        keep, ex, kends, kkeys = split
+        keep, ex, kends, kkeys, kernels = split
         gather = lambda spans: torch.cat([buf[a:b] for a, b in spans])
 
         def scatter(spans, vals):
@@ -323,7 +334,8 @@ class InceptionnState:
             return fe.then(lambda f: (scatter(ex, f.wait()), buf)[1])
         part = gather(keep)
         self.bucket_sizes[index] = buf.numel()
-        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys), raw=True,
+        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys, kernels),
+                         raw=True,
                          pace=self._pace_state(index, part.numel(), kends, kkeys))
 
         def join(f):
@@ -380,8 +392,15 @@ class InceptionnState:
         later."""
         if t != self.target:
             self.target = t
-            for sc in self.scales.values():
-                sc.set_ratio(t)
+            for i, sc in self.scales.items():
+                sc.set_ratio(self._target_of(i))
+
+    def _target_of(self, index):
+        """Bucket index's target: kernel_ratio where that is set and most of
+        its compressed values are kernels', else the run's (self.target)."""
+        if index in self._kernel_buckets:
+            return self.settings["kernel_ratio"]
+        return self.target
 
     def warm_allreduce(self, buf):
         """A warm-up bucket through the codec (warmup_error_bound): no error
@@ -512,7 +531,8 @@ class InceptionnState:
         framing included; the warm-up and the exempt values not counted);
         scale_exponents (the least, median and largest of the buckets'
         current scaling exponents, None before the first compressed call;
-        read it between iterations); and the settings in use."""
+        read it between iterations); kernel_buckets (the buckets at
+        kernel_ratio's target); and the settings in use."""
         self._check_open()
         out = self._counters()
         cls = out.pop("class_values")
@@ -537,6 +557,8 @@ class InceptionnState:
         ex = sorted(e for sc in self.scales.values() if sc is not None for e in sc.exponents())
         out["scale_exponents"] = (ex[0], ex[len(ex) // 2], ex[-1]) if ex else None
         out["scale_part"] = self.settings.get("scale_part")
+        out["kernel_ratio"] = self.settings.get("kernel_ratio")
+        out["kernel_buckets"] = sorted(self._kernel_buckets)
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
         out["world_size"] = self.world_size
@@ -616,6 +638,7 @@ class InceptionnState:
         theirs.setdefault("scale_part", None)
         theirs.setdefault("pace", False)
         theirs.setdefault("residual_decay", None)
+        theirs.setdefault("kernel_ratio", None)
         if "scale_prime" not in theirs:  # states saved before the option: not primed
             theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_ramp" not in theirs:  # states saved before the option: no ramp
@@ -846,7 +869,8 @@ RATIO_SLACK = 1.25
 
 
 # exempt=: the hook's name for what travels uncompressed (None: the default)
-_EXEMPT = {None: None, "vectors": "vectors", "none": "none", False: "none"}
+_EXEMPT = {None: None, "vectors": "vectors", "vectors+kernels": "vectors+kernels",
+           "none": "none", False: "none"}
 # where the adaptive scaling is on, biases and norms travel uncompressed:
 # mobilenet_v2 loses 2 points of DDP's accuracy without it (docs/results.md)
 DEFAULT_EXEMPT = "vectors"
@@ -882,6 +906,20 @@ RAMP_FROM = 3.0
 # seeds, at the library's 8 (INC_SCALE_RATIO_DEFAULT, which inc-train keeps)
 # 0.29 (docs/results.md, "what decided the defaults")
 DEFAULT_SCALE_RATIO = 6.0
+
+
+def _exempt(kind, p):
+    """Whether parameter p travels uncompressed under exempt=kind: vectors
+    are the parameters of at most one dimension (biases, norms), kernels
+    those of three or more (convolutions)."""
+    return p.dim() <= 1 or (kind == "vectors+kernels" and p.dim() >= 3)
+
+
+def _kernels(params):
+    """Whether most of params' values are kernels' (parameters of three or
+    more dimensions)."""
+    k = sum(p.numel() for p in params if p.dim() >= 3)
+    return 2 * k > sum(p.numel() for p in params)
 
 
 def _exponent(e):
@@ -920,7 +958,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = None
     pace = False
-    decay = None
+    decay = kernel_ratio = None
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -975,8 +1013,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             if not (v is None or v is False or isinstance(v, str) and v in _EXEMPT):
                 raise ValueError("exempt: None (the default: 'vectors' where the adaptive "
                                  "scaling is on, else nothing), 'vectors' (parameters of at "
-                                 "most one dimension travel uncompressed), False or 'none' "
-                                 "(every parameter through the codec), got %r" % (v,))
+                                 "most one dimension travel uncompressed), 'vectors+kernels' "
+                                 "(and those of three or more: convolutions' kernels), False "
+                                 "or 'none' (every parameter through the codec), got %r" % (v,))
             exempt = _EXEMPT[v]
         elif k == "scale_part":
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
@@ -1008,13 +1047,22 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "factor 0..1 error feedback's residual is multiplied by before "
                                  "each call, got %r" % (v,))
             decay = None if v is None or v == 1 else float(v)
+        elif k == "kernel_ratio":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or not 1 <= v <= _lib.SCALE_RATIO_MAX):
+                raise ValueError("kernel_ratio: None (the buckets of kernels at scale_ratio) or "
+                                 "the scaling's target 1..%g for the buckets whose compressed "
+                                 "values are mostly kernels' (convolutions), got %r"
+                                 % (_lib.SCALE_RATIO_MAX, v))
+            kernel_ratio = v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_part, scale_prime, scale_ramp, pace, residual_decay)"
+                            "scale_part, scale_prime, scale_ramp, pace, residual_decay, "
+                            "kernel_ratio)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
@@ -1052,6 +1100,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if ramp and floor is not None:
         raise ValueError("scale_ramp and ratio_floor both move the scaling's target: one or "
                          "the other")
+    if kernel_ratio is not None and not use_scaling:
+        raise ValueError("kernel_ratio: a target of the adaptive scaling, which is off "
+                         "(scaling=False, scale_exp, or a mode without an error bound)")
     if floor is not None and not use_scaling:
         raise ValueError("ratio_floor: steers the adaptive scaling's target, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
@@ -1097,6 +1148,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                        DEFAULT_SCALE_RAMP) if use_scaling else None,
         "pace": pace,
         "residual_decay": decay,
+        "kernel_ratio": float(kernel_ratio) if kernel_ratio is not None else None,
         "library": " ".join(names.values()),
     }
     return o, settings

@@ -91,6 +91,24 @@ class Vectors(nn.Module):
         return (x * self.w + self.b)[:, :10] + self.out
 
 
+class Conv(nn.Module):
+    """Two convolutions and a linear head on the inputs as 8 x 8 images:
+    most of its 37,658 values are the second convolution's kernel (36,864),
+    640 the head's matrix, 138 vectors."""
+    KERNELS = 9 * 64 + 64 * 64 * 9
+    VECTORS = 64 + 64 + 10
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(1, 64, 3, padding=1)
+        self.b = nn.Conv2d(64, 64, 3, padding=1)
+        self.out = nn.Linear(64, 10)
+
+    def forward(self, x):
+        h = torch.relu(self.a(x.view(-1, 1, 8, 8)))
+        return self.out(torch.relu(self.b(h)).mean((2, 3)))
+
+
 class HeadDouble(nn.Module):
     """A float64 first layer: its bucket (gloo's) is the last of DDP's first
     iteration, so that iteration ends on a bucket that is not float32."""
@@ -680,6 +698,26 @@ def scaling():
            "exempt, %d through the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 "
            "bits; exempt=False sends them through the codec"
            % (x, v, st["ratio"], st["whole_ratio"]))
+    # the convolutions' kernels: uncompressed with exempt="vectors+kernels"
+    # (the head's matrix alone through the codec), or their buckets at
+    # their own target (kernel_ratio); the MLP has none, so kernel_ratio
+    # leaves it bit for bit as it was
+    xk, st, d = train(Conv, dict(compression="software", warmup_iters=0,
+                                 exempt="vectors+kernels"))
+    report(same(d) and st["exempt_values"] == STEPS * (Conv.KERNELS + Conv.VECTORS)
+           and st["values"] == STEPS * 640,
+           "exempt='vectors+kernels' on a convolutional model: replicas identical, %d kernel "
+           "and vector values exempt, %d through the codec"
+           % (st["exempt_values"], st["values"]))
+    k1, st, d = train(Conv, dict(compression="software", warmup_iters=0, kernel_ratio=1))
+    k6, st6, _ = train(Conv, dict(compression="software", warmup_iters=0))
+    mk, stm, _ = train(MLP, dict(compression="software", warmup_iters=0, kernel_ratio=1))
+    report(same(d) and st["kernel_buckets"] and not st6["kernel_buckets"]
+           and not stm["kernel_buckets"] and st["ratio"] < st6["ratio"]
+           and not torch.equal(k1, k6) and torch.equal(mk, dflt),
+           "kernel_ratio=1 on a convolutional model: replicas identical, buckets %s at target "
+           "1, %.2fx (at scale_ratio's target %.2fx); on the MLP (no kernels) bit for bit as "
+           "without it" % (st["kernel_buckets"], st["ratio"], st6["ratio"]))
     # ratio_floor: the MLP's classes travel below 8x at the default target;
     # a floor of 10 must raise the target (the same on every rank) and the
     # ratio
@@ -721,6 +759,9 @@ def scaling():
                 dict(compression="software", scaling=False, scale_step=1),
                 dict(compression="software", exempt="norms"),
                 dict(compression="software", exempt=True),
+                dict(compression="software", kernel_ratio=0.5),
+                dict(compression="software", kernel_ratio=True),
+                dict(compression="software", scaling=False, kernel_ratio=2),
                 dict(compression="software", ratio_floor=13),
                 dict(compression="software", scaling=False, ratio_floor=8),
                 dict(compression="software", scaling=False, scale_ratio=12),
