@@ -404,9 +404,10 @@ def parse():
                     help="inceptionn: parameters that travel uncompressed (vectors: biases "
                          "and norms; vectors+kernels: and convolutions' kernels; default: "
                          "the hook's)")
-    ap.add_argument("--kernel-ratio", type=float, default=None,
+    ap.add_argument("--kernel-ratio", type=kernel_ratio, default=None,
                     help="inceptionn: the scaling's target for the buckets of mostly "
-                         "convolutions' kernels (kernel_ratio; default: scale_ratio's)")
+                         "convolutions' kernels, 'auto' or 'off' (kernel_ratio; default: "
+                         "the hook's)")
     ap.add_argument("--powersgd-rank", type=int, default=1)
     ap.add_argument("--powersgd-warmup", type=int, default=10,
                     help="PowerSGD: iterations of plain all-reduce first (start_powerSGD_iter)")
@@ -451,6 +452,16 @@ def parse():
     except ValueError:
         ap.error("--milestones: comma-separated epochs, got %r" % a.milestones)
     return a
+
+
+def kernel_ratio(v):
+    """--kernel-ratio: "auto", "off" or a number."""
+    if v in ("auto", "off"):
+        return v
+    try:
+        return float(v)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'auto', 'off' or a target ratio, got %r" % v)
 
 
 def main():

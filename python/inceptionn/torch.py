@@ -116,6 +116,8 @@ class InceptionnState:
                         "warmup_calls": 0, "warmup_values": 0, "exempt_values": 0}
         self._splits = {}       # bucket index -> (keys, the exempt parameters' spans)
         self._kernel_buckets = set()    # kernel_ratio: the buckets it targets
+        self._kernel_auto = None        # kernel_ratio="auto": its decision (0: none)
+        self._model_params = None       # register(): the model's parameters
         # ratio_floor: the scaling's target, steered so that the ranks'
         # measured ratio stays at or above the floor; the class counts at
         # the last check
@@ -209,7 +211,7 @@ class InceptionnState:
             else:   # one exponent for the parameter (or its parts laid out otherwise)
                 e += [e_k if isinstance(e_k, int) else 0] * len(c)
         if self.use_scaling:
-            if kernels and self.settings.get("kernel_ratio"):
+            if kernels and self._kernel_target():
                 self._kernel_buckets.add(index)
             else:
                 self._kernel_buckets.discard(index)
@@ -399,8 +401,25 @@ class InceptionnState:
         """Bucket index's target: kernel_ratio where that is set and most of
         its compressed values are kernels', else the run's (self.target)."""
         if index in self._kernel_buckets:
-            return self.settings["kernel_ratio"]
+            return self._kernel_target()
         return self.target
+
+    def _kernel_target(self):
+        """kernel_ratio's target, None where it leaves the kernels at the
+        run's. "auto": KERNEL_AUTO_RATIO where the kernels hold less than
+        KERNEL_AUTO_SHARE of the values of the parameters of two or more
+        dimensions (the model's when register() was given it, else those
+        this state has seen: with a warm-up, every parameter), decided once
+        and carried in state_dict()."""
+        kr = self.settings.get("kernel_ratio")
+        if kr != "auto":
+            return None if kr in (None, "off") else kr
+        if self._kernel_auto is None:
+            ps = self._model_params or self._key_refs
+            k = sum(p.numel() for p in ps if p.dim() >= 3)
+            m = sum(p.numel() for p in ps if p.dim() >= 2)
+            self._kernel_auto = KERNEL_AUTO_RATIO if m and k < KERNEL_AUTO_SHARE * m else 0.0
+        return self._kernel_auto or None
 
     def warm_allreduce(self, buf):
         """A warm-up bucket through the codec (warmup_error_bound): no error
@@ -558,6 +577,7 @@ class InceptionnState:
         out["scale_exponents"] = (ex[0], ex[len(ex) // 2], ex[-1]) if ex else None
         out["scale_part"] = self.settings.get("scale_part")
         out["kernel_ratio"] = self.settings.get("kernel_ratio")
+        out["kernel_target"] = self._kernel_target() if self._kernel_buckets else None
         out["kernel_buckets"] = sorted(self._kernel_buckets)
         out["compression"] = self.settings["compression"]
         out["error_bound"] = self.settings["error_bound"]
@@ -620,6 +640,7 @@ class InceptionnState:
         return {"version": 1, "settings": dict(self.settings), "params": params,
                 "residual_resets": self.residual_resets, "iteration": self.iteration,
                 "stats": self._counters(), "target": self.target, "floor_since": since,
+                "kernel_auto": self._kernel_auto,
                 "primer": {k: v.clone() for k, v in self._primer.items()}}
 
     def load_state_dict(self, sd):
@@ -638,7 +659,7 @@ class InceptionnState:
         theirs.setdefault("scale_part", None)
         theirs.setdefault("pace", False)
         theirs.setdefault("residual_decay", None)
-        theirs.setdefault("kernel_ratio", None)
+        theirs.setdefault("kernel_ratio", "off")     # states saved before the option
         if "scale_prime" not in theirs:  # states saved before the option: not primed
             theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_ramp" not in theirs:  # states saved before the option: no ramp
@@ -660,6 +681,8 @@ class InceptionnState:
         self.residual_resets = sd.get("residual_resets", 0)
         self._primer = {int(k): v.clone() for k, v in (sd.get("primer") or {}).items()}
         self.target = sd.get("target", self.settings["scale_ratio"])
+        self._kernel_auto = sd.get("kernel_auto")
+        self._kernel_buckets = set()
         since = sd.get("floor_since")
         self._floor_base = None if since is None else \
             [a - b for a, b in zip(self.comm.stats()["class_values"], since)]
@@ -906,6 +929,16 @@ RAMP_FROM = 3.0
 # seeds, at the library's 8 (INC_SCALE_RATIO_DEFAULT, which inc-train keeps)
 # 0.29 (docs/results.md, "what decided the defaults")
 DEFAULT_SCALE_RATIO = 6.0
+# kernel_ratio: the target of the buckets whose compressed values are mostly
+# kernels' (parameters of three or more dimensions: convolutions); "off":
+# the run's. "auto": KERNEL_AUTO_RATIO where the kernels hold less than
+# KERNEL_AUTO_SHARE of the values of parameters of two or more dimensions
+# (alexnet 4.3 %, vgg16 11 %; resnets, MobileNets, shufflenet_v2 over
+# 60 %: unchanged). On alexnet under AdamW the compressed kernels disturb
+# the run from the warm-up's end (docs/results.md)
+DEFAULT_KERNEL_RATIO = "off"
+KERNEL_AUTO_RATIO = 1.0
+KERNEL_AUTO_SHARE = 0.25
 
 
 def _exempt(kind, p):
@@ -958,7 +991,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = None
     pace = False
-    decay = kernel_ratio = None
+    decay = kernel_ratio = None     # kernel_ratio: None (not given), "off", "auto" or a target
     if compression is not None:
         o.compression = _lib.compression_mode(compression)
     if error_bound is not None:
@@ -1048,13 +1081,17 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "each call, got %r" % (v,))
             decay = None if v is None or v == 1 else float(v)
         elif k == "kernel_ratio":
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
-                                  or not 1 <= v <= _lib.SCALE_RATIO_MAX):
-                raise ValueError("kernel_ratio: None (the buckets of kernels at scale_ratio) or "
-                                 "the scaling's target 1..%g for the buckets whose compressed "
-                                 "values are mostly kernels' (convolutions), got %r"
-                                 % (_lib.SCALE_RATIO_MAX, v))
-            kernel_ratio = v
+            if v is False:
+                v = "off"
+            if not (v is None or v in ("off", "auto") or not isinstance(v, (bool, str))
+                    and isinstance(v, (int, float)) and 1 <= v <= _lib.SCALE_RATIO_MAX):
+                raise ValueError("kernel_ratio: None (DEFAULT_KERNEL_RATIO), False or 'off' "
+                                 "(the buckets of kernels at the run's target), 'auto' (at "
+                                 "KERNEL_AUTO_RATIO where kernels are under KERNEL_AUTO_SHARE "
+                                 "of the values) or the scaling's target 1..%g for the buckets "
+                                 "whose compressed values are mostly kernels' (convolutions), "
+                                 "got %r" % (_lib.SCALE_RATIO_MAX, v))
+            kernel_ratio = float(v) if isinstance(v, (int, float)) else v
         elif k == "sketch_gamma":
             o.sketch_gamma = float(v)
         else:
@@ -1100,7 +1137,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if ramp and floor is not None:
         raise ValueError("scale_ramp and ratio_floor both move the scaling's target: one or "
                          "the other")
-    if kernel_ratio is not None and not use_scaling:
+    if kernel_ratio not in (None, "off") and not use_scaling:
         raise ValueError("kernel_ratio: a target of the adaptive scaling, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
     if floor is not None and not use_scaling:
@@ -1148,7 +1185,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                        DEFAULT_SCALE_RAMP) if use_scaling else None,
         "pace": pace,
         "residual_decay": decay,
-        "kernel_ratio": float(kernel_ratio) if kernel_ratio is not None else None,
+        "kernel_ratio": ((DEFAULT_KERNEL_RATIO if kernel_ratio is None else kernel_ratio)
+                         if use_scaling else "off"),
         "library": " ".join(names.values()),
     }
     return o, settings
@@ -1246,6 +1284,7 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
     """
     group = getattr(ddp, "process_group", None)
     state = _create(group, compression, error_bound, error_feedback, scaling, scale_ratio, options)
+    state._model_params = [p for p in ddp.parameters() if p.requires_grad]
     ddp.register_comm_hook(state, inceptionn_hook)
     return state
 

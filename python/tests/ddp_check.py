@@ -109,6 +109,22 @@ class Conv(nn.Module):
         return self.out(torch.relu(self.b(h)).mean((2, 3)))
 
 
+class ConvHead(nn.Module):
+    """A small convolution before a large linear layer: its 72 kernel values
+    are 0.07 % of the 104,472 values of its parameters of two or more
+    dimensions (alexnet's kernels 4.3 %), in a bucket of their own."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv2d(1, 8, 3, padding=1)
+        self.b = nn.Linear(512, 200)
+        self.out = nn.Linear(200, 10)
+
+    def forward(self, x):
+        h = torch.relu(self.a(x.view(-1, 1, 8, 8))).flatten(1)
+        return self.out(torch.relu(self.b(h)))
+
+
 class HeadDouble(nn.Module):
     """A float64 first layer: its bucket (gloo's) is the last of DDP's first
     iteration, so that iteration ends on a bucket that is not float32."""
@@ -718,6 +734,20 @@ def scaling():
            "kernel_ratio=1 on a convolutional model: replicas identical, buckets %s at target "
            "1, %.2fx (at scale_ratio's target %.2fx); on the MLP (no kernels) bit for bit as "
            "without it" % (st["kernel_buckets"], st["ratio"], st6["ratio"]))
+    # kernel_ratio="auto": at KERNEL_AUTO_RATIO where the kernels are a
+    # small share (ConvHead: as kernel_ratio=1 bit for bit), off where they
+    # are most of the values (Conv: as without it bit for bit)
+    ha, sta, d = train(ConvHead, dict(compression="software", warmup_iters=0,
+                                      kernel_ratio="auto"))
+    h1, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0, kernel_ratio=1))
+    h0, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0))
+    ca, stc, _ = train(Conv, dict(compression="software", warmup_iters=0, kernel_ratio="auto"))
+    report(same(d) and sta["kernel_buckets"] and sta["kernel_target"] == inct.KERNEL_AUTO_RATIO
+           and torch.equal(ha, h1) and not torch.equal(ha, h0)
+           and not stc["kernel_buckets"] and torch.equal(ca, k6),
+           "kernel_ratio='auto': on a model whose kernels are 0.07 %% of its values buckets %s "
+           "at target %s, bit for bit as kernel_ratio=1; on one whose kernels are 98 %% none, "
+           "bit for bit as without it" % (sta["kernel_buckets"], sta["kernel_target"]))
     # ratio_floor: the MLP's classes travel below 8x at the default target;
     # a floor of 10 must raise the target (the same on every rank) and the
     # ratio
@@ -761,6 +791,7 @@ def scaling():
                 dict(compression="software", exempt=True),
                 dict(compression="software", kernel_ratio=0.5),
                 dict(compression="software", kernel_ratio=True),
+                dict(compression="software", kernel_ratio="on"),
                 dict(compression="software", scaling=False, kernel_ratio=2),
                 dict(compression="software", ratio_floor=13),
                 dict(compression="software", scaling=False, ratio_floor=8),
