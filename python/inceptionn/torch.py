@@ -1269,9 +1269,14 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       DEFAULT_SCALE_RAMP, 0: none), exempt
       ("vectors": parameters of at
       most one dimension, biases and norms, travel through the process group
-      uncompressed; False/"none": every parameter through the codec; None:
-      DEFAULT_EXEMPT ("vectors") where the adaptive scaling is on, else
-      "none"), pace (True: each value error feedback held back for k
+      uncompressed; "vectors+kernels": those and the parameters of three or
+      more dimensions, convolutions' kernels; False/"none": every parameter
+      through the codec; None: DEFAULT_EXEMPT ("vectors") where the adaptive
+      scaling is on, else "none"), kernel_ratio (R: the scaling's target
+      for the buckets whose compressed values are mostly kernels'; "auto":
+      KERNEL_AUTO_RATIO where kernels hold under KERNEL_AUTO_SHARE of the
+      values of parameters of two or more dimensions, else as "off";
+      False/"off": the run's target; None: DEFAULT_KERNEL_RATIO), pace (True: each value error feedback held back for k
       iterations reaches DDP spread over the next k instead of at once, see
       _Pace; measured no better on alexnet with AdamW, docs/pytorch.md;
       False, the default: as delivered), residual_decay (None: the residual
