@@ -630,9 +630,12 @@ def free_port():
 
 
 def snapshot(d):
-    """The package and library a run uses for its whole life."""
+    """The package and library a run uses for its whole life: taken when
+    it starts, and again when it restarts without a checkpoint (nothing of
+    it is kept, so it begins as a new run would)."""
     snap = os.path.join(d, "snap")
-    if os.path.exists(os.path.join(snap, "ok")):
+    if os.path.exists(os.path.join(snap, "ok")) \
+            and os.path.exists(os.path.join(d, "ckpt", "latest.json")):
         return snap
     shutil.rmtree(snap, ignore_errors=True)
     lib = os.path.join(ROOT, "build", "lib", "libinceptionn.so")
