@@ -740,7 +740,7 @@ def scaling():
     ha, sta, d = train(ConvHead, dict(compression="software", warmup_iters=0,
                                       kernel_ratio="auto"))
     h1, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0, kernel_ratio=1))
-    h0, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0))
+    h0, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0, kernel_ratio="off"))
     ca, stc, _ = train(Conv, dict(compression="software", warmup_iters=0, kernel_ratio="auto"))
     report(same(d) and sta["kernel_buckets"] and sta["kernel_target"] == inct.KERNEL_AUTO_RATIO
            and torch.equal(ha, h1) and not torch.equal(ha, h0)
