@@ -438,9 +438,9 @@ def scaling():
         report("closed" in str(e), "a closed state says so: %s" % e)
 
     # a checkpoint: 5 steps, state_dict, a new DDP and state, load, 5 more
-    def run(steps, resume=None, **kw):
+    def run(steps, resume=None, make=Reordered, **kw):
         torch.manual_seed(0)
-        m = Reordered()
+        m = make()
         dd = DDP(m, bucket_cap_mb=0.1)
         stt = inct.InceptionnState.create(None, compression="software", **kw)
         dd.register_comm_hook(stt, inct.inceptionn_hook)
@@ -491,6 +491,19 @@ def scaling():
            and ck_f["comm"]["floor_since"],
            "ratio_floor=12, exempt='vectors': resumed at step 15 ends bit-identical (%s), target "
            "%.2f" % (whole_f[:12], st_f["scale_target"]))
+    # kernel_ratio="auto" on a state made by create() (no model given): the
+    # decision, from the parameters the warm-up showed it, crosses a
+    # checkpoint at step 4
+    ka = dict(make=ConvHead, warmup_iters=2, kernel_ratio="auto")
+    whole_k, _, st_k = run(8, **ka)
+    _, ck_k, _ = run(4, **ka)
+    resumed_k, _, _ = run(8, resume=ck_k, **ka)
+    off_k, _, _ = run(8, make=ConvHead, warmup_iters=2, kernel_ratio="off")
+    report(whole_k == resumed_k and whole_k != off_k and st_k["kernel_buckets"]
+           and ck_k["comm"]["kernel_auto"] == inct.KERNEL_AUTO_RATIO,
+           "kernel_ratio='auto' through create(): buckets %s at target %s, resumed at step 4 "
+           "ends bit-identical (%s, not as 'off': %s)"
+           % (st_k["kernel_buckets"], ck_k["comm"]["kernel_auto"], whole_k[:12], off_k[:12]))
     # scale_part: a parameter's exponents, one per part of at most 100
     # values, cross a checkpoint at step 5
     whole_p, _, _ = run(10, scale_part=100)
