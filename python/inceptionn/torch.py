@@ -185,11 +185,12 @@ class InceptionnState:
         self.paces[index] = pace
         return pace
 
-    def _bucket_state(self, index, n, ends, keys, kernels=False):
+    def _bucket_state(self, index, n, ends, keys, params=()):
         """The residual and scaling state of bucket index (n values, parts
-        ending at ends, parameters keys; kernels: most of them kernels', which
-        kernel_ratio targets). When DDP rebuilt its buckets the state moves
-        with the parameters, so nothing is lost."""
+        ending at ends, parameters keys, params: the parameters themselves,
+        read when a state is made: kernel_ratio targets those mostly of
+        kernels). When DDP rebuilt its buckets the state moves with the
+        parameters, so nothing is lost."""
         if keys is not None and index in self._layout and self._layout[index] != keys:
             self.residual_resets += 1      # DDP rebuilt its buckets
             self._dissolve()
@@ -212,7 +213,7 @@ class InceptionnState:
             else:   # one exponent for the parameter (or its parts laid out otherwise)
                 e += [e_k if isinstance(e_k, int) else 0] * len(c)
         if self.use_scaling:
-            if kernels and self._kernel_target():
+            if _kernels(params) and self._kernel_target():
                 self._kernel_buckets.add(index)
             else:
                 self._kernel_buckets.discard(index)
@@ -253,7 +254,7 @@ class InceptionnState:
                 return self._allreduce_split(index, buf, split)
         self.bucket_sizes[index] = n
         return self._issue(buf, self._bucket_state(index, n, ends, keys,
-                                                   keys is not None and _kernels(params)),
+                                                   params if keys is not None else ()),
                            pace=self._pace_state(index, n, ends, keys))
 
     def _issue(self, buf, state, raw=False, pace=None):
@@ -288,9 +289,9 @@ class InceptionnState:
         """Bucket index's exempt parameters (exempt="vectors": those of at
         most one dimension, biases and norms; "vectors+kernels": those and
         the convolutions' kernels): None when it has none, else (the kept
-        values' spans, the exempt values' spans, the kept parameters' ends
-        and keys, whether most kept values are kernels'), kept for the
-        bucket's layout. Adjacent parameters of one kind make one span."""
+        values' spans, the exempt values' spans, the kept parameters' ends,
+        keys and themselves), kept for the bucket's layout. Adjacent
+        parameters of one kind make one span."""
         got = self._splits.get(index)
         if got is not None and got[0] == keys:
             return got[1]
@@ -309,8 +310,7 @@ class InceptionnState:
                 kends.append(at)
                 kkeys.append(k)
                 kept.append(p)
-        split = (spans[False], spans[True], kends, tuple(kkeys), _kernels(kept)) \
-            if spans[True] else None
+        split = (spans[False], spans[True], kends, tuple(kkeys), kept) if spans[True] else None
         self._splits[index] = (keys, split)
         return split
 
@@ -319,7 +319,7 @@ class InceptionnState:
         group (uncompressed, as fallback), the others through the library
         with the kept parameters' residual and scaling; both written back
         into buf."""
-        keep, ex, kends, kkeys, kernels = split
+        keep, ex, kends, kkeys, kept = split
         gather = lambda spans: torch.cat([buf[a:b] for a, b in spans])
 
         def scatter(spans, vals):
@@ -337,7 +337,7 @@ class InceptionnState:
             return fe.then(lambda f: (scatter(ex, f.wait()), buf)[1])
         part = gather(keep)
         self.bucket_sizes[index] = buf.numel()
-        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys, kernels),
+        fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys, kept),
                          raw=True,
                          pace=self._pace_state(index, part.numel(), kends, kkeys))
 
@@ -417,7 +417,7 @@ class InceptionnState:
             return None if kr in (None, "off") else kr
         if self._kernel_auto is None:
             ps = self._model_params or self._key_refs
-            k = sum(p.numel() for p in ps if p.dim() >= 3)
+            k = sum(p.numel() for p in ps if _is_kernel(p))
             m = sum(p.numel() for p in ps if p.dim() >= 2)
             self._kernel_auto = KERNEL_AUTO_RATIO if m and k < KERNEL_AUTO_SHARE * m else 0.0
         return self._kernel_auto or None
@@ -947,13 +947,18 @@ def _exempt(kind, p):
     """Whether parameter p travels uncompressed under exempt=kind: vectors
     are the parameters of at most one dimension (biases, norms), kernels
     those of three or more (convolutions)."""
-    return p.dim() <= 1 or (kind == "vectors+kernels" and p.dim() >= 3)
+    return p.dim() <= 1 or (kind == "vectors+kernels" and _is_kernel(p))
+
+
+def _is_kernel(p):
+    """Whether parameter p is a kernel: three or more dimensions (a
+    convolution's)."""
+    return p.dim() >= 3
 
 
 def _kernels(params):
-    """Whether most of params' values are kernels' (parameters of three or
-    more dimensions)."""
-    k = sum(p.numel() for p in params if p.dim() >= 3)
+    """Whether most of params' values are kernels'."""
+    k = sum(p.numel() for p in params if _is_kernel(p))
     return 2 * k > sum(p.numel() for p in params)
 
 
@@ -1278,10 +1283,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       for the buckets whose compressed values are mostly kernels'; "auto":
       KERNEL_AUTO_RATIO where kernels hold under KERNEL_AUTO_SHARE of the
       values of parameters of two or more dimensions, else as "off";
-      False/"off": the run's target; None: DEFAULT_KERNEL_RATIO), pace (True: each value error feedback held back for k
-      iterations reaches DDP spread over the next k instead of at once, see
-      _Pace; measured no better on alexnet with AdamW, docs/pytorch.md;
-      False, the default: as delivered), residual_decay (None: the residual
+      False/"off": the run's target; None: DEFAULT_KERNEL_RATIO), pace
+      (True: each value error feedback held back for k iterations reaches
+      DDP spread over the next k instead of at once, see _Pace; measured no
+      better on alexnet with AdamW, docs/pytorch.md; False, the default: as
+      delivered), residual_decay (None: the residual
       kept whole; F in 0..1: multiplied by F before each call, so what is
       held back fades; 0 is error_feedback=False).
 
