@@ -58,7 +58,7 @@ from . import _launch, _lib
 from ._lib import InceptionnError
 
 __all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "launcher_env",
-           "InceptionnError"]
+           "kernel_share", "InceptionnError"]
 
 _BOOT_VARS = ("INC_RANK", "INC_WORLD_SIZE", "INC_MASTER_ADDR", "INC_MASTER_PORT",
               "INC_JOB_ID", "INC_COMPRESSION")
@@ -416,10 +416,9 @@ class InceptionnState:
         if kr != "auto":
             return None if kr in (None, "off") else kr
         if self._kernel_auto is None:
-            ps = self._model_params or self._key_refs
-            k = sum(p.numel() for p in ps if _is_kernel(p))
-            m = sum(p.numel() for p in ps if p.dim() >= 2)
-            self._kernel_auto = KERNEL_AUTO_RATIO if m and k < KERNEL_AUTO_SHARE * m else 0.0
+            share = kernel_share(self._model_params or self._key_refs)
+            self._kernel_auto = (KERNEL_AUTO_RATIO if share is not None and share < KERNEL_AUTO_SHARE
+                                 else 0.0)
         return self._kernel_auto or None
 
     def warm_allreduce(self, buf):
@@ -948,6 +947,18 @@ def _exempt(kind, p):
     are the parameters of at most one dimension (biases, norms), kernels
     those of three or more (convolutions)."""
     return p.dim() <= 1 or (kind == "vectors+kernels" and _is_kernel(p))
+
+
+def kernel_share(params):
+    """The kernels' share (parameters of three or more dimensions:
+    convolutions') of the values of the parameters of two or more
+    dimensions, for a module or an iterable of parameters; None where none
+    has two. kernel_ratio="auto" compares it with KERNEL_AUTO_SHARE."""
+    if isinstance(params, torch.nn.Module):
+        params = params.parameters()
+    ps = list(params)
+    m = sum(p.numel() for p in ps if p.dim() >= 2)
+    return sum(p.numel() for p in ps if _is_kernel(p)) / m if m else None
 
 
 def _is_kernel(p):

@@ -755,12 +755,16 @@ def scaling():
     h1, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0, kernel_ratio=1))
     h0, _, _ = train(ConvHead, dict(compression="software", warmup_iters=0, kernel_ratio="off"))
     ca, stc, _ = train(Conv, dict(compression="software", warmup_iters=0, kernel_ratio="auto"))
+    sh, sc = inct.kernel_share(ConvHead()), inct.kernel_share(Conv().parameters())
     report(same(d) and sta["kernel_buckets"] and sta["kernel_target"] == inct.KERNEL_AUTO_RATIO
            and torch.equal(ha, h1) and not torch.equal(ha, h0)
-           and not stc["kernel_buckets"] and torch.equal(ca, k6),
-           "kernel_ratio='auto': on a model whose kernels are 0.07 %% of its values buckets %s "
-           "at target %s, bit for bit as kernel_ratio=1; on one whose kernels are 98 %% none, "
-           "bit for bit as without it" % (sta["kernel_buckets"], sta["kernel_target"]))
+           and not stc["kernel_buckets"] and torch.equal(ca, k6)
+           and sh == 72 / 104472 and sc == Conv.KERNELS / (Conv.KERNELS + 640)
+           and inct.kernel_share(MLP()) == 0.0 and inct.kernel_share(Vectors()) is None,
+           "kernel_ratio='auto': on a model whose kernels are %.2f %% of its values "
+           "(kernel_share) buckets %s at target %s, bit for bit as kernel_ratio=1; on one whose "
+           "kernels are %.0f %% none, bit for bit as without it"
+           % (100 * sh, sta["kernel_buckets"], sta["kernel_target"], 100 * sc))
     # ratio_floor: the MLP's classes travel below 8x at the default target;
     # a floor of 10 must raise the target (the same on every rank) and the
     # ratio
