@@ -3,7 +3,8 @@
 """Print, for torchvision networks, what the hook's kernel_ratio="auto"
 decides: the kernels' share (parameters of three or more dimensions:
 convolutions) of the values of the parameters of two or more dimensions,
-inceptionn.torch.kernel_share(model), against KERNEL_AUTO_SHARE.
+inceptionn.torch.kernel_share(model), against KERNEL_AUTO_SHARE
+(inceptionn.torch.kernel_auto_target).
 
     PYTHONPATH=python /usr/bin/python3 examples/pytorch/kernel_share.py [ARCH...]
 
@@ -42,14 +43,10 @@ def main():
     print("|---|---|---|---|")
     for arch in a.archs:
         net = build(arch)
-        share = inct.kernel_share(net)
+        share, target = inct.kernel_share(net), inct.kernel_auto_target(net)
         n = sum(p.numel() for p in net.parameters())
-        if share is None:
-            decision = "off (no parameter of two dimensions)"
-        elif share < inct.KERNEL_AUTO_SHARE:
-            decision = "on: the buckets mostly of kernels at target %g" % inct.KERNEL_AUTO_RATIO
-        else:
-            decision = "off"
+        decision = ("on: the buckets mostly of kernels at target %g" % target if target else
+                    "off" if share is not None else "off (no parameter of two dimensions)")
         print("| %s | %.1f M | %.1f %% | %s |" % (arch, n / 1e6, 100 * (share or 0), decision),
               flush=True)
         del net

@@ -58,7 +58,7 @@ from . import _launch, _lib
 from ._lib import InceptionnError
 
 __all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "launcher_env",
-           "kernel_share", "InceptionnError"]
+           "kernel_share", "kernel_auto_target", "InceptionnError"]
 
 _BOOT_VARS = ("INC_RANK", "INC_WORLD_SIZE", "INC_MASTER_ADDR", "INC_MASTER_PORT",
               "INC_JOB_ID", "INC_COMPRESSION")
@@ -213,7 +213,7 @@ class InceptionnState:
             else:   # one exponent for the parameter (or its parts laid out otherwise)
                 e += [e_k if isinstance(e_k, int) else 0] * len(c)
         if self.use_scaling:
-            if _kernels(params) and self._kernel_target():
+            if self._kernel_target() and _kernels(params):
                 self._kernel_buckets.add(index)
             else:
                 self._kernel_buckets.discard(index)
@@ -416,9 +416,7 @@ class InceptionnState:
         if kr != "auto":
             return None if kr in (None, "off") else kr
         if self._kernel_auto is None:
-            share = kernel_share(self._model_params or self._key_refs)
-            self._kernel_auto = (KERNEL_AUTO_RATIO if share is not None and share < KERNEL_AUTO_SHARE
-                                 else 0.0)
+            self._kernel_auto = kernel_auto_target(self._model_params or self._key_refs) or 0.0
         return self._kernel_auto or None
 
     def warm_allreduce(self, buf):
@@ -959,6 +957,14 @@ def kernel_share(params):
     ps = list(params)
     m = sum(p.numel() for p in ps if p.dim() >= 2)
     return sum(p.numel() for p in ps if _is_kernel(p)) / m if m else None
+
+
+def kernel_auto_target(params):
+    """The target kernel_ratio="auto" gives the buckets mostly of kernels
+    for a module or an iterable of parameters: KERNEL_AUTO_RATIO where
+    kernel_share() is under KERNEL_AUTO_SHARE, else None (the run's)."""
+    share = kernel_share(params)
+    return KERNEL_AUTO_RATIO if share is not None and share < KERNEL_AUTO_SHARE else None
 
 
 def _is_kernel(p):

@@ -760,7 +760,9 @@ def scaling():
            and torch.equal(ha, h1) and not torch.equal(ha, h0)
            and not stc["kernel_buckets"] and torch.equal(ca, k6)
            and sh == 72 / 104472 and sc == Conv.KERNELS / (Conv.KERNELS + 640)
-           and inct.kernel_share(MLP()) == 0.0 and inct.kernel_share(Vectors()) is None,
+           and inct.kernel_share(MLP()) == 0.0 and inct.kernel_share(Vectors()) is None
+           and inct.kernel_auto_target(ConvHead()) == inct.KERNEL_AUTO_RATIO
+           and inct.kernel_auto_target(Conv()) is None,
            "kernel_ratio='auto': on a model whose kernels are %.2f %% of its values "
            "(kernel_share) buckets %s at target %s, bit for bit as kernel_ratio=1; on one whose "
            "kernels are %.0f %% none, bit for bit as without it"
