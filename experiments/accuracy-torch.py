@@ -468,6 +468,12 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("mobilenet_v2", "ddpre", 2), ("mobilenet_v2", "x50s1r6p", 2),
          ("mobilenet_v2", "ddpre", 3), ("mobilenet_v2", "x50s1r6p", 3),
          ("alexnet", "ddpb128aw4", 3), ("alexnet", "x50s1r6b128paw4k1", 3),
+         # two networks nothing was decided or tuned on, resnet18's schedule
+         # unchanged, DDP and the defaults on one host: a deeper residual
+         # network (resnet34, 21.3 M values) and one with squeeze-and-
+         # excitation, SiLU and stochastic depth (efficientnet_b0, 4.0 M)
+         ("efficientnet_b0", "ddpre", 1), ("efficientnet_b0", "x50s1r6p", 1),
+         ("resnet34", "ddpre", 1), ("resnet34", "x50s1r6p", 1),
          ("vgg16", "x50s1r6b128paw4e2", 1),
          ("alexnet", "x50s1r6b128paw4xk", 1),
          ("alexnet", "x50s1r6b128paw4r200", 1),
@@ -517,7 +523,7 @@ T3W_FROM = ("ddpb128wlr01", 1)
 # network's on the same schedule: the defaults against DDP where they were
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
-               "alexnet", "resnet50", "vgg16")
+               "efficientnet_b0", "resnet34", "alexnet", "resnet50", "vgg16")
 
 
 def t3_args(arch, eb):
