@@ -164,10 +164,6 @@ COMMS = {
     # 1.09 below DDP at 11.4x by classes (seed 1), 1.0 behind from the
     # first lr decay; does more precision close it, and at what ratio?
     "x50s1r4p": DEFAULTS + ["--scale-prime", "--scale-ratio", "4"],
-    # the most precise target that keeps the ranks' ratio at 8x: the
-    # target starts at 3 and ratio_floor=8 raises it where the ratio falls
-    # below 8 (to at most 10x, then back towards 3)
-    "x50s1r3pf8": DEFAULTS + ["--scale-prime", "--scale-ratio", "3", "--ratio-floor", "8"],
     # the paper's alexnet and vgg16 have no batch norm: the same schedule
     # at lr 0.01, as their Table III rows (at 0.1 alexnet's loss does not
     # leave ln 10; alexnet at 64 x 64, train_torchvision's default for it),
@@ -783,8 +779,6 @@ LABELS = {
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
                 "against DDP on its host",
-    "x50s1r3pf8": "inceptionn hook, the defaults from the target ratio 3, steered to keep "
-                  "8x (scale_ratio=3, ratio_floor=8), against DDP on its host",
     "x50s1r6pr": "inceptionn hook, the defaults, the target rising from 3 to 6 over the "
                  "first 150 compressed iterations (scale_ramp=150), against DDP on its host",
     "x50s1r6pq": "inceptionn hook, the defaults with each held-back value paced over as many "
@@ -1133,8 +1127,6 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r4": "the unprimed defaults at the target ratio 4",
                 "x50s1r4p": "the defaults at the target ratio 4 (scale_ratio=4; against DDP "
                             "on its host)",
-                "x50s1r3pf8": "the defaults from the target ratio 3, steered to keep 8x "
-                              "(scale_ratio=3, ratio_floor=8; against DDP on its host)",
                 "fp16re": "not the hook: PyTorch's fp16_compress_hook (against DDP on its "
                           "host)",
                 "x50s1r6paw": "the defaults, the schedule with AdamW at lr 0.001, weight decay "
@@ -1147,7 +1139,6 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
             "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05",
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
-            "x50s1r3pf8": "ddpre",
             "x50s1r6b128paw4": "ddpb128aw4", "x50s1r6b128paw4e2": "ddpb128aw4e2",
             "x50s1r3b128paw4": "ddpb128aw4", "x50s1r6b128paw4q": "ddpb128aw4",
             "x50s1r6pawq": "ddpaw", "x50s1r6pawn": "ddpaw", "x50s1r6b128paw4r200": "ddpb128aw4",
