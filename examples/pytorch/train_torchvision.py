@@ -519,17 +519,25 @@ def main():
         clock = blob["clock"]
         rng = blob.get("rng")       # absent in checkpoints made before it was kept
         del blob
-        if kind in ("inceptionn", "powersgd"):
-            # DDP's first iteration in a process has one bucket; let it
-            # rebuild its layout before the first real iteration, outside
-            # the hook's state (the inceptionn hook's and PowerSGD's
-            # per-bucket state fits the rebuilt layout only)
-            keep = {k: v.clone() for k, v in model.state_dict().items()}
-            idx = order.indices(start, rank)
-            with state.no_comm() if kind == "inceptionn" else state[1].plain_pass():
-                F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
-            opt.zero_grad(set_to_none=True)
-            model.load_state_dict(keep)
+        # DDP's first iteration in a process has its first bucket layout;
+        # let it rebuild its layout before the first real iteration, as the
+        # uninterrupted run did at its start: the inceptionn hook's and
+        # PowerSGD's per-bucket state fits the rebuilt layout only (the pass
+        # runs outside their state), and where the buckets are cut decides
+        # the order in which gloo sums each value (DDP's own all-reduce and
+        # fp16 resumed without the pass end on other weights)
+        keep = {k: v.clone() for k, v in model.state_dict().items()}
+        idx = order.indices(start, rank)
+        if kind == "inceptionn":
+            passing = state.no_comm()
+        elif kind == "powersgd":
+            passing = state[1].plain_pass()
+        else:
+            passing = contextlib.nullcontext()
+        with passing:
+            F.cross_entropy(ddp(prepare(train_x[idx], a.input_size)), train_y[idx]).backward()
+        opt.zero_grad(set_to_none=True)
+        model.load_state_dict(keep)
         if rng is not None:         # after the rebuild pass, whose dropout drew from it
             torch.set_rng_state(rng)
 

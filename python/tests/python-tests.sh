@@ -31,7 +31,8 @@
 #   - examples/pytorch/train_torchvision.py with PowerSGD over resnet18's
 #     several buckets (4 ranks): replicas identical, no gloo abort; a run
 #     stopped after a checkpoint and resumed ends with the weights of the
-#     uninterrupted one; its --lr-warmup ramps the lr as it says; a run
+#     uninterrupted one, with PowerSGD and with DDP's own all-reduce; its
+#     --lr-warmup ramps the lr as it says; a run
 #     started with --init-weights from another's --save-weights starts
 #     from those weights.
 #
@@ -209,7 +210,7 @@ done
 # PowerSGD starts its later all-reduces from gloo's threads: over several
 # buckets the ranks started them in different orders and gloo aborted at the
 # first compressed iteration; train_torchvision serialises the buckets.
-section "train_torchvision: PowerSGD over several buckets (resnet18), resumed"
+section "train_torchvision: PowerSGD over several buckets (resnet18), resumed; DDP resumed"
 tv() { timeout 600 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py "$@" 2>&1; }
 weights() { sed -n 's/^train_torchvision: done: .* weights \([0-9a-f]*\), replicas identical$/\1/p' <<<"$1"; }
 # resumed LABEL KIND DIR WHOLE ARGS...: the run of ARGS stopped after its
@@ -248,6 +249,13 @@ whole=$(weights "$out")
 # PowerSGD's per-bucket state fits DDP's rebuilt buckets, not the first
 # iteration's
 resumed PowerSGD powersgd "$tmp/psgd" "$whole" "${psgd[@]}"
+# DDP's own all-reduce has no state to carry, but the buckets of its first
+# iteration in a process are cut otherwise than the rebuilt ones, and gloo
+# sums each value in an order that follows the cut: a resumed run goes on
+# with the rebuilt layout, as the uninterrupted one, or ends on other weights
+plain=(--arch resnet18 --batch 4 --no-eval --log-every 4 --comm ddp --checkpoint-every 4)
+resumed "DDP's own all-reduce" ddp "$tmp/ddp" "$(weights "$(tv "${plain[@]}" --iterations 8)")" \
+	"${plain[@]}"
 
 # --lr-warmup: the lr rises linearly over the first E epochs' iterations
 # (here 4 of mobilenet_v3_small's 1875 an epoch at 4 x 8), then holds
