@@ -1193,10 +1193,17 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
 def baseline_of(arch, comm, seed):
     """The way of the DDP run arch's way comm is judged against for seed
     (BASELINE): of the ways it names, the first with a finished run of the
-    seed, else the last it names."""
+    seed; None while a way before it has a run of the seed in ORDER that
+    has not finished (the pair waits for the run that replaces its DDP)."""
     bases = BASELINE.get(comm, "ddp")
     bases = (bases,) if isinstance(bases, str) else bases
-    return next((b for b in bases if finished("%s-%s-seed%d" % (arch, b, seed))), bases[-1])
+    queued = {e if len(e) == 3 else ("resnet18",) + e for e in ORDER}
+    for b in bases:
+        if finished("%s-%s-seed%d" % (arch, b, seed)):
+            return b
+        if (arch, b, seed) in queued:
+            return None
+    return bases[-1]
 
 
 def _times(r):
@@ -1214,6 +1221,8 @@ def other_table():
             pairs, seeds = [], []
             for seed in (1, 2, 3):
                 base = baseline_of(arch, comm, seed)
+                if base is None:
+                    continue
                 got = {}
                 for c in (base, comm):
                     name = "%s-%s-seed%d" % (arch, c, seed)
