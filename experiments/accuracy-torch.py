@@ -578,10 +578,14 @@ def run_dir(name):
     return os.path.relpath(os.path.join(WORK, name), ROOT)
 
 
+def order():
+    """ORDER's entries as (arch, way, seed): an entry of two is resnet18's."""
+    return [e if len(e) == 3 else ("resnet18",) + e for e in ORDER]
+
+
 def runs():
     out = []
-    for entry in ORDER:
-        arch, comm, seed = entry if len(entry) == 3 else ("resnet18",) + entry
+    for arch, comm, seed in order():
         name = "%s-%s-seed%d" % (arch, comm, seed)
         out.append((name, ["--arch", arch] + SCHEDULE +
                     [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
@@ -950,9 +954,13 @@ def table():
         mean = sum(accs.values()) / len(accs)
         # against DDP on the same schedule and host where a way names one
         # (BASELINE), else DDP's runs above
-        base = {s: summ(r)["accuracy"]
-                for s in runs for r in [got.get(baseline_of("resnet18", comm, s), {}).get(s)]
-                if r} if comm in BASELINE else ref
+        base = ref
+        if comm in BASELINE:
+            base = {}
+            for s in runs:
+                b = got.get(baseline_of("resnet18", comm, s), {})
+                if s in b:
+                    base[s] = summ(b[s])["accuracy"]
         both = [s for s in accs if s in base]
         gap = sum(accs[s] - base[s] for s in both) / len(both) if both else float("nan")
         ratios = [whole_ratio(r) for r in runs.values() if summ(r).get("ratio")]
@@ -1197,11 +1205,10 @@ def baseline_of(arch, comm, seed):
     has not finished (the pair waits for the run that replaces its DDP)."""
     bases = BASELINE.get(comm, "ddp")
     bases = (bases,) if isinstance(bases, str) else bases
-    queued = {e if len(e) == 3 else ("resnet18",) + e for e in ORDER}
     for b in bases:
         if finished("%s-%s-seed%d" % (arch, b, seed)):
             return b
-        if (arch, b, seed) in queued:
+        if (arch, b, seed) in order():
             return None
     return bases[-1]
 
