@@ -39,6 +39,14 @@ QUIET = "/tmp/inc-quiet"
 SCRIPT = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
 WORKERS = 4
 EXIT_GRACE_S = 120      # a run whose log has its summary is ended this long after
+# OpenBLAS's kernels for every run started from now on (OPENBLAS_CORETYPE):
+# its choice by the CPU is what parted two hosts' runs of the same seed
+# (SkylakeX on the Intel Xeon, Zen on the AMD EPYC; oneDNN's and PyTorch's
+# own kernels round alike on both), and with Zen pinned the Intel host
+# repeats the AMD host's runs bit for bit, so a run pairs with DDP's run of
+# its seed from either host. A run started before the pin keeps its host's
+# choice to its end (snapshot's "blas" file says which it took).
+BLAS_CORE = "Zen"
 
 # resnet18's whole schedule: 5 epochs of 468 iterations (4 workers x 32),
 # lr 0.1 divided by 10 at epochs 3 and 4, momentum 0.9, weight decay 5e-4.
@@ -245,6 +253,11 @@ COMMS = {
     # and 120), more values through the codec (a 120-iteration probe at
     # target 3 throughout: 0.63)
     "x50s1r6b128wpr": DEFAULTS + B128W + ["--scale-prime", "--scale-ramp", "150"],
+    # the same again, a run started with BLAS_CORE pinned: on the Intel host
+    # it takes the AMD host's rounding path (its warm-up repeats DDP's run
+    # of the seed made there), so it pairs with that run (the ramp's seed 2
+    # took the Intel host's own kernels: 86.65 %)
+    "x50s1r6b128wprz": DEFAULTS + B128W + ["--scale-prime", "--scale-ramp", "150"],
     # the same on resnet18's schedule (shufflenet_v2's seed 2 on the host of
     # 2026-11-29: DDP 88.96 %, the defaults 87.04, primed 87.17, both at
     # 10.00 % at iteration 117)
@@ -307,6 +320,11 @@ COMMS = {
     # --lr 0.0001 --weight-decay 0.01 or with --lr 0.01). DDP and the
     # defaults (BASELINE)
     "ddpb128aw4": ["--comm", "ddp"] + B128 + ADAMW4,
+    # the same again, on the script's path now (BLAS_CORE): alexnet's seed 1
+    # of DDP (and x50s1r6b128paw4) left another trajectory within the
+    # warm-up than the hook's later runs of the seed (k1, n, q), which a
+    # run with the Zen kernels pinned repeats (loss 1.3805 at iteration 20)
+    "ddpb128aw4re": ["--comm", "ddp"] + B128 + ADAMW4,
     "x50s1r6b128paw4": DEFAULTS + B128 + ["--scale-prime"] + ADAMW4,
     # the same at the target ratio 3: the defaults' alexnet with AdamW
     # learns slower than DDP from the end of the warm-up (56.52 against
@@ -516,6 +534,10 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # the ramp's seed 2 ran on the Intel host, DDP's seed 2 on the AMD
          # one (they part within the warm-up): DDP's seed 2 again there
          ("resnet50", "ddpb128wre", 2),
+         # the ramp's seed 2 on the AMD host's path (BLAS_CORE), against
+         # DDP's seed 2 of that host
+         ("resnet50", "x50s1r6b128wprz", 2),
+         ("alexnet", "ddpb128aw4re", 1),
          ("alexnet", "x50s1r6b128paw4xk", 1),
          ("vgg16", "ddpb128aw4e2", 2), ("vgg16", "x50s1r6b128paw4e2ka", 2),
          ("vgg16", "x50s1r6b128paw4e2", 1),
@@ -717,6 +739,8 @@ def snapshot(d):
     shutil.copy(lib, os.path.join(snap, "libinceptionn.so"))
     shutil.copy(SCRIPT, os.path.join(snap, "train_torchvision.py"))
     shutil.copy(os.path.join(os.path.dirname(SCRIPT), "train_fashion_mnist.py"), snap)
+    with open(os.path.join(snap, "blas"), "w") as f:
+        f.write(BLAS_CORE + "\n")
     rev = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"],
                          capture_output=True, text=True).stdout.strip()
     with open(os.path.join(snap, "ok"), "w") as f:
@@ -730,6 +754,11 @@ def run_one(name, args):
     snap = snapshot(d)
     env = dict(os.environ, PYTHONPATH=snap, INC_LIBRARY=os.path.join(snap, "libinceptionn.so"),
                INC_TIMEOUT_MS="3600000", OMP_NUM_THREADS="1")
+    env.pop("OPENBLAS_CORETYPE", None)
+    blas = os.path.join(snap, "blas")
+    if os.path.exists(blas):        # else a run started before BLAS_CORE: the CPU's choice
+        with open(blas) as f:
+            env["OPENBLAS_CORETYPE"] = f.read().strip()
     cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir", os.path.join(d, "torchrun"),
            "--nproc_per_node", str(WORKERS), "--master_port", str(free_port()),
            os.path.join(snap, "train_torchvision.py")] + args + \
@@ -1153,6 +1182,9 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6b128wpr": "the same primed, the target rising from 3 to 6 over the "
                                   "first 150 compressed iterations (scale_ramp=150; "
                                   "against DDP on its host)",
+                "x50s1r6b128wprz": "the same ramp again on the AMD host's rounding path "
+                                   "(OpenBLAS's Zen kernels pinned, BLAS_CORE; against "
+                                   "DDP's run there)",
                 "x10s1r6b128wp": "the same with 10 warm-up iterations instead of 50 "
                                  "(warmup_iters=10)",
                 "x50s1r6p": "defaults: the same with the scaling primed from the warm-up's "
@@ -1180,37 +1212,69 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
 # a tuple names them in order of preference, the first with a finished run
 # of the seed taken (DDP again on the host of the hook's run, then DDP's
 # first run)
+# alexnet's AdamW ways: DDP's first runs, or its seed-1 run again (ddpb128aw4re)
+AW4 = ("ddpb128aw4", "ddpb128aw4re")
 BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "ddpb128",
             "x50s1r6b128p4k": "ddpb128", "x50s1r6b128w": "ddpb128w", "ef50b128w": "ddpb128w",
             "x50s1r6b128wp": "ddpb128w", "x10s1r6b128wp": "ddpb128w",
-            "x50s1r6b128wpr": ("ddpb128wre", "ddpb128w"), "x50s1r6b128wplr01": "ddpb128wlr01",
+            "x50s1r6b128wpr": ("ddpb128wre", "ddpb128w"), "x50s1r6b128wprz": "ddpb128w",
+            "x50s1r6b128wplr01": "ddpb128wlr01",
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
             "fp16re": "ddpre", "x50s1r6paw": "ddpaw", "x50s1r6plr05": "ddplr05",
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
             "x50s1r6pp4k": "ddpre",
-            "x50s1r6b128paw4": "ddpb128aw4", "x50s1r6b128paw4e2": "ddpb128aw4e2",
-            "x50s1r3b128paw4": "ddpb128aw4", "x50s1r6b128paw4q": "ddpb128aw4",
-            "x50s1r6pawq": "ddpaw", "x50s1r6pawn": "ddpaw", "x50s1r6b128paw4r200": "ddpb128aw4",
-            "x50s1r6b128paw4n": "ddpb128aw4", "x50s1r6b128paw4d9": "ddpb128aw4",
-            "x50s1r6b128paw4re": "ddpb128aw4", "x50s1r6pq": "ddpre",
-            "x50s1r6b128paw4xk": "ddpb128aw4", "x50s1r6b128paw4k1": "ddpb128aw4",
-            "x50s1r6b128paw4xk10": "ddpb128aw4",
+            "x50s1r6b128paw4": AW4, "x50s1r6b128paw4e2": "ddpb128aw4e2",
+            "x50s1r3b128paw4": AW4, "x50s1r6b128paw4q": AW4,
+            "x50s1r6pawq": "ddpaw", "x50s1r6pawn": "ddpaw", "x50s1r6b128paw4r200": AW4,
+            "x50s1r6b128paw4n": AW4, "x50s1r6b128paw4d9": AW4,
+            "x50s1r6b128paw4re": AW4, "x50s1r6pq": "ddpre",
+            "x50s1r6b128paw4xk": AW4, "x50s1r6b128paw4k1": AW4,
+            "x50s1r6b128paw4xk10": AW4,
             "x50s1r6b128paw4e2ka": "ddpb128aw4e2"}
 
 
 def baseline_of(arch, comm, seed):
     """The way of the DDP run arch's way comm is judged against for seed
-    (BASELINE): of the ways it names, the first with a finished run of the
-    seed; None while a way before it has a run of the seed in ORDER that
-    has not finished (the pair waits for the run that replaces its DDP)."""
+    (BASELINE): of the ways it names with a finished run of the seed, the
+    first whose warm-up the hook run repeats bit for bit (shared_warmup:
+    the two left one trajectory), else the first; None while none repeats
+    it and a way it names has a run of the seed in ORDER that has not
+    finished (the pair waits for the run that may replace its DDP)."""
     bases = BASELINE.get(comm, "ddp")
     bases = (bases,) if isinstance(bases, str) else bases
-    for b in bases:
-        if finished("%s-%s-seed%d" % (arch, b, seed)):
-            return b
-        if (arch, b, seed) in order():
-            return None
-    return bases[-1]
+    done = [b for b in bases if finished("%s-%s-seed%d" % (arch, b, seed))]
+    hook = "%s-%s-seed%d" % (arch, comm, seed)
+    if done and finished(hook):
+        recs = load_log(os.path.join(RESULTS, hook + ".jsonl"))
+        for b in done:
+            if shared_warmup(load_log(os.path.join(RESULTS, "%s-%s-seed%d.jsonl"
+                                                   % (arch, b, seed))), recs):
+                return b
+    if any((arch, b, seed) in order() and b not in done for b in bases):
+        return None
+    return done[0] if done else bases[-1]
+
+
+def shared_warmup(ddp, hook):
+    """Whether a hook run's uncompressed warm-up repeats DDP's run of its
+    seed bit for bit (records lists): every loss and test accuracy both
+    logged up to the hook's warmup_iters equal. None where there is
+    nothing to compare (no warm-up of 20 iterations or more, a warm-up
+    through the codec, another hook). A pair that differs there went on
+    two rounding paths (another host's BLAS kernels, or a change of the
+    script between the runs) and compares like two seeds."""
+    cfg = next(r for r in hook if r["type"] == "config")
+    st = cfg.get("settings") or {}
+    w = st.get("warmup_iters") or 0
+    if w < 20 or st.get("warmup_error_bound") is not None:
+        return None
+
+    def early(recs):
+        return {(r["type"], r["iter"]): r.get("loss" if r["type"] == "iter" else "accuracy")
+                for r in recs if r["type"] in ("iter", "eval") and r["iter"] <= w}
+    a, b = early(ddp), early(hook)
+    both = set(a) & set(b)
+    return all(a[k] == b[k] for k in both) if both else None
 
 
 def _times(r):
@@ -1242,14 +1306,16 @@ def other_table():
                 d, w = summ(got[base]), summ(got[comm])
                 st = w.get("stats") or {}
                 # a row of another hook (fp16) has no codec classes: "-"
+                same = shared_warmup(got[base], got[comm])
                 rows.append("| %s | %.1f M | %s | %d | %.2f %% | %.2f %% | %+.2f | %s | %.1fx "
-                            "| %s | %s |"
+                            "| %s | %s | %s |"
                             % (arch, cfg["params"] / 1e6, OTHER_LABELS[comm], seed, d["accuracy"],
                                w["accuracy"], w["accuracy"] - d["accuracy"],
                                _times(st.get("ratio")), whole_ratio(got[comm]),
                                _times(whole_ratio(got[comm], st["wire_ratio"])
                                       if st.get("wire_ratio") else None),
-                               "identical" if w.get("replicas_identical") else "DIFFER"))
+                               "identical" if w.get("replicas_identical") else "DIFFER",
+                               "-" if same is None else "same" if same else "differs"))
                 pairs.append((d["accuracy"], w["accuracy"], st.get("ratio")))
                 seeds.append(str(seed))
             if len(pairs) > 1:
@@ -1286,11 +1352,15 @@ def other_table():
             "seed. The "
             "ratio is the hook's `stats()['ratio']` (the codec's classes, after the warm-up), "
             "then the same with the warm-up's iterations (and any exempt values) at 32 bits, "
-            "then the bytes ratio (`wire_ratio`, the same counted at 32 bits). Made by `make accuracy-torch` (logs in "
+            "then the bytes ratio (`wire_ratio`, the same counted at 32 bits). The warm-up "
+            "column says whether the hook run's uncompressed first iterations repeat DDP's run "
+            "bit for bit (every loss and test accuracy logged in them): \"differs\" marks a "
+            "pair on two rounding paths (two hosts' BLAS kernels, or the script changed between "
+            "the runs), which compares like two seeds. Made by `make accuracy-torch` (logs in "
             "docs/results/torch/).", "",
             "| network | parameters | hook | seed | DDP | hook | gap | ratio | with the warm-up "
-            "| bytes ratio | replicas |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"] + rows + means + [""]
+            "| bytes ratio | replicas | warm-up |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows + means + [""]
 
 
 # the paper's Table III: 2 / 10 / 18 / 34-bit shares (%) per network and

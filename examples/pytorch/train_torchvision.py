@@ -14,12 +14,14 @@ The images (28x28 grey) are repeated to three channels and resized
 standard deviation. The model's initial weights come from torch.manual_seed
 (--seed), the data order from a generator seeded with --seed too: runs with
 the same seed start from the same weights and see the same batches,
-whatever carries their gradients, on one host: a CPU with other vector
-units (AVX-512 or not) rounds PyTorch's and oneDNN's kernels otherwise,
-and at a high lr the same seed leaves the same trajectory within a few
-dozen iterations, so the log's config record names the host's CPU
-(cpu_id). Each of the --workers' ranks takes its share of every global
-batch.
+whatever carries their gradients, on one host: OpenBLAS picks its kernels
+by the CPU (SkylakeX on an Intel Xeon with AVX-512, Zen on an AMD EPYC),
+they round otherwise, and at a high lr the same seed leaves the same
+trajectory within a few dozen iterations. OPENBLAS_CORETYPE pins the
+choice: with OPENBLAS_CORETYPE=Zen a run on the Intel Xeon is the AMD
+EPYC's run bit for bit (docs/pytorch.md). The log's config record names
+the host's CPU (cpu_id) and the BLAS kernels in use (blas_core). Each of
+the --workers' ranks takes its share of every global batch.
 
 --checkpoint DIR makes the run resumable: every --checkpoint-every
 iterations and at the end of every epoch each rank writes its state (model,
@@ -325,6 +327,25 @@ def cpu_id():
     return "%s [%s]" % (model, " ".join(x for x in ISA_FLAGS if x in flags))
 
 
+def blas_core():
+    """The kernel set of the OpenBLAS this process runs ("Zen", "SkylakeX",
+    ...: OPENBLAS_CORETYPE or its choice by the CPU), None for another BLAS."""
+    import ctypes
+    try:
+        with open("/proc/self/maps") as f:
+            libs = {line.split()[-1] for line in f if "blas" in line.split()[-1]}
+    except OSError:
+        return None
+    for path in sorted(libs):
+        try:
+            fn = ctypes.CDLL(path).openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_char_p
+        return fn().decode()
+    return None
+
+
 def digest(model):
     h = hashlib.sha256()
     for p in model.parameters():
@@ -576,10 +597,10 @@ def main():
                lr_warmup=ramp,
                optimizer=a.optimizer, momentum=a.momentum if a.optimizer == "sgd" else None,
                weight_decay=a.weight_decay, seed=a.seed, params=nparams,
-               torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id(),
+               torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id(), blas=blas_core(),
                **({"init_weights": init} if init else {}))
     else:       # where it went on: another CPU continues the run on another trajectory
-        record(type="resume", iter=start, cpu=cpu_id())
+        record(type="resume", iter=start, cpu=cpu_id(), blas=blas_core())
     if rank == 0 and a.save_at and start >= a.save_at and not os.path.exists(a.save_path):
         print("%s: warning: resumed at iteration %d, past --save-weights' %d, and %s is missing"
               % (PROG, start, a.save_at, a.save_path), flush=True)
