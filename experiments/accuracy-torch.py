@@ -537,6 +537,10 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # the ramp's seed 2 on the AMD host's path (BLAS_CORE), against
          # DDP's seed 2 of that host
          ("resnet50", "x50s1r6b128wprz", 2),
+         # whether the ramp becomes the default: its seeds on resnet18 and
+         # shufflenet_v2 not yet run, against DDP's runs on the AMD host
+         # (ddpre: the path BLAS_CORE takes on any host)
+         ("shufflenet_v2_x1_0", "x50s1r6pr", 3), ("x50s1r6pr", 2), ("x50s1r6pr", 3),
          ("alexnet", "ddpb128aw4re", 1),
          ("alexnet", "x50s1r6b128paw4xk", 1),
          ("vgg16", "ddpb128aw4e2", 2), ("vgg16", "x50s1r6b128paw4e2ka", 2),
