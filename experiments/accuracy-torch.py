@@ -604,6 +604,15 @@ def run_dir(name):
     return os.path.relpath(os.path.join(WORK, name), ROOT)
 
 
+def run_name(arch, way, seed):
+    return "%s-%s-seed%d" % (arch, way, seed)
+
+
+def kept_log(name):
+    """Where a run's log is kept once it has finished."""
+    return os.path.join(RESULTS, name + ".jsonl")
+
+
 def order():
     """ORDER's entries as (arch, way, seed): an entry of two is resnet18's."""
     return [e if len(e) == 3 else ("resnet18",) + e for e in ORDER]
@@ -612,7 +621,7 @@ def order():
 def runs():
     out = []
     for arch, comm, seed in order():
-        name = "%s-%s-seed%d" % (arch, comm, seed)
+        name = run_name(arch, comm, seed)
         out.append((name, ["--arch", arch] + SCHEDULE +
                     [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
                     ["--seed", str(seed)]))
@@ -715,7 +724,7 @@ def summary_of(path):
 
 
 def finished(name):
-    return summary_of(os.path.join(RESULTS, name + ".jsonl"))
+    return summary_of(kept_log(name))
 
 
 def free_port():
@@ -1246,15 +1255,15 @@ def baseline_of(arch, comm, seed):
     finished (the pair waits for the run that may replace its DDP)."""
     bases = BASELINE.get(comm, "ddp")
     bases = (bases,) if isinstance(bases, str) else bases
-    done = [b for b in bases if finished("%s-%s-seed%d" % (arch, b, seed))]
-    hook = "%s-%s-seed%d" % (arch, comm, seed)
+    done = [b for b in bases if finished(run_name(arch, b, seed))]
+    hook = run_name(arch, comm, seed)
     if done and finished(hook):
-        recs = load_log(os.path.join(RESULTS, hook + ".jsonl"))
+        recs = load_log(kept_log(hook))
         for b in done:
-            if shared_warmup(load_log(os.path.join(RESULTS, "%s-%s-seed%d.jsonl"
-                                                   % (arch, b, seed))), recs):
+            if shared_warmup(load_log(kept_log(run_name(arch, b, seed))), recs):
                 return b
-    if any((arch, b, seed) in order() and b not in done for b in bases):
+    queued = set(order())
+    if any((arch, b, seed) in queued for b in bases if b not in done):
         return None
     return done[0] if done else bases[-1]
 
@@ -1262,15 +1271,14 @@ def baseline_of(arch, comm, seed):
 def shared_warmup(ddp, hook):
     """Whether a hook run's uncompressed warm-up repeats DDP's run of its
     seed bit for bit (records lists): every loss and test accuracy both
-    logged up to the hook's warmup_iters equal. None where there is
-    nothing to compare (no warm-up of 20 iterations or more, a warm-up
-    through the codec, another hook). A pair that differs there went on
+    logged up to its uncompressed iterations (warm_iters) equal. None
+    where there is nothing to compare (fewer than 20 of them, as fp16's
+    none, or a warm-up through the codec). A pair that differs there went on
     two rounding paths (another host's BLAS kernels, or a change of the
     script between the runs) and compares like two seeds."""
     cfg = next(r for r in hook if r["type"] == "config")
-    st = cfg.get("settings") or {}
-    w = st.get("warmup_iters") or 0
-    if w < 20 or st.get("warmup_error_bound") is not None:
+    w = warm_iters(hook)
+    if w < 20 or (cfg.get("settings") or {}).get("warmup_error_bound") is not None:
         return None
 
     def early(recs):
@@ -1300,10 +1308,9 @@ def other_table():
                     continue
                 got = {}
                 for c in (base, comm):
-                    name = "%s-%s-seed%d" % (arch, c, seed)
-                    path = os.path.join(RESULTS, name + ".jsonl")
-                    if os.path.exists(path) and finished(name):
-                        got[c] = load_log(path)
+                    name = run_name(arch, c, seed)
+                    if finished(name):
+                        got[c] = load_log(kept_log(name))
                 if len(got) < 2:
                     continue
                 cfg = next(r for r in got[base] if r["type"] == "config")

@@ -333,7 +333,7 @@ def blas_core():
     import ctypes
     try:
         with open("/proc/self/maps") as f:
-            libs = {line.split()[-1] for line in f if "blas" in line.split()[-1]}
+            libs = {p for p in (line.split()[-1] for line in f) if "blas" in p}
     except OSError:
         return None
     for path in sorted(libs):
