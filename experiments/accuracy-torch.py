@@ -671,7 +671,7 @@ def screen_table():
     logs = {}
     for (way, seed, _, _), (name, _) in zip(SCREEN, screen_runs()):
         if finished(name):
-            logs[way, seed] = load_log(os.path.join(RESULTS, name + ".jsonl"))
+            logs[way, seed] = load_kept(name)
     if not logs:
         return None
     rows = []
@@ -881,6 +881,20 @@ def load_log(path):
     return recs
 
 
+_KEPT = {}
+
+
+def load_kept(name):
+    """The records of a run's kept log (kept_log), read once while the file
+    is unchanged: the tables ask for a pair's logs more than once."""
+    path = kept_log(name)
+    st = os.stat(path)
+    key = (st.st_mtime_ns, st.st_size)
+    if _KEPT.get(path, (None,))[0] != key:
+        _KEPT[path] = (key, load_log(path))
+    return _KEPT[path][1]
+
+
 def summ(recs):
     """The summary record of a finished run's records."""
     return next(r for r in recs if r["type"] == "summary")
@@ -960,9 +974,9 @@ def table():
     got = {}
     for comm in COMMS:
         for seed in (1, 2, 3):
-            path = os.path.join(RESULTS, "resnet18-%s-seed%d.jsonl" % (comm, seed))
-            if os.path.exists(path) and finished("resnet18-%s-seed%d" % (comm, seed)):
-                got.setdefault(comm, {})[seed] = load_log(path)
+            name = run_name("resnet18", comm, seed)
+            if finished(name):
+                got.setdefault(comm, {})[seed] = load_kept(name)
     if "ddp" not in got:
         print("accuracy-torch: no finished uncompressed run yet", file=sys.stderr)
         return 1
@@ -1258,9 +1272,9 @@ def baseline_of(arch, comm, seed):
     done = [b for b in bases if finished(run_name(arch, b, seed))]
     hook = run_name(arch, comm, seed)
     if done and finished(hook):
-        recs = load_log(kept_log(hook))
+        recs = load_kept(hook)
         for b in done:
-            if shared_warmup(load_log(kept_log(run_name(arch, b, seed))), recs):
+            if shared_warmup(load_kept(run_name(arch, b, seed)), recs):
                 return b
     queued = set(order())
     if any((arch, b, seed) in queued for b in bases if b not in done):
@@ -1310,7 +1324,7 @@ def other_table():
                 for c in (base, comm):
                     name = run_name(arch, c, seed)
                     if finished(name):
-                        got[c] = load_log(kept_log(name))
+                        got[c] = load_kept(name)
                 if len(got) < 2:
                     continue
                 cfg = next(r for r in got[base] if r["type"] == "config")
@@ -1402,7 +1416,7 @@ def t3_table():
             for eb in T3_BOUNDS:
                 name = "%s-%s-eb%d" % (kind, arch, eb)
                 if finished(name):
-                    recs = load_log(os.path.join(RESULTS, name + ".jsonl"))
+                    recs = load_kept(name)
                     keep.append((arch, eb, next(r for r in recs if r["type"] == "config"),
                                  summ(recs), [r for r in recs if r["type"] == "iter"][-1]["loss"]))
     if not rows:
@@ -1592,7 +1606,7 @@ def cluster(rate, iters):
             with open(os.path.join(d, "out.txt"), "w") as out:
                 rc = subprocess.call(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
             if rc == 0 and summary_of(log):
-                shutil.copy(log, os.path.join(RESULTS, name + ".jsonl"))
+                shutil.copy(log, kept_log(name))
                 ms = steady_ms(load_log(log))
                 print("accuracy-torch: %s: %.0f ms per iteration" % (name, ms), flush=True)
             else:
@@ -1610,7 +1624,7 @@ def cluster_ms(rate=CLUSTER_RATE):
     out = {}
     for comm in CLUSTER_COMMS:
         if finished(cluster_name(comm, rate)):
-            ms = steady_ms(load_log(os.path.join(RESULTS, cluster_name(comm, rate) + ".jsonl")))
+            ms = steady_ms(load_kept(cluster_name(comm, rate)))
             if ms:
                 out[comm] = ms
     return out
@@ -1686,7 +1700,7 @@ def main():
                       " (attempt %d)" % (attempt + 1) if attempt else ""), flush=True)
                 rc = run_one(n, args)
             if rc == 0 and os.path.exists(log):
-                shutil.copy(log, os.path.join(RESULTS, n + ".jsonl"))
+                shutil.copy(log, kept_log(n))
                 if finished(n):
                     shutil.rmtree(os.path.join(WORK, n, "ckpt"), ignore_errors=True)
                     break
