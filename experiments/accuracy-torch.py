@@ -9,6 +9,8 @@ whole schedules (examples/pytorch/train_torchvision.py).
     experiments/accuracy-torch.py table     # docs/results.md section + PNG from the kept logs
     experiments/accuracy-torch.py probe     # the ratio each scaling target gives (60 iterations)
     experiments/accuracy-torch.py screen [--only REGEX]   # mobilenet_v2's short screen
+    experiments/accuracy-torch.py ratios --only REGEX [--at 200,585]
+        # the codec's ratio (stats()['ratio']) of kept runs as it stood at those iterations
 
 Each run has a name (arch-comm-seedN); a finished run's log is kept in
 docs/results/torch/NAME.jsonl and is not run again. A run in progress lives
@@ -539,7 +541,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("resnet50", "x50s1r6b128wprz", 2),
          # whether the ramp becomes the default: its seeds on resnet18 and
          # shufflenet_v2 not yet run, against DDP's runs on the AMD host
-         # (ddpre: the path BLAS_CORE takes on any host)
+         # (ddpre: the path BLAS_CORE takes on any host). They leave it an
+         # option: better on resnet18 and resnet50, worse on shufflenet_v2,
+         # and under 8x after 200 iterations (ratios)
          ("shufflenet_v2_x1_0", "x50s1r6pr", 3), ("x50s1r6pr", 2), ("x50s1r6pr", 3),
          ("alexnet", "ddpb128aw4re", 1),
          ("alexnet", "x50s1r6b128paw4xk", 1),
@@ -922,6 +926,35 @@ def whole_ratio(recs, ratio=None):
     w = (cfg.get("settings") or {}).get("warmup_iters") or 0
     n = sr["iterations"]
     return n / ((n - w) / ratio + w) if 0 < w < n else ratio
+
+
+def ratio_at(recs, it):
+    """The hook's stats()['ratio'] (32 bits over the mean bits of the
+    codec's classes, over every compressed iteration so far) as it stood at
+    iteration it: from the last iteration record at or before it that
+    carries the classes; None before the first."""
+    cls = None
+    for r in recs:
+        if r["type"] == "iter" and r["iter"] <= it and r.get("classes"):
+            cls = r["classes"]
+    if not cls:
+        return None
+    return 32.0 / sum(float(bits) * share for bits, share in cls.items())
+
+
+def ratios(only, at):
+    """Prints ratio_at for the kept runs whose names match only."""
+    names = sorted(os.path.basename(f)[:-len(".jsonl")] for f in os.listdir(RESULTS)
+                   if f.endswith(".jsonl") and re.search(only, f[:-len(".jsonl")]))
+    if not names:
+        print("accuracy-torch: no kept run matches %r" % only, file=sys.stderr)
+        return 1
+    print("%-44s %s" % ("run", " ".join("%8s" % ("at %d" % i) for i in at)))
+    for n in names:
+        recs = load_kept(n)
+        print("%-44s %s" % (n, " ".join("%8s" % _times(ratio_at(recs, i)).replace("-", "")
+                                        for i in at)))
+    return 0
 
 
 def warm_iters(recs):
@@ -1664,7 +1697,10 @@ def probe(only=None):
 
 def main():
     ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
-    ap.add_argument("cmd", choices=("run", "status", "table", "probe", "cluster", "screen"))
+    ap.add_argument("cmd", choices=("run", "status", "table", "probe", "cluster", "screen",
+                                    "ratios"))
+    ap.add_argument("--at", default="100,200,585",
+                    help="ratios: iterations, comma-separated")
     ap.add_argument("--rate", type=int, default=CLUSTER_RATE, help="cluster: link Mbit/s")
     ap.add_argument("--iters", type=int, default=CLUSTER_ITERS, help="cluster: iterations per way")
     ap.add_argument("--only", help="regular expression on run names")
@@ -1676,6 +1712,14 @@ def main():
         return probe(a.only)
     if a.cmd == "cluster":
         return cluster(a.rate, a.iters)
+    if a.cmd == "ratios":
+        try:
+            at = [int(i) for i in a.at.split(",")]
+        except ValueError:
+            ap.error("--at: iterations, comma-separated (e.g. 200,585)")
+        if not a.only:
+            ap.error("ratios: --only REGEX names the kept runs")
+        return ratios(a.only, at)
     todo = [(n, args) for n, args in (screen_runs() if a.cmd == "screen" else runs())
             if not a.only or re.search(a.only, n)]
     if a.cmd == "status" or a.list:
