@@ -952,7 +952,7 @@ def ratios(only, at):
     print("%-44s %s" % ("run", " ".join("%8s" % ("at %d" % i) for i in at)))
     for n in names:
         recs = load_kept(n)
-        print("%-44s %s" % (n, " ".join("%8s" % _times(ratio_at(recs, i)).replace("-", "")
+        print("%-44s %s" % (n, " ".join("%8s" % _times(ratio_at(recs, i))
                                         for i in at)))
     return 0
 
