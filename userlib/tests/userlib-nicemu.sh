@@ -16,7 +16,9 @@
 # CSR counters equal its own counts), NICEMU_RANKS the cluster size [3],
 # NICEMU_SIZES the sizes of the main run, NICEMU_SEG the segmented run's
 # size [100000], NICEMU_EF_SIZE and NICEMU_EF_CALLS the error-feedback
-# run's size and calls per case [65541, 4]. NICEMU_OFFLOAD=1 (suite
+# run's size and calls per case [65541, 4], NICEMU_EF_MODES its modes
+# [nic,software], NICEMU_EF_SCALED_CALLS the scaled run's calls per case
+# (at least 3, for its check that the scaling scaled) [4]. NICEMU_OFFLOAD=1 (suite
 # userlib-nicemu-gso): the nodes keep TSO and checksum offload, so the
 # switch's NICs cut super-frames into segments and coalesce them again
 # (nic-switch, "Super-frames").
@@ -75,11 +77,11 @@ run untagged 29502 -m none,software -a ring,wa -s 1000,65541
 # Error feedback through the NICs: the host quantises before the tagged
 # socket, so the invariant holds whether a NIC compresses a frame or lets
 # it pass (short frames, frames that would not shrink).
-ar=$efc run ef 29504 -m nic,software -a ring,wa -s "${NICEMU_EF_SIZE:-65541}" \
+ar=$efc run ef 29504 -m "${NICEMU_EF_MODES:-nic,software}" -a ring,wa -s "${NICEMU_EF_SIZE:-65541}" \
 	-c "${NICEMU_EF_CALLS:-4}"
 # ... and with the adaptive scaling's states (the values the NICs see are
 # the scaled ones; the exponents travel in the call header)
-ar=$efc run ef-scaled 29505 -m nic -a ring,wa -s 20011 -c 4 -A
+ar=$efc run ef-scaled 29505 -m nic -a ring,wa -s 20011 -c "${NICEMU_EF_SCALED_CALLS:-4}" -A
 # The switch's float-boundary monitor must be able to fail: a tagged
 # connection written in 1001-byte pieces with TCP_NODELAY (the payloads are
 # not floats, so the NICs' quantisation does not matter) must be counted.
