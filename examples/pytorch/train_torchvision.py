@@ -609,6 +609,8 @@ def main():
               % (PROG, a.arch, workers, a.batch, total, total / order.per_epoch, order.per_epoch,
                  kind, " (resumed at %d)" % start if start else ""), flush=True)
 
+    # the progress line's rate: over the last logged window, so that a run
+    # paused (SIGSTOP) or slowed for a while shows its rate again at once
     t_run, it0 = time.monotonic(), start
     loss = torch.zeros(())
     for it in range(start, total):
@@ -640,7 +642,9 @@ def main():
             record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
                    lr=sched.get_last_lr()[0], **more)
             if rank == 0:
-                rate = (done - it0) / max(1e-9, time.monotonic() - t_run)
+                now = time.monotonic()
+                rate = (done - it0) / max(1e-9, now - t_run)
+                t_run, it0 = now, done
                 eta = (total - done) / max(1e-9, rate)
                 print("%s: iter %d/%d epoch %.2f loss %.4f %.2f it/s eta %dm%02ds"
                       % (PROG, done, total, done / order.per_epoch, float(loss), rate,
