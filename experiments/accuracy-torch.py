@@ -693,7 +693,7 @@ def screen_table():
             "%.2f %%" % evals[702] if 702 in evals else "",
             "%.1fx" % st["ratio"] if st.get("ratio") else "",
             "%.1fx" % st["whole_ratio"] if st.get("whole_ratio") else "",
-            " / ".join("%.1f" % (100 * st["classes"][k]) for k in ("2", "10", "18", "34"))
+            " / ".join("%.1f" % (100 * st["classes"][k]) for k in CLASSES)
             if st.get("classes") else ""))
     return [SCREEN_SECTION, "",
             "mobilenet_v2, 4 workers x batch 32, 32 x 32 inputs, 1,170 iterations (2.5 epochs; lr "
@@ -885,6 +885,9 @@ def load_log(path):
     return recs
 
 
+# the codec's classes as the hook's stats()['classes'] names them (bits)
+CLASSES = ("2", "10", "18", "34")
+
 _KEPT = {}
 
 
@@ -939,13 +942,13 @@ def ratio_at(recs, it):
             cls = r["classes"]
     if not cls:
         return None
-    return 32.0 / sum(float(bits) * share for bits, share in cls.items())
+    return shares_ratio([cls[k] for k in CLASSES])
 
 
 def ratios(only, at):
     """Prints ratio_at for the kept runs whose names match only."""
-    names = sorted(os.path.basename(f)[:-len(".jsonl")] for f in os.listdir(RESULTS)
-                   if f.endswith(".jsonl") and re.search(only, f[:-len(".jsonl")]))
+    kept = (f[:-len(".jsonl")] for f in os.listdir(RESULTS) if f.endswith(".jsonl"))
+    names = sorted(n for n in kept if re.search(only, n))
     if not names:
         print("accuracy-torch: no kept run matches %r" % only, file=sys.stderr)
         return 1
@@ -1436,7 +1439,7 @@ T3_SECTION = "## Table III and Fig. 14 per network, through the hook"
 
 def shares_ratio(shares):
     """32 bits over the mean bits of the 2 / 10 / 18 / 34-bit shares."""
-    bits = sum(s * b for s, b in zip(shares, (2, 10, 18, 34))) / sum(shares)
+    bits = sum(s * int(b) for s, b in zip(shares, CLASSES)) / sum(shares)
     return 32.0 / bits
 
 
@@ -1483,7 +1486,7 @@ def t3_table():
     with open(os.path.join(dat, "t3.dat"), "w") as f:
         for arch, eb, c, sm, loss, at in [r + (None,) for r in rows] + [r + (T3W_AT,) for r in later]:
             cl = sm["stats"]["classes"]
-            ours = [100.0 * cl[k] for k in ("2", "10", "18", "34")]
+            ours = [100.0 * cl[k] for k in CLASSES]
             paper = PAPER_T3.get((arch, eb))
             lines.append("| %s | %.1f M | 2^-%d | %.3f | %s | %.2fx | %.2fx | %s | %s |" % (
                 arch if at is None else "%s, from DDP's weights of iteration %d" % (arch, at),
@@ -1690,7 +1693,7 @@ def probe(only=None):
         st = summary_of(os.path.join(d, "log.jsonl"))["stats"]
         print("| 2^-%d | %d | %.2fx | %.2fx | %s |" % (
             eb, target, st["ratio"], st["wire_ratio"],
-            " / ".join("%.1f %%" % (100 * st["classes"][k]) for k in ("2", "10", "18", "34"))),
+            " / ".join("%.1f %%" % (100 * st["classes"][k]) for k in CLASSES)),
             flush=True)
     return 0
 
