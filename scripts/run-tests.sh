@@ -3,7 +3,9 @@
 # build/test-logs/<name>.log, and sum the "N passed, N failed[, N skipped]"
 # lines. A suite that exits non-zero or prints no such line counts one
 # failure; skips (a suite that needs root, run as another user) are summed
-# and shown.
+# and shown. Each suite's line gives its wall time and the CPU time (user +
+# system) of everything it waited for: a suite near 1x its wall time used
+# one of the cores.
 set -u
 cd "$(dirname "$0")/.."
 logdir=build/test-logs
@@ -13,8 +15,9 @@ for suite in "$@"; do
 	log="$logdir/$suite.log"
 	echo "=== $suite"
 	start=$(date +%s)
-	make --no-print-directory "test-$suite" >"$log" 2>&1
-	rc=$?
+	cpu=$( { TIMEFORMAT='%U %S'; time make --no-print-directory "test-$suite" >"$log" 2>&1; echo "rc $?" >&2; } 2>&1)
+	rc=$(sed -n 's/^rc //p' <<<"$cpu")
+	cpu=$(awk 'NF == 2 && $1 !~ /^rc/ { printf "%.0f", $1 + $2 }' <<<"$cpu")
 	secs=$(( $(date +%s) - start ))
 	line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
@@ -34,7 +37,7 @@ for suite in "$@"; do
 		grep -E 'FAIL|error|Error' "$log" | head -n 20
 		bad_suites+=("$suite")
 	fi
-	echo "--- $suite: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped") (${secs}s, log $log)"
+	echo "--- $suite: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped") (${secs}s, cpu ${cpu:-?}s, log $log)"
 	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + k))
 done
 if [ ${#bad_suites[@]} -ne 0 ]; then
