@@ -436,6 +436,9 @@ def parse():
                     help="iterations between test-set evaluations (0: four per epoch)")
     ap.add_argument("--no-eval", action="store_true",
                     help="no test-set evaluation (runs that only gather the hook's statistics)")
+    ap.add_argument("--eval-samples", type=int, default=0,
+                    help="evaluate on the test set's first N images (0: all 10,000; the log's "
+                         "config names N when it is set)")
     ap.add_argument("--eval-bn-before-last", action="store_true",
                     help="also evaluate the final weights with the batch-norm statistics of "
                          "before the last iteration's forward (summary: accuracy_bn_before_last): "
@@ -460,6 +463,8 @@ def parse():
         ap.error("--batch, --lr and --epochs must be positive")
     if a.lr_warmup < 0:
         ap.error("--lr-warmup: epochs >= 0")
+    if a.eval_samples < 0:
+        ap.error("--eval-samples: N >= 0 (0: the whole test set)")
     a.save_at = None
     if a.save_weights:
         at, _, path = a.save_weights.partition(":")
@@ -499,6 +504,8 @@ def main():
 
     train_x, train_y = load(a.data, "train")
     test_x, test_y = load(a.data, "t10k")
+    if a.eval_samples:
+        test_x, test_y = test_x[:a.eval_samples], test_y[:a.eval_samples]
     order = Order(len(train_x), a.seed, workers, a.batch)
     total = a.iterations or int(round(a.epochs * order.per_epoch))
     milestones = [int(round(m * order.per_epoch)) for m in a.milestone_list]
@@ -598,7 +605,8 @@ def main():
                optimizer=a.optimizer, momentum=a.momentum if a.optimizer == "sgd" else None,
                weight_decay=a.weight_decay, seed=a.seed, params=nparams,
                torch=torch.__version__, torchvision=torchvision.__version__, cpu=cpu_id(), blas=blas_core(),
-               **({"init_weights": init} if init else {}))
+               **({"init_weights": init} if init else {}),
+               **({"eval_samples": len(test_x)} if a.eval_samples else {}))
     else:       # where it went on: another CPU continues the run on another trajectory
         record(type="resume", iter=start, cpu=cpu_id(), blas=blas_core())
     if rank == 0 and a.save_at and start >= a.save_at and not os.path.exists(a.save_path):
