@@ -53,6 +53,20 @@ for p in $(dpkg-query -W -f='${Package} ${Essential}\n' | awk '$2 == "yes" { pri
 	have[$p]=1
 done
 
+# Each file's owner from one dpkg -S of every path (each call reads the
+# whole database: one per file took a minute), by its real path, else by
+# its path as the compiler named it
+paths=()
+while IFS= read -r f; do
+	r=$(realpath -e "$f" 2>/dev/null) && paths+=("$r" "$(realpath -s "$f")")
+done <"$tmp/files"
+declare -A owner_of
+while IFS= read -r l; do
+	case $l in diversion\ *) continue ;; esac
+	o=${l%%: /*} o=${o%%,*}
+	owner_of[/${l#*: /}]=${o%%:*}
+done < <([ ${#paths[@]} -gt 0 ] && dpkg -S "${paths[@]}" 2>/dev/null)
+
 missing=0 checked=0
 # A file reached through /etc/alternatives (cblas.h, libblas.so) counts as
 # covered when any package of its alternatives group is in the closure:
@@ -82,8 +96,8 @@ while IFS= read -r f; do
 		ko "$f (alternatives): no package of its group in deps.sh demo's list"
 		missing=$((missing + 1)); continue ;;
 	esac
-	owner=$(dpkg -S "$r" 2>/dev/null || dpkg -S "$f" 2>/dev/null) || { ko "$f: no package owns it"; missing=$((missing + 1)); continue; }
-	owner=${owner%%:*}; owner=${owner%%,*}
+	owner=${owner_of[$r]:-${owner_of[$f]:-}}
+	[ -n "$owner" ] || { ko "$f: no package owns it"; missing=$((missing + 1)); continue; }
 	checked=$((checked + 1))
 	[ -n "${have[$owner]:-}" ] && continue
 	ko "$f comes from $owner, which deps.sh demo does not install"
