@@ -16,6 +16,7 @@
 # within FORMAL_TIMEOUT seconds, default 900); exit status 1 when any failed.
 # An engine's or the top's netlist may take FORMAL_NETLIST_TIMEOUT seconds
 # (default 7200: inc_offload_top's took 40 minutes on 2 shared cores).
+# FORMAL_JOBS jobs run at a time (default: the number of cores).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -97,16 +98,20 @@ rename $mod f_dut_$e"
 	name=$e-$mf-$key
 	[ "$dw" != 256 ] && name=$e-$dw-$mf-$key
 	f="$dir/$name.il"
+	# jobs run side by side (FORMAL_JOBS): the first to need a netlist
+	# builds it, the others wait for it on the lock
 	if [ ! -s "$f" ]; then
+		(
+		flock 9
+		[ -s "$f" ] && exit 0
 		cat >"$dir/$name.ys" <<YS
 $rd -I $rtl ${fl[*]}
 $body
 write_rtlil $f.tmp
 YS
-		if ! timeout ${FORMAL_NETLIST_TIMEOUT:-7200} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1; then
-			echo "$dir/$name.log"; return 1
-		fi
-		mv "$f.tmp" "$f"
+		timeout ${FORMAL_NETLIST_TIMEOUT:-7200} yosys -q -l "$dir/$name.log" "$dir/$name.ys" >/dev/null 2>&1 &&
+			mv "$f.tmp" "$f"
+		) 9>"$f.lock" || { echo "$dir/$name.log"; return 1; }
 	fi
 	echo "$f"
 }
@@ -413,14 +418,32 @@ pass=0 fail=0 open=0
 if [ $mutants -eq 0 ]; then
 	[ ${#jobs[@]} -eq 0 ] && { echo "formal: no job matches" >&2; exit 2; }
 	printf '%-22s %-18s %-30s %-40s %6s\n' block job property result time
+	# FORMAL_JOBS jobs at a time (default: one per core; each is one
+	# solver process), their rows printed in jobs.txt's order as they end
+	par=${FORMAL_JOBS:-$(nproc)}
+	rows=$(mktemp -d "$work/rows.XXXXXX")
+	n=0 shown=0
+	show() {  # print the finished rows that come next in order
+		local rc
+		while [ $shown -lt $n ] && [ -e "$rows/$shown.rc" ]; do
+			cat "$rows/$shown.row"
+			rc=$(cat "$rows/$shown.rc")
+			case $rc in
+			0) pass=$((pass + 1)) ;;
+			3) open=$((open + 1)) ;;
+			*) fail=$((fail + 1)) ;;
+			esac
+			shown=$((shown + 1))
+		done
+	}
 	for l in "${jobs[@]}"; do
-		run_job "$l" ""
-		case $? in
-		0) pass=$((pass + 1)) ;;
-		3) open=$((open + 1)) ;;
-		*) fail=$((fail + 1)) ;;
-		esac
+		while [ "$(jobs -pr | wc -l)" -ge "$par" ]; do wait -n; show; done
+		( run_job "$l" "" >"$rows/$n.row" 2>&1; echo $? >"$rows/$n.rc.tmp"; mv "$rows/$n.rc.tmp" "$rows/$n.rc" ) &
+		n=$((n + 1))
 	done
+	wait
+	show
+	rm -rf "$rows"
 else
 	# formal/mutants.txt: id job file sed-script; the mutant must change the
 	# file and make the job fail, and the job must pass on the clean RTL.
