@@ -49,6 +49,7 @@ for t in yosys yosys-smtbmc z3; do
 done
 work=${FORMAL_WORK:-$root/build/formal}
 mkdir -p "$work"
+. "$root/tests/lib.sh"   # pool_run
 
 # aig_lower [KEEP]: the Yosys commands that take a prepared design to an
 # and-inverter graph with its flip-flops and the FORMAL assertions (the
@@ -420,30 +421,16 @@ if [ $mutants -eq 0 ]; then
 	printf '%-22s %-18s %-30s %-40s %6s\n' block job property result time
 	# FORMAL_JOBS jobs at a time (default: one per core; each is one
 	# solver process), their rows printed in jobs.txt's order as they end
-	par=${FORMAL_JOBS:-$(nproc)}
-	rows=$(mktemp -d "$work/rows.XXXXXX")
-	n=0 shown=0
-	show() {  # print the finished rows that come next in order
-		local rc
-		while [ $shown -lt $n ] && [ -e "$rows/$shown.rc" ]; do
-			cat "$rows/$shown.row"
-			rc=$(cat "$rows/$shown.rc")
-			case $rc in
-			0) pass=$((pass + 1)) ;;
-			3) open=$((open + 1)) ;;
-			*) fail=$((fail + 1)) ;;
-			esac
-			shown=$((shown + 1))
-		done
+	pool_done() {
+		case $1 in
+		0) pass=$((pass + 1)) ;;
+		3) open=$((open + 1)) ;;
+		*) fail=$((fail + 1)) ;;
+		esac
 	}
-	for l in "${jobs[@]}"; do
-		while [ "$(jobs -pr | wc -l)" -ge "$par" ]; do wait -n; show; done
-		( run_job "$l" "" >"$rows/$n.row" 2>&1; echo $? >"$rows/$n.rc.tmp"; mv "$rows/$n.rc.tmp" "$rows/$n.rc" ) &
-		n=$((n + 1))
-	done
-	wait
-	show
-	rm -rf "$rows"
+	POOL_JOBS=${FORMAL_JOBS:-$(nproc)} pool_init
+	for l in "${jobs[@]}"; do pool_run run_job "$l" ""; done
+	pool_wait
 else
 	# formal/mutants.txt: id job file sed-script; the mutant must change the
 	# file and make the job fail, and the job must pass on the clean RTL.

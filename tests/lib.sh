@@ -21,3 +21,33 @@ skip_all() {
 require_root() {
 	[ "$(id -u)" -eq 0 ] || skip_all "$1 needs root (network namespaces or modules)"
 }
+# A pool of background commands, at most POOL_JOBS (default: the cores) at
+# a time, whose outputs are printed whole and in the order they were
+# started, each as soon as it and those before it have ended:
+#   pool_init; pool_run CMD...; ...; pool_wait
+# For each command, in order, pool_done RC is called after its output (the
+# caller may define it: the default does nothing).
+pool_done() { :; }
+pool_init() {
+	_pool_dir=$(mktemp -d) _pool_n=0 _pool_shown=0 _pool_max=${POOL_JOBS:-$(nproc)}
+}
+pool_run() {
+	while [ "$(jobs -pr | wc -l)" -ge "$_pool_max" ]; do wait -n; pool_show; done
+	local f=$_pool_dir/$_pool_n
+	( "$@" >"$f.out" 2>&1; echo $? >"$f.rc.tmp"; mv "$f.rc.tmp" "$f.rc" ) &
+	_pool_n=$((_pool_n + 1))
+}
+pool_show() {
+	local f
+	while [ "$_pool_shown" -lt "$_pool_n" ] && [ -e "$_pool_dir/$_pool_shown.rc" ]; do
+		f=$_pool_dir/$_pool_shown
+		cat "$f.out"
+		pool_done "$(cat "$f.rc")"
+		_pool_shown=$((_pool_shown + 1))
+	done
+}
+pool_wait() {
+	wait
+	pool_show
+	rm -rf "$_pool_dir"
+}
