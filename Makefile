@@ -75,8 +75,10 @@ print-test-suites:
 # Every suite of every part (and any a fragment adds to TEST_SUITES
 # directly); scripts/run-tests.sh runs them and sums their result lines.
 TEST_SUITES += $(foreach p,$(PARTS),$(SUITES_$(p)))
+# the build one job per core (the three Verilated tops take most of it);
+# the suites one after another
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@scripts/run-tests.sh $(TEST_SUITES)
 
 # make test-<part>: that part's suites (make test-rtl: the same as test-sim);
