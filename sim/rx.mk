@@ -30,7 +30,7 @@ RX_TB_INC := -Isw-model/include -Itests/common -Isim/common -Isim
 RX_TB_CSRCS := $(MODEL_SRCS) tests/common/inc_framegen.c sim/common/inc_axis.c \
                sim/common/inc_simutil.c sim/common/inc_pcap.c sim/common/inc_scoreboard.c \
                tests/common/inc_integrity.c
-RX_VFLAGS := -j 1 --trace-fst \
+RX_VFLAGS := -j $(VERILATOR_JOBS) --trace-fst \
              -CFLAGS "-O1 -I$(CURDIR)/sim -I$(CURDIR)/sim/common -I$(CURDIR)/sw-model/include" \
              -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1"
 

@@ -107,7 +107,7 @@ ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
 define inc_powerup
 $(1)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
 	@mkdir -p $$(@D)
-	$(call inc_verilator,$(1),Vpowerup,inc_offload_top,-j 1 --x-initial unique --x-assign unique $(2) --prefix Vpowerup \
+	$(call inc_verilator,$(1),Vpowerup,inc_offload_top,-j $(VERILATOR_JOBS) --x-initial unique --x-assign unique $(2) --prefix Vpowerup \
 		-CFLAGS "-O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1",\
 		$(filter %.v,$(TOP_RTL)) $(CURDIR)/sim/powerup_tb.cpp,$(1)/build.log)
 endef

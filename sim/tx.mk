@@ -36,7 +36,7 @@ $(SIM_COMMON_LIB): $(SIM_COMMON_OBJS)
 define inc_verilate
 $(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a sim/common/inc_vshell.h
 	@mkdir -p $(SIM_BUILD)/$(1) && rm -f $$@
-	$(call inc_verilator,$(SIM_BUILD)/$(1),V$(2),$(2),-j 2 --trace-fst $(VERILATOR_FLAGS) $(VPARAMS_$(1)) \
+	$(call inc_verilator,$(SIM_BUILD)/$(1),V$(2),$(2),-j $(VERILATOR_JOBS) --trace-fst $(VERILATOR_FLAGS) $(VPARAMS_$(1)) \
 		-CFLAGS "-O2 -I$(abspath sim/common) -I$(abspath sim) -I$(abspath tests/common) -I$(abspath sw-model/include)",\
 		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(5)) $(abspath $(SIM_COMMON_LIB)) $(abspath $(LIB)/libincmodel.a),\
 		$(SIM_BUILD)/$(1).build.log)
