@@ -25,8 +25,8 @@ require_root() {
 # a time, whose outputs are printed whole and in the order they were
 # started, each as soon as it and those before it have ended:
 #   pool_init; pool_run CMD...; ...; pool_wait
-# For each command, in order, pool_done RC is called after its output (the
-# caller may define it: the default does nothing).
+# For each command, in order, pool_done RC OUTPUT_FILE is called after its
+# output is printed (the caller may define it: the default does nothing).
 pool_done() { :; }
 pool_init() {
 	_pool_dir=$(mktemp -d) _pool_n=0 _pool_shown=0 _pool_max=${POOL_JOBS:-$(nproc)}
@@ -42,7 +42,7 @@ pool_show() {
 	while [ "$_pool_shown" -lt "$_pool_n" ] && [ -e "$_pool_dir/$_pool_shown.rc" ]; do
 		f=$_pool_dir/$_pool_shown
 		cat "$f.out"
-		pool_done "$(cat "$f.rc")"
+		pool_done "$(cat "$f.rc")" "$f.out"
 		_pool_shown=$((_pool_shown + 1))
 	done
 }

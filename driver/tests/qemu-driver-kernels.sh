@@ -14,18 +14,30 @@ if [ -z "$krels" ]; then
 	ko "driver-qemu: no Debian kernel with both linux-headers-*-amd64 and /boot/vmlinuz-* (scripts/deps.sh installs them)"
 	finish
 fi
-for k in $krels; do
+# kernel KREL: one kernel's run, its test lines with the kernel in front
+kernel() {
+	local k=$1 out last
 	echo "=== kernel $k"
 	out=$(driver/tests/qemu-driver-test.sh "$k" "$drvdir/$k/inceptionn.ko" "$vmbin" 2>&1)
 	sed -n '$!p' <<<"$out" | sed "s/^\\(PASS\\|FAIL\\) /\\1 [$k] /"
 	last=$(tail -n 1 <<<"$out")
+	echo "kernel $k: $last"
+}
+# the kernels side by side (a VM keeps about one core busy), their lines
+# in order; each kernel's last line is summed
+pool_done() {
+	local k last p f
+	k=$(sed -n 's/^=== kernel //p' "$2" | head -n 1)
+	last=$(sed -n "s/^kernel $k: //p" "$2" | tail -n 1)
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
 	f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
 	if [ -z "$p" ]; then
 		echo "FAIL [$k] no result: $last"
 		p=0 f=1
 	fi
-	echo "kernel $k: $last"
 	pass=$((pass + p)); fail=$((fail + f))
-done
+}
+pool_init
+for k in $krels; do pool_run kernel "$k"; done
+pool_wait
 finish
