@@ -18,7 +18,8 @@
 # size [100000], NICEMU_EF_SIZE and NICEMU_EF_CALLS the error-feedback
 # run's size and calls per case [65541, 4], NICEMU_EF_MODES its modes
 # [nic,software], NICEMU_EF_SCALED_CALLS the scaled run's calls per case
-# (at least 3, for its check that the scaling scaled) [4]. NICEMU_OFFLOAD=1 (suite
+# (at least 3, for its check that the scaling scaled) [4], NICEMU_UNTAGGED_SIZES
+# the sizes of the untagged modes' run [1000,65541]. NICEMU_OFFLOAD=1 (suite
 # userlib-nicemu-gso): the nodes keep TSO and checksum offload, so the
 # switch's NICs cut super-frames into segments and coalesce them again
 # (nic-switch, "Super-frames").
@@ -73,7 +74,7 @@ run() {  # NAME PORT ARGS...
 }
 run nic 29500 -m nic -a ring,wa -s "$sizes"
 run nic-seg 29501 -m nic -a ring -g 4096 -s "$segsize"
-run untagged 29502 -m none,software -a ring,wa -s 1000,65541
+run untagged 29502 -m none,software -a ring,wa -s "${NICEMU_UNTAGGED_SIZES:-1000,65541}"
 # Error feedback through the NICs: the host quantises before the tagged
 # socket, so the invariant holds whether a NIC compresses a frame or lets
 # it pass (short frames, frames that would not shrink).
