@@ -26,9 +26,9 @@ kernel() {
 # the kernels side by side (a VM keeps about one core busy), their lines
 # in order; each kernel's last line is summed
 pool_done() {
-	local k last p f
-	k=$(sed -n 's/^=== kernel //p' "$2" | head -n 1)
-	last=$(sed -n "s/^kernel $k: //p" "$2" | tail -n 1)
+	local last k p f
+	last=$(tail -n 1 "$2")   # kernel()'s "kernel KREL: LAST"
+	k=${last#kernel } k=${k%%: *} last=${last#*: }
 	p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
 	f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
 	if [ -z "$p" ]; then
