@@ -6,26 +6,41 @@
 # and shown. Each suite's line gives its wall time and the CPU time (user +
 # system) of everything it waited for: a suite near 1x its wall time used
 # one of the cores.
+#
+# INC_TEST_PAIRED names suites that use one core and whose programs are
+# already built (make test builds them first): those run first, one per core
+# side by side, and their lines come in the order given; the rest follow one
+# after another.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
+. tests/lib.sh
 logdir=build/test-logs
 mkdir -p "$logdir"
 total_pass=0 total_fail=0 total_skip=0 bad_suites=()
-for suite in "$@"; do
-	log="$logdir/$suite.log"
-	echo "=== $suite"
+
+# run_suite SUITE: make test-SUITE into its log; its "wall cpu status" into
+# the log's .time file
+run_suite() {
+	local log="$logdir/$1.log" start cpu rc
 	start=$(date +%s)
 	# time's "user system" line; the substitution's status is make's
-	cpu=$( { TIMEFORMAT='%U %S'; time make --no-print-directory "test-$suite" >"$log" 2>&1; } 2>&1)
+	cpu=$( { TIMEFORMAT='%U %S'; time make --no-print-directory "test-$1" >"$log" 2>&1; } 2>&1)
 	rc=$?
 	cpu=$(awk 'NF == 2 { printf "%.0f", $1 + $2 }' <<<"$cpu")
-	secs=$(( $(date +%s) - start ))
+	echo "$(( $(date +%s) - start )) ${cpu:-?} $rc" >"$log.time"
+}
+
+# report_suite SUITE: its lines, added to the totals
+report_suite() {
+	local suite=$1 log="$logdir/$1.log" secs cpu rc line p f k
+	read -r secs cpu rc <"$log.time"
+	echo "=== $suite"
 	line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		tail -n 30 "$log"
 		echo "--- $suite: no result line (exit $rc, ${secs}s) -> 1 failed"
 		total_fail=$((total_fail + 1)); bad_suites+=("$suite")
-		continue
+		return
 	fi
 	p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
 	f=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\3/' <<<"$line")
@@ -38,8 +53,29 @@ for suite in "$@"; do
 		grep -E 'FAIL|error|Error' "$log" | head -n 20
 		bad_suites+=("$suite")
 	fi
-	echo "--- $suite: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped") (${secs}s, cpu ${cpu:-?}s, log $log)"
+	echo "--- $suite: $p passed, $f failed$([ "$k" -gt 0 ] && echo ", $k skipped") (${secs}s, cpu ${cpu}s, log $log)"
 	total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + k))
+}
+
+paired=() serial=()
+for suite in "$@"; do
+	case " ${INC_TEST_PAIRED:-} " in
+	*" $suite "*) paired+=("$suite") ;;
+	*) serial+=("$suite") ;;
+	esac
+done
+if [ ${#paired[@]} -ne 0 ]; then
+	shown=0
+	pool_done() { report_suite "${paired[$shown]}"; shown=$((shown + 1)); }
+	pool_init
+	for suite in "${paired[@]}"; do
+		pool_run run_suite "$suite"
+	done
+	pool_wait
+fi
+for suite in ${serial[@]+"${serial[@]}"}; do
+	run_suite "$suite"
+	report_suite "$suite"
 done
 if [ ${#bad_suites[@]} -ne 0 ]; then
 	echo "failing suites: ${bad_suites[*]}"
