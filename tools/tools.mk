@@ -40,6 +40,7 @@ $(BUILD)/tests/test_pcap: tools/tests/test_pcap.c tests/common/inc_test.h \
 		tools/tests/test_pcap.c $(LIB)/libincmodel-san.a $(PCAP_LIBS) -o $@
 
 SUITES_tools += pcap cli
+TEST_PAIRED += pcap cli
 DESC_pcap := frame checks on the committed real captures (tests/fixtures, ASan/UBSan)
 DESC_cli := inc-codec, inc-pcap and inc-tcpgen end to end, their errors one line each (ASan/UBSan)
 
@@ -78,6 +79,7 @@ $(BUILD)/tests/padded: tools/tests/padded.c $(LIB)/libincmodel.a
 		$(PCAP_LIBS) -lm -o $@
 
 SUITES_tools += pcap-padded
+TEST_PAIRED += pcap-padded
 DESC_pcap-padded := Ethernet-padded short frames through inc-pcap: round trip, padded compressed frames
 .PHONY: test-pcap-padded
 test-pcap-padded: $(SAN_BIN)/inc-pcap $(BUILD)/tests/padded

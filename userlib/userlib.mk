@@ -207,6 +207,8 @@ test-userlib-nicemu-rtl: $(UL_TEST)/nic-switch-rtl $(UL_TEST)/ar-check $(UL_TEST
 SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
 SUITES_userlib += userlib-env userlib-cli
+# one core each, programs of all: make test runs them side by side
+TEST_PAIRED += userlib-codec userlib-cnat userlib-sketch
 DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a/-S/-P, -m cnat selects cnat, -F -S add the feedback and scaling rows
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte, and its one-pass feedback round trip (ASan/UBSan)
@@ -285,4 +287,5 @@ test-userlib-frame-fast: $(UL_TEST)/test-frame-fast
 	$(UL_TEST)/test-frame-fast $(wildcard tests/fixtures/*.pcap)
 
 SUITES_userlib += userlib-frame-fast
+TEST_PAIRED += userlib-frame-fast
 DESC_userlib-frame-fast := the fast frame path against the model on captures, corruptions and random frames
