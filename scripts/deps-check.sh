@@ -6,7 +6,7 @@
 # the package is in `deps.sh demo`'s list or is pulled in by one of its
 # packages (Depends / Pre-Depends, transitively) or is Essential.
 # A header or library whose package the demo's list does not bring fails.
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 command -v dpkg-query >/dev/null || skip_all "deps-check: not a Debian system"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -56,16 +56,19 @@ done
 # Each file's owner from one dpkg -S of every path (each call reads the
 # whole database: one per file took a minute), by its real path, else by
 # its path as the compiler named it
-paths=()
+# (reals[i], names[i]: each existing file's real path and its path as
+# named, absolute)
+reals=() names=()
 while IFS= read -r f; do
-	r=$(realpath -e "$f" 2>/dev/null) && paths+=("$r" "$(realpath -s "$f")")
+	r=$(realpath -e "$f" 2>/dev/null) || continue
+	reals+=("$r") names+=("$(realpath -s "$f")")
 done <"$tmp/files"
 declare -A owner_of
 while IFS= read -r l; do
 	case $l in diversion\ *) continue ;; esac
 	o=${l%%: /*} o=${o%%,*}
 	owner_of[/${l#*: /}]=${o%%:*}
-done < <([ ${#paths[@]} -gt 0 ] && dpkg -S "${paths[@]}" 2>/dev/null)
+done < <([ ${#reals[@]} -gt 0 ] && dpkg -S "${reals[@]}" "${names[@]}" 2>/dev/null)
 
 missing=0 checked=0
 # A file reached through /etc/alternatives (cblas.h, libblas.so) counts as
@@ -84,9 +87,8 @@ alt_owners() {
 		dpkg -S "$t" 2>/dev/null | cut -d: -f1
 	done
 }
-while IFS= read -r f; do
-	r=$(realpath -e "$f" 2>/dev/null) || continue
-	f=$(realpath -s "$f")
+for i in "${!reals[@]}"; do
+	r=${reals[$i]} f=${names[$i]}
 	case $r in "$PWD"/*|/tmp/*) continue ;; esac
 	case $(readlink "$f") in /etc/alternatives/*)
 		found=0
@@ -102,6 +104,6 @@ while IFS= read -r f; do
 	[ -n "${have[$owner]:-}" ] && continue
 	ko "$f comes from $owner, which deps.sh demo does not install"
 	missing=$((missing + 1))
-done <"$tmp/files"
+done
 [ "$missing" -eq 0 ] && ok "$checked headers and libraries, all from the demo's packages"
 finish

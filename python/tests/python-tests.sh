@@ -213,6 +213,14 @@ done
 section "train_torchvision: PowerSGD over several buckets (resnet18), resumed; DDP resumed"
 tv() { timeout 600 build/bin/inc-run -n 4 "$py" examples/pytorch/train_torchvision.py "$@" 2>&1; }
 weights() { sed -n 's/^train_torchvision: done: .* weights \([0-9a-f]*\), replicas identical$/\1/p' <<<"$1"; }
+# config_of LOG KEY...: the value under KEY... in a run log's config record
+config_of() {
+	"$py" -c 'import json, sys
+v = json.loads(open(sys.argv[1]).readline())
+for k in sys.argv[2:]:
+    v = v.get(k) if isinstance(v, dict) else None
+print(v)' "$@" 2>&1
+}
 # resumed LABEL KIND DIR WHOLE ARGS...: the run of ARGS stopped after its
 # checkpoint at 4, then the same run again to 8 ends with the weights WHOLE
 # of the uninterrupted one
@@ -279,8 +287,7 @@ section "train_torchvision: --eval-bn-before-last leaves the run as it was"
 bn=(--arch mobilenet_v3_small --batch 8 --iterations 3 --eval-every 100 --comm ddp --eval-samples 1000)
 bn_acc() { sed -n 's/^train_torchvision: done: .* test accuracy \([0-9.]*\) %.*/\1/p' <<<"$1"; }
 plain_out=$(tv "${bn[@]}" --save-weights "3:$tmp/w3.pt" --log "$tmp/bn.jsonl")
-n=$("$py" -c 'import json, sys
-print(json.loads(open(sys.argv[1]).readline()).get("eval_samples"))' "$tmp/bn.jsonl" 2>&1)
+n=$(config_of "$tmp/bn.jsonl" eval_samples)
 [ "$n" = 1000 ] && ok "--eval-samples 1000: the log's config names eval_samples 1000" ||
 	ko "--eval-samples: the config's eval_samples is '$n' (want 1000)"
 bn_out=$(tv "${bn[@]}" --eval-bn-before-last)
@@ -307,8 +314,7 @@ resumed mobilenet_v3_small inceptionn "$tmp/drop" "$(weights "$(tv "${drop[@]}" 
 section "train_torchvision: --init-weights from a run's --save-weights"
 sw=(--batch 8 --no-eval --comm ddp --iterations 1)
 b_out=$(tv --arch mobilenet_v3_small "${sw[@]}" --init-weights "$tmp/w3.pt" --log "$tmp/init.jsonl")
-init=$("$py" -c 'import json, sys
-print(json.loads(open(sys.argv[1]).readline()).get("init_weights", {}).get("weights"))' "$tmp/init.jsonl" 2>&1)
+init=$(config_of "$tmp/init.jsonl" init_weights weights)
 [ -n "$(weights "$plain_out")" ] && [ "$init" = "$(weights "$plain_out")" ] &&
 	ok "a run started from the weights another ended with: $init" ||
 	ko "--init-weights: the run started from '$init', the saving run ended at '$(weights "$plain_out")': $(tail -n 2 <<<"$b_out")"
