@@ -135,7 +135,7 @@ HELP_OTHER = $(filter-out $(foreach p,$(PARTS),$(SUITES_$(p))),$(TEST_SUITES))
 help:
 	@echo "make          build libraries and tools into $(BUILD)/"
 	@echo "make deps     install missing Debian packages (root; make deps-demo: only the demo's)"
-	@echo "make test     build everything and run every suite below (about 48 minutes on 2 cores)"
+	@echo "make test     build everything and run every suite below (about 23 minutes on 2 cores here)"
 	@echo "make test-PART  one part's suites (PART: $(PARTS); test-rtl = test-sim)"
 	@echo "make test-SUITE one suite (scripts/run-tests.sh SUITE... runs several and sums)"
 	@echo "make demo     train HDC on 4 emulated nodes: WA, INC, WA+C, INC+C (build/demo/; builds only what it needs)"
