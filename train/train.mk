@@ -83,7 +83,7 @@ test-train-rtl: $(BUILD)/userlib-test/nic-switch-rtl $(BUILD)/userlib-test/nic-s
 	train/tests/train-rtl.sh
 
 SUITES_train += train-rtl
-# one core (the Verilated NICs), the only networked suite of TEST_PAIRED
+# one core (the Verilated NICs); its namespaces are named by its process
 TEST_PAIRED += train-rtl
 DESC_train-rtl := inc-train over the Verilated NICs: the same weights as over the model's NICs (root)
 DESC_train-ef := error feedback: closes the gap on 3 seeds, replicas bit-identical in every mode, nic = software (root)

@@ -207,8 +207,10 @@ test-userlib-nicemu-rtl: $(UL_TEST)/nic-switch-rtl $(UL_TEST)/ar-check $(UL_TEST
 SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
 SUITES_userlib += userlib-env userlib-cli
-# one core each, programs of all: make test runs them side by side
-TEST_PAIRED += userlib-codec userlib-cnat userlib-sketch
+# one core each, programs of all: make test runs them side by side;
+# userlib-nicemu-rtl too (under one core: its Verilated NICs pace the
+# ranks; its namespaces are named by its process)
+TEST_PAIRED += userlib-codec userlib-cnat userlib-sketch userlib-nicemu-rtl
 DESC_userlib-cli := inc-run/inc-bench --help; inc-bench allreduce refuses bad -n/-w/-m/-a/-S/-P, -m cnat selects cnat, -F -S add the feedback and scaling rows
 DESC_userlib-env := every INC_* variable by one rule (decimal or 0x hex); refusals name the variable and value
 DESC_userlib-codec := the stream codec (AVX2 and portable) against the model, byte for byte, and its one-pass feedback round trip (ASan/UBSan)
