@@ -7,10 +7,9 @@
 # system) of everything it waited for: a suite near 1x its wall time used
 # one of the cores.
 #
-# INC_TEST_PAIRED names suites that use one core and whose programs are
-# already built (make test builds them first): those run first, one per core
-# side by side, and their lines come in the order given; the rest follow one
-# after another.
+# INC_TEST_PAIRED names suites that use one core: those run first, one per
+# core side by side, after one make has built their prerequisites, and
+# their lines come in the order given; the rest follow one after another.
 set -u
 cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
@@ -64,6 +63,22 @@ for suite in "$@"; do
 	*) serial+=("$suite") ;;
 	esac
 done
+# The paired suites' prerequisites first, by one make (which builds each
+# file once): then no two of them build the same file at once. If that
+# build fails, they run one after another, each reporting its own failure.
+if [ ${#paired[@]} -ne 0 ]; then
+	db=$(make -pq --no-print-directory 2>/dev/null)
+	pre=()
+	for suite in "${paired[@]}"; do
+		read -ra p <<<"$(sed -n "s/^test-$suite:\(.*\)/\1/p" <<<"$db" | head -n 1)"
+		pre+=(${p[@]+"${p[@]}"})
+	done
+	if [ ${#pre[@]} -ne 0 ] && ! make --no-print-directory -j"$(nproc)" "${pre[@]}" \
+		>"$logdir/paired-build.log" 2>&1; then
+		echo "the side-by-side suites' programs did not build ($logdir/paired-build.log): they run one after another"
+		serial=("${paired[@]}" ${serial[@]+"${serial[@]}"}) paired=()
+	fi
+fi
 if [ ${#paired[@]} -ne 0 ]; then
 	shown=0
 	pool_done() { report_suite "${paired[$shown]}"; shown=$((shown + 1)); }
