@@ -24,8 +24,9 @@ SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 # BENCH_TARGETS are built (or, when phony, run) before BENCH_RUNS, which
 # `make bench` runs one after another. TEST_BUILD: programs the suites run
 # that `all` does not build; make test builds them with `all`, one job per
-# core. TEST_PAIRED: suites that use one core and run only programs of
-# `all` or TEST_BUILD; make test runs those side by side, one per core.
+# core. TEST_PAIRED: suites that use one core and share no output file;
+# make test runs those side by side, one per core (scripts/run-tests.sh
+# builds their prerequisites first).
 ALL_TARGETS  :=
 TEST_SUITES  :=
 TEST_BUILD   :=

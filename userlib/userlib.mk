@@ -207,7 +207,7 @@ test-userlib-nicemu-rtl: $(UL_TEST)/nic-switch-rtl $(UL_TEST)/ar-check $(UL_TEST
 SUITES_userlib += userlib-codec userlib-cnat userlib-scale userlib-sketch userlib-allreduce userlib-fail userlib-capture userlib-nicemu \
 	       userlib-nicemu-gso userlib-nicemu-rtl userlib-rendezvous userlib-fault userlib-install userlib-layers
 SUITES_userlib += userlib-env userlib-cli
-# one core each, programs of all: make test runs them side by side;
+# one core each: make test runs them side by side;
 # userlib-nicemu-rtl too (under one core: its Verilated NICs pace the
 # ranks; its namespaces are named by its process)
 TEST_PAIRED += userlib-codec userlib-cnat userlib-sketch userlib-nicemu-rtl

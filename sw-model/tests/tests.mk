@@ -35,7 +35,7 @@ SKETCH_HDRS := userlib/include/inceptionn/inceptionn.h userlib/src/inc_internal.
 
 MODEL_TEST_SUITES := codec-exhaustive golden stream frame integrity fuzz-quick
 SUITES_model += $(MODEL_TEST_SUITES)
-# one core each, programs of all: make test runs them side by side
+# one core each: make test runs them side by side
 TEST_PAIRED += golden stream frame integrity
 DESC_codec-exhaustive := every float32 bit pattern at eb=10, strides at eb 1/6/8/12/126 (-O2, UBSan, threads)
 DESC_golden := the vectors of docs/codec.md and docs/wire-format.md, byte for byte
