@@ -22,14 +22,12 @@ SAN_FLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 # N failed"), each with a one-line DESC_<name> beside its rule; `make
 # test-<part>` runs them, `make test` runs all, `make help` lists them.
 # BENCH_TARGETS are built (or, when phony, run) before BENCH_RUNS, which
-# `make bench` runs one after another. TEST_BUILD: programs the suites run
-# that `all` does not build; make test builds them with `all`, one job per
-# core. TEST_PAIRED: suites that use one core and share no output file;
-# make test runs those side by side, one per core (scripts/run-tests.sh
-# builds their prerequisites first).
+# `make bench` runs one after another. TEST_PAIRED: suites that use one
+# core and share no output file; make test runs those side by side, one
+# per core (scripts/run-tests.sh builds their prerequisites first, with
+# one make).
 ALL_TARGETS  :=
 TEST_SUITES  :=
-TEST_BUILD   :=
 TEST_PAIRED  :=
 BENCH_TARGETS :=
 BENCH_RUNS   :=
@@ -81,11 +79,11 @@ print-test-suites:
 # Every suite of every part (and any a fragment adds to TEST_SUITES
 # directly); scripts/run-tests.sh runs them and sums their result lines.
 TEST_SUITES += $(foreach p,$(PARTS),$(SUITES_$(p)))
-# the build one job per core (the Verilated models take most of it); the
-# one-core suites of TEST_PAIRED side by side, then the rest one after
-# another
+# the build one job per core (the Verilated tops take most of it); the
+# one-core suites of TEST_PAIRED side by side (their Verilated models
+# built first, one job per core), then the rest one after another
 test: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) all $(TEST_BUILD)
+	@$(MAKE) --no-print-directory -j$$(nproc) all
 	@INC_TEST_PAIRED="$(TEST_PAIRED)" scripts/run-tests.sh $(TEST_SUITES)
 
 # make test-<part>: that part's suites (make test-rtl: the same as test-sim);

@@ -50,7 +50,6 @@ $(RX_SIMDIR)/$(1)/V$(1): $(RX_SIMDIR)/$(1)/tblib.a $(3) $(4) sim/common/inc_vshe
 	$(call inc_verilator,$(RX_SIMDIR)/$(1),V$(1),$(2),$$(RX_VFLAGS) $(RX_VPARAMS_$(1)),\
 		$(filter %.v,$(3)) $(abspath $(4)) $(abspath $(RX_SIMDIR)/$(1)/tblib.a) $(RX_VLIBS_$(1)),\
 		$(RX_SIMDIR)/$(1)/build.log)
-TEST_BUILD += $(RX_SIMDIR)/$(1)/V$(1)
 $(RX_SIMDIR)/$(1)/tblib.a: $(RX_TB_CSRCS) $(RX_TB_EXTRA_$(1)) $(wildcard sim/*.h) $(MODEL_HDRS) \
                            $(wildcard sim/common/*.h) tests/common/inc_framegen.h tests/common/inc_integrity.h
 endef

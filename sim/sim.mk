@@ -24,8 +24,7 @@ include sim/top.mk
 
 # The simulations of make test: each runs one model on one core, side by
 # side (the lint and formal-quick use both cores; the synthesis suites
-# run Yosys themselves). The models are in TEST_BUILD, so make test builds
-# them with all.
+# run Yosys themselves).
 TEST_PAIRED += regmap tx-units tx-engine-quick tx-engine-w512-quick tx-icarus \
 	rx-engine-quick rx-reset rx-flips rx-engine-w512-quick rx-reset-w512 rx-flips-w512 \
 	rx-units rx-units-1beat rx-icarus loopback-quick csr loopback-w512-quick csr-w512 \

@@ -80,7 +80,6 @@ $(BIN)/inc-rtl-pcap-w512: $(RX_SIMDIR)/rtl_pcap_w512/Vrtl_pcap_w512
 ALL_TARGETS += $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512
 
 .PHONY: test-rtl-pcap
-TEST_BUILD += $(BIN)/inc-pcap $(BUILD)/tests/padded
 test-rtl-pcap: $(BIN)/inc-rtl-pcap $(BIN)/inc-rtl-pcap-w512 $(BIN)/inc-pcap $(BUILD)/tests/padded
 	@sim/top_rtl_pcap_test.sh
 
@@ -106,7 +105,6 @@ ALL_TARGETS += $(BUILD)/userlib-test/nic-switch-rtl
 # --- power-up: random initial state, reset held ----------------------------
 # $(call inc_powerup,DIR,VERILATOR_PARAMS)
 define inc_powerup
-TEST_BUILD += $(1)/Vpowerup
 $(1)/Vpowerup: $(TOP_RTL) sim/powerup_tb.cpp
 	@mkdir -p $$(@D)
 	$(call inc_verilator,$(1),Vpowerup,inc_offload_top,-j $(VERILATOR_JOBS) --x-initial unique --x-assign unique $(2) --prefix Vpowerup \

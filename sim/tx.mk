@@ -34,7 +34,6 @@ $(SIM_COMMON_LIB): $(SIM_COMMON_OBJS)
 # C++ shell and the C objects, linked with $(SIM_COMMON_LIB) and the model.
 # VPARAMS_NAME adds Verilator options (parameters: -GDATA_WIDTH=512).
 define inc_verilate
-TEST_BUILD += $(SIM_BUILD)/$(1)/V$(2)
 $(SIM_BUILD)/$(1)/V$(2): $(3) $(4) $(5) $(SIM_COMMON_LIB) $(LIB)/libincmodel.a sim/common/inc_vshell.h
 	@mkdir -p $(SIM_BUILD)/$(1) && rm -f $$@
 	$(call inc_verilator,$(SIM_BUILD)/$(1),V$(2),$(2),-j $(VERILATOR_JOBS) --trace-fst $(VERILATOR_FLAGS) $(VPARAMS_$(1)) \
@@ -115,7 +114,6 @@ $(INC_ICARUS_GEN): sim/common/inc_icarus_gen.c $(SIM_COMMON_LIB) $(LIB)/libincmo
 # $(call inc_icarus,SIDE,RTL): test-SIDE-icarus (SIDE tx or rx) runs the bench
 # on the SIDE engine (sources RTL) in $(SIM_BUILD)/SIDE_icarus.
 define inc_icarus
-TEST_BUILD += $(SIM_BUILD)/$(1)_icarus/exp.hex $(SIM_BUILD)/$(1)_icarus/tb.vvp
 $(SIM_BUILD)/$(1)_icarus/exp.hex: $(INC_ICARUS_GEN)
 	@mkdir -p $$(@D)
 	cd $$(@D) && $(abspath $(INC_ICARUS_GEN)) $(1) 2>gen.log
