@@ -549,6 +549,11 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("alexnet", "x50s1r6b128paw4xk", 1),
          ("vgg16", "ddpb128aw4e2", 2), ("vgg16", "x50s1r6b128paw4e2ka", 2),
          ("vgg16", "x50s1r6b128paw4e2", 1),
+         # alexnet's seed 1 with the kernels uncompressed ended 0.09 below
+         # DDP (the defaults 0.18): the same bound on seed 2, where the
+         # defaults end 0.79 below, splits that gap between the kernels
+         # and the linear layers
+         ("alexnet", "x50s1r6b128paw4xk", 2),
          ("alexnet", "x50s1r6b128paw4", 2), ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1),
          ("x10s1r6p", 3),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
