@@ -554,10 +554,6 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # defaults end 0.79 below, splits that gap between the kernels
          # and the linear layers
          ("alexnet", "x50s1r6b128paw4xk", 2),
-         # seed 2's bound ran level with DDP to iteration 232 (81.85 against
-         # 82.17 %, the defaults 79.67): seed 3's completes the bound over
-         # the three seeds the defaults have
-         ("alexnet", "x50s1r6b128paw4xk", 3),
          ("alexnet", "x50s1r6b128paw4", 2), ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1),
          ("x10s1r6p", 3),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
