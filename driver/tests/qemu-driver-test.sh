@@ -60,8 +60,8 @@ port=$((20000 + $$ % 10000 * 2))
 # (text_poke_bp's int3, here net_get_random_once's in inet_ehashfn at the
 # first TCP connection) then traps with no patch in progress, "Oops:
 # int3", and the VM panics; seen once on 6.12, the module in no frame.
-# Taking turns costs nothing here: both kernels' tests take 64-72 s on a
-# 2-core host either way.
+# Taking turns costs nothing here: both kernels' tests take about a minute on a
+# 2-core host either way (64-74 s measured).
 nice timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 \
 	-accel tcg,thread=single -machine q35 -cpu max -smp 2 -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio \
