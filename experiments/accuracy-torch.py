@@ -381,6 +381,13 @@ COMMS = {
     "x50s1r6b128paw4xk": DEFAULTS + B128 + ["--scale-prime", "--exempt", "vectors+kernels"]
     + ADAMW4,
     "x50s1r6b128paw4k1": DEFAULTS + B128 + ["--scale-prime", "--kernel-ratio", "1"] + ADAMW4,
+    # pacing was judged (x50s1r6b128paw4q) while the kernels at target 6
+    # cost 3.4 points; with them at target 1 what remains (seed 2: 0.79
+    # below DDP, 0.80 with the kernels uncompressed) is the linear layers',
+    # where Adam's 1/sqrt(k) from the bursts (experiments/adam-bursts.py)
+    # would act: the defaults paced
+    "x50s1r6b128paw4k1q": DEFAULTS + B128 + ["--scale-prime", "--kernel-ratio", "1", "--pace"]
+    + ADAMW4,
     # at target 1 the kernels still cost (seed 2 0.79 below DDP, 4-5 points
     # behind at iteration 87 on both seeds); uncompressed they do not, but
     # count 4.3 % of the values at 32 bits (6.9x with the rest at target
@@ -554,7 +561,14 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # defaults end 0.79 below, splits that gap between the kernels
          # and the linear layers
          ("alexnet", "x50s1r6b128paw4xk", 2),
-         ("alexnet", "x50s1r6b128paw4", 2), ("x10s1r6p", 2), ("resnet50", "x10s1r6b128wp", 1),
+         ("alexnet", "x50s1r6b128paw4", 2), ("x10s1r6p", 2),
+         # networks the defaults were not decided on, DDP and the defaults
+         # on this host's path: regnet_x_400mf (its DDP run of seed 1 was
+         # made before BLAS_CORE), densenet121 (none before)
+         ("regnet_x_400mf", "ddpre", 1), ("regnet_x_400mf", "x50s1r6p", 1),
+         ("alexnet", "x50s1r6b128paw4k1q", 2),
+         ("resnet50", "x10s1r6b128wp", 1),
+         ("densenet121", "ddpre", 1), ("densenet121", "x50s1r6p", 1),
          ("x10s1r6p", 3),
          ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
          ("alexnet", "x50s1r6b128paw4", 3),
@@ -598,7 +612,7 @@ T3W_FROM = ("ddpb128wlr01", 1)
 # network's on the same schedule: the defaults against DDP where they were
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
-               "efficientnet_b0", "resnet34", "alexnet", "resnet50", "vgg16")
+               "efficientnet_b0", "resnet34", "densenet121", "alexnet", "resnet50", "vgg16")
 
 
 def t3_args(arch, eb):
@@ -1215,6 +1229,9 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                      "(exempt=\"vectors+kernels\")",
                 "x50s1r6b128paw4k1": "the defaults: the buckets of kernels at target 1 "
                                      "(kernel_ratio=1, what 'auto' chooses here)",
+                "x50s1r6b128paw4k1q": "the defaults (the kernels at target 1) with each held-back "
+                                      "value paced over as many iterations as it was held back "
+                                      "(pace=True)",
                 "x50s1r6b128paw4xk10": "the kernels uncompressed, the other buckets at target 10 "
                                        "(exempt=\"vectors+kernels\", scale_ratio=10)",
                 "x50s1r6b128paw4re": "the defaults again, on the host of the paced run "
@@ -1298,7 +1315,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128paw4n": AW4, "x50s1r6b128paw4d9": AW4,
             "x50s1r6b128paw4re": AW4, "x50s1r6pq": "ddpre",
             "x50s1r6b128paw4xk": AW4, "x50s1r6b128paw4k1": AW4,
-            "x50s1r6b128paw4xk10": AW4,
+            "x50s1r6b128paw4xk10": AW4, "x50s1r6b128paw4k1q": AW4,
             "x50s1r6b128paw4e2ka": "ddpb128aw4e2"}
 
 
