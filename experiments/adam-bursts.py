@@ -29,7 +29,8 @@ Adam's steps grow as the mean square it divides by falls, bursts or not.
 Pacing depends only on the delivered sums (every rank could do it alike)
 and averages less. The hook has it as pace=True; on alexnet under AdamW
 it does not close the defaults' gap to DDP (make accuracy-torch's
-x50s1r6b128paw4q, docs/results.md): the model's premise, a rate lost to
+x50s1r6b128paw4q, and x50s1r6b128paw4k1q with the kernels at target 1:
+wider with it, docs/results.md): the model's premise, a rate lost to
 the bursts, is not what costs that network.
 """
 import argparse
