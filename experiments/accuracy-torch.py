@@ -40,6 +40,9 @@ WORK = os.path.join(ROOT, "build", "accuracy-torch")
 QUIET = "/tmp/inc-quiet"
 SCRIPT = os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py")
 WORKERS = 4
+# a checkpoint also at the first progress line this long after the last:
+# vgg16's 200 iterations between checkpoints take about 37 minutes here
+CHECKPOINT_MINUTES = 15
 EXIT_GRACE_S = 120      # a run whose log has its summary is ended this long after
 # OpenBLAS's kernels for every run started from now on (OPENBLAS_CORETYPE):
 # its choice by the CPU is what parted two hosts' runs of the same seed
@@ -796,6 +799,9 @@ def run_one(name, args):
     if os.path.exists(blas):        # else a run started before BLAS_CORE: the CPU's choice
         with open(blas) as f:
             env["OPENBLAS_CORETYPE"] = f.read().strip()
+    with open(os.path.join(snap, "train_torchvision.py")) as f:
+        if "--checkpoint-minutes" in f.read():      # not in a run begun before it was there
+            args = args + ["--checkpoint-minutes", str(CHECKPOINT_MINUTES)]
     cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir", os.path.join(d, "torchrun"),
            "--nproc_per_node", str(WORKERS), "--master_port", str(free_port()),
            os.path.join(snap, "train_torchvision.py")] + args + \

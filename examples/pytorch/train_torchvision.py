@@ -24,7 +24,9 @@ the host's CPU (cpu_id) and the BLAS kernels in use (blas_core). Each of
 the --workers' ranks takes its share of every global batch.
 
 --checkpoint DIR makes the run resumable: every --checkpoint-every
-iterations and at the end of every epoch each rank writes its state (model,
+iterations, at the end of every epoch and, with --checkpoint-minutes M, at
+the first progress line M minutes after the last checkpoint (rank 0's clock
+decides for all ranks) each rank writes its state (model,
 optimizer, the communication hook's state: error-feedback residuals and
 scaling, PowerSGD's error and warm-start state), and a restarted run with
 the same arguments continues from the last complete checkpoint, with the
@@ -258,6 +260,15 @@ def save_checkpoint(a, rank, it, ddp, opt, sched, state, kind, clock):
     dist.barrier()
 
 
+def checkpoint_due(since, minutes):
+    """Whether --checkpoint-minutes have passed since the monotonic time
+    SINCE, by rank 0's clock: every rank must checkpoint at the same
+    iteration (save_checkpoint's barriers), and each rank's clock differs."""
+    flag = torch.tensor([int(time.monotonic() - since >= 60 * minutes)])
+    dist.broadcast(flag, 0)
+    return bool(flag.item())
+
+
 def load_checkpoint(a, rank):
     if not a.checkpoint:
         return None
@@ -446,6 +457,10 @@ def parse():
     ap.add_argument("--log-every", type=int, default=20, help="iterations between progress lines")
     ap.add_argument("--checkpoint", help="directory for checkpoints (resume from it when present)")
     ap.add_argument("--checkpoint-every", type=int, default=200)
+    ap.add_argument("--checkpoint-minutes", type=float, default=0,
+                    help="also checkpoint at the first progress line (--log-every) this many "
+                         "minutes after the last checkpoint: what a stop can lose on a network "
+                         "whose --checkpoint-every iterations take long (0: off)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--save-weights", metavar="ITER:PATH",
                     help="rank 0 writes the model's weights (its state_dict) after iteration ITER "
@@ -465,6 +480,10 @@ def parse():
         ap.error("--lr-warmup: epochs >= 0")
     if a.eval_samples < 0:
         ap.error("--eval-samples: N >= 0 (0: the whole test set)")
+    if a.checkpoint_every < 1 or a.log_every < 1:
+        ap.error("--checkpoint-every and --log-every: iterations >= 1")
+    if a.checkpoint_minutes < 0:
+        ap.error("--checkpoint-minutes: minutes >= 0 (0: off)")
     a.save_at = None
     if a.save_weights:
         at, _, path = a.save_weights.partition(":")
@@ -620,6 +639,7 @@ def main():
     # the progress line's rate: over the last logged window, so that a run
     # paused (SIGSTOP) or slowed for a while shows its rate again at once
     t_run, it0 = time.monotonic(), start
+    t_ckpt = t_run
     loss = torch.zeros(())
     for it in range(start, total):
         t0 = time.monotonic()
@@ -669,9 +689,12 @@ def main():
             if rank == 0:
                 print("%s: iter %d test accuracy %.2f %% loss %.4f" % (PROG, done, acc, tl),
                       flush=True)
-        if a.checkpoint and done < total and (done % a.checkpoint_every == 0
-                                              or done % order.per_epoch == 0):
+        if a.checkpoint and done < total and (
+                done % a.checkpoint_every == 0 or done % order.per_epoch == 0
+                or (a.checkpoint_minutes > 0 and done % a.log_every == 0
+                    and checkpoint_due(t_ckpt, a.checkpoint_minutes))):
             save_checkpoint(a, rank, done, ddp, opt, sched, state, kind, clock)
+            t_ckpt = time.monotonic()
 
     acc, tl = (None, None) if a.no_eval else evaluate(model, test_x, test_y, a.input_size, rank,
                                                       workers)
