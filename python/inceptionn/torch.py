@@ -13,9 +13,9 @@ or, as PyTorch's own hooks are registered:
     ddp.register_comm_hook(state, inct.inceptionn_hook)
 
 The defaults are the configuration measured closest to DDP's accuracy at
-8x or more on the networks tried (resnet18 0.10 points behind over 3
-seeds, shufflenet_v2 0.22 on 1; mobilenet_v2 not within 0.5:
-docs/results.md, "Equal accuracy by default"): in the modes with an
+8x or more on the networks tried (the gap per network, over seeds, in
+docs/pytorch.md; how they were decided in docs/results.md, "Equal
+accuracy by default"): in the modes with an
 error bound, 50 uncompressed iterations, then error feedback (one residual
 per bucket) and adaptive scaling (one libinceptionn scaling state per
 bucket, one exponent per parameter of the bucket, chosen from the previous
