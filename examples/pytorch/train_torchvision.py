@@ -23,6 +23,12 @@ EPYC's run bit for bit (docs/pytorch.md). The log's config record names
 the host's CPU (cpu_id) and the BLAS kernels in use (blas_core). Each of
 the --workers' ranks takes its share of every global batch.
 
+--log FILE writes JSON lines: a config record, every --log-every iterations
+an "iter" record (training loss, lr, grad_norm: the L2 norm of the gradient
+the optimizer stepped with, and with the hook its cumulative values, class
+shares and the scaling's least / median / largest exponent), an "eval"
+record per evaluation and a summary.
+
 --checkpoint DIR makes the run resumable: every --checkpoint-every
 iterations, at the end of every epoch and, with --checkpoint-minutes M, at
 the first progress line M minutes after the last checkpoint (rank 0's clock
@@ -509,6 +515,15 @@ def kernel_ratio(v):
         raise argparse.ArgumentTypeError("'auto', 'off' or a target ratio, got %r" % v)
 
 
+def grad_norm(model):
+    """The L2 norm of the gradient the optimizer stepped with (DDP's
+    average, or the hook's), in float64: the same on every rank."""
+    with torch.no_grad():
+        sq = sum(float(p.grad.double().square().sum()) for p in model.parameters()
+                 if p.grad is not None)
+    return sq ** 0.5
+
+
 def main():
     import torchvision
     a = parse()
@@ -668,7 +683,7 @@ def main():
                 more = {"values": st["values"], "classes": st.get("classes"),
                          "scale_exponents": st.get("scale_exponents")}
             record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
-                   lr=sched.get_last_lr()[0], **more)
+                   lr=sched.get_last_lr()[0], grad_norm=grad_norm(model), **more)
             if rank == 0:
                 now = time.monotonic()
                 rate = (done - it0) / max(1e-9, now - t_run)
