@@ -682,8 +682,10 @@ def main():
                 st = state.stats()
                 more = {"values": st["values"], "classes": st.get("classes"),
                          "scale_exponents": st.get("scale_exponents")}
+            # a pass over every gradient: only where the record is written
             record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
-                   lr=sched.get_last_lr()[0], grad_norm=grad_norm(model), **more)
+                   lr=sched.get_last_lr()[0], grad_norm=grad_norm(model) if log else None,
+                   **more)
             if rank == 0:
                 now = time.monotonic()
                 rate = (done - it0) / max(1e-9, now - t_run)
