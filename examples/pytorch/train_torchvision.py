@@ -194,6 +194,8 @@ def make_comm(a, ddp, model):
         kw["ratio_floor"] = a.ratio_floor
     if a.scale_step is not None:
         kw["scale_step"] = a.scale_step
+    if a.scale_patience is not None:
+        kw["scale_patience"] = a.scale_patience
     if a.scale_part is not None:
         kw["scale_part"] = a.scale_part
     if a.scale_prime is not None:
@@ -422,6 +424,10 @@ def parse():
     ap.add_argument("--scale-step", type=int, default=None,
                     help="inceptionn: the most a bucket's scaling exponents move per call "
                          "(0: any; default: the hook's)")
+    ap.add_argument("--scale-patience", type=int, default=None,
+                    help="inceptionn: the calls in a row that must ask a bucket's scaling "
+                         "exponent to move the same way before it moves (1: at once; default: "
+                         "the hook's)")
     ap.add_argument("--scale-part", type=int, default=None,
                     help="inceptionn: the most values of a parameter one scaling exponent "
                          "covers (default: the hook's, one per parameter)")

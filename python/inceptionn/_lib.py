@@ -135,8 +135,14 @@ _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), 
 _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
 _scale_set_step = _declare("inc_scale_set_step", c_int, [c_void_p, c_int])
+_scale_set_patience = _declare("inc_scale_set_patience", c_int, [c_void_p, c_int])
+_scale_get_runs = _declare("inc_scale_get_runs", c_int,
+                           [c_void_p, ctypes.POINTER(c_int), c_size_t])
+_scale_set_runs = _declare("inc_scale_set_runs", c_int,
+                           [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_prime = _declare("inc_scale_prime", c_int, [c_void_p, c_void_p, c_size_t, c_uint, c_int])
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
+SCALE_PATIENCE_MAX = 64                  # INC_SCALE_PATIENCE_MAX
 
 
 def strerror(code):
@@ -211,9 +217,10 @@ class Scale:
     parts ending at ends (the last one the call's count), target ratio
     (0: the library's default), policy "balanced" (inc_scale_create) or
     "each" (inc_scale_create_each), step: the most an exponent moves per
-    call (inc_scale_set_step; 0: any)."""
+    call (inc_scale_set_step; 0: any), patience: the calls in a row that
+    must ask an exponent to move (inc_scale_set_patience; 0, 1: one)."""
 
-    def __init__(self, ends, ratio=0.0, policy="balanced", step=0):
+    def __init__(self, ends, ratio=0.0, policy="balanced", step=0, patience=0):
         p = c_void_p()
         arr = (c_size_t * len(ends))(*ends)
         make = {"balanced": _scale_create, "each": _scale_create_each}[policy]
@@ -221,6 +228,8 @@ class Scale:
         self._p = p
         if step:
             check(_scale_set_step(p, int(step)), "inc_scale_set_step")
+        if patience:
+            check(_scale_set_patience(p, int(patience)), "inc_scale_set_patience")
         self.ends = list(ends)
         self.ratio = ratio
 
@@ -237,6 +246,18 @@ class Scale:
     def set_exponents(self, e):
         arr = (c_int * len(e))(*e)
         check(_scale_set(self._p, arr, len(e)), "inc_scale_set")
+
+    def runs(self):
+        """Per part, the calls in a row that asked it to move (+ finer,
+        - coarser): with the exponents, a patient state's checkpoint."""
+        n = _scale_parts(self._p)
+        arr = (c_int * n)()
+        check(_scale_get_runs(self._p, arr, n), "inc_scale_get_runs")
+        return list(arr)
+
+    def set_runs(self, run):
+        arr = (c_int * len(run))(*run)
+        check(_scale_set_runs(self._p, arr, len(run)), "inc_scale_set_runs")
 
     def prime(self, address, count, error_bound, ranks):
         """Exponents from a lossless sum of every rank's values (count

@@ -105,7 +105,7 @@ class InceptionnState:
         self._ends = {}         # bucket index -> where its parameters end
         self._keys = {}         # id(parameter) -> key (order of first sight)
         self._key_refs = []
-        self._pool = {}         # parameter key -> (residual slice, exponent) between layouts
+        self._pool = {}         # parameter key -> (residual slice, exponent, run) between layouts
         self._primer = {}      # scale_prime: the warm-up's last sum per parameter key
         self.paces = {}         # pace: bucket index -> _Pace of its compressed values
         self._pace_pool = {}    # pace: parameter key -> (pending, left, since) between layouts
@@ -159,11 +159,13 @@ class InceptionnState:
             r, sc = self.residuals.get(i), self.scales.get(i)
             ends = self._ends[i]
             e = sc.exponents() if sc is not None else [0] * len(ends)
+            u = sc.runs() if sc is not None else [0] * len(e)
             at = 0
             for k, (a, b) in zip(keys, _spans(ends)):
                 m = len(_chunks(a, b, self.settings.get("scale_part")))
                 self._pool[k] = (r[a:b].clone() if r is not None else None,
-                                 e[at] if m == 1 else tuple(e[at:at + m]))
+                                 e[at] if m == 1 else tuple(e[at:at + m]),
+                                 u[at] if m == 1 else tuple(u[at:at + m]))
                 at += m
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
         for pace in self.paces.values():
@@ -200,27 +202,31 @@ class InceptionnState:
         if self.use_residual:
             residual = torch.zeros(n, dtype=torch.float32)
         part = self.settings.get("scale_part")
-        pends, e = [], []
+        pends, e, u = [], [], []
         pooled = bool(keys) and any(k in self._pool for k in keys)
         for j, (a, b) in enumerate(_spans(ends)):
             c = _chunks(a, b, part)
             pends += c
-            r_k, e_k = self._pool.pop(keys[j], (None, 0)) if keys else (None, 0)
+            r_k, e_k, u_k = self._pool.pop(keys[j], (None, 0, 0)) if keys else (None, 0, 0)
             if residual is not None and r_k is not None and r_k.numel() == b - a:
                 residual[a:b] = r_k
-            if isinstance(e_k, (tuple, list)) and len(e_k) == len(c):
-                e += list(e_k)
-            else:   # one exponent for the parameter (or its parts laid out otherwise)
-                e += [e_k if isinstance(e_k, int) else 0] * len(c)
+            for got, want in ((e_k, e), (u_k, u)):
+                if isinstance(got, (tuple, list)) and len(got) == len(c):
+                    want += list(got)
+                else:   # one for the parameter (or its parts laid out otherwise)
+                    want += [got if isinstance(got, int) else 0] * len(c)
         if self.use_scaling:
             if self._kernel_target() and _kernels(params):
                 self._kernel_buckets.add(index)
             else:
                 self._kernel_buckets.discard(index)
             scale = _lib.Scale(pends, self._target_of(index), self.settings["scaling"],
-                               self.settings.get("scale_step") or 0)
+                               self.settings.get("scale_step") or 0,
+                               self.settings.get("scale_patience") or 0)
             if any(e):
                 scale.set_exponents(e)
+            if any(u):
+                scale.set_runs(u)
             elif not pooled and keys and all(k in self._primer for k in keys):
                 # a new state after the warm-up: its exponents from the
                 # warm-up's last sum instead of 0 (scale_prime)
@@ -568,6 +574,7 @@ class InceptionnState:
         out["scale_ratio"] = self.settings["scale_ratio"]
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["scale_step"] = self.settings["scale_step"]
+        out["scale_patience"] = self.settings["scale_patience"]
         out["scale_prime"] = self.settings["scale_prime"]
         out["scale_ramp"] = self.settings["scale_ramp"]
         # the buckets' current scaling exponents: least, median, largest
@@ -628,9 +635,10 @@ class InceptionnState:
         iterations (a DDP backward returns with its buckets done)."""
         self._check_open()
         self._dissolve()
-        params = {k: {"residual": r, "exponent": e} for k, (r, e) in self._pool.items()}
+        params = {k: {"residual": r, "exponent": e, "run": u}
+                  for k, (r, e, u) in self._pool.items()}
         for k, (pending, left, since) in self._pace_pool.items():
-            params.setdefault(k, {"residual": None, "exponent": 0})["pace"] = \
+            params.setdefault(k, {"residual": None, "exponent": 0, "run": 0})["pace"] = \
                 {"pending": pending, "left": left, "since": since}
         since = None
         if self._floor_base is not None:
@@ -662,6 +670,8 @@ class InceptionnState:
             theirs["scale_prime"] = False if theirs.get("scaling") else None
         if "scale_ramp" not in theirs:  # states saved before the option: no ramp
             theirs["scale_ramp"] = 0 if theirs.get("scaling") else None
+        if "scale_patience" not in theirs:  # states saved before the option: not held
+            theirs["scale_patience"] = 1 if theirs.get("scaling") else None
         if "scale_step" not in theirs:  # states saved before the option: undamped
             theirs["scale_step"] = 0 if theirs.get("scaling") else None
         if mine != theirs:
@@ -672,7 +682,8 @@ class InceptionnState:
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
         self.iteration = int(sd.get("iteration", 0))
         self._pool = {int(k): (v["residual"].clone() if v["residual"] is not None else None,
-                               _exponent(v["exponent"])) for k, v in sd["params"].items()}
+                               _exponent(v["exponent"]), _exponent(v.get("run", 0)))
+                      for k, v in sd["params"].items()}
         self.paces = {}
         self._pace_pool = {int(k): tuple(v["pace"][f].clone() for f in ("pending", "left", "since"))
                            for k, v in sd["params"].items() if v.get("pace") is not None}
@@ -901,6 +912,14 @@ DEFAULT_EXEMPT = "vectors"
 # call between holding nearly every value back and sending them at 16 bits
 # (docs/results.md, "the scaling damped"); damped they stay level
 DEFAULT_SCALE_STEP = 1
+# scale_patience: a bucket's exponent moves only when this many calls in a
+# row asked it to move the same way (inc_scale_set_patience); 1: whenever
+# one asks. Damped by scale_step alone the exponents still alternate a
+# binade every call where a network's gradients are large (resnet50 and
+# densenet121 after the warm-up, resnet18 throughout): the sum of a finer
+# call carries what the coarser call before it held back and asks for a
+# coarser exponent, and so on (docs/results.md, "the damped scaling hunts")
+DEFAULT_SCALE_PATIENCE = 1
 # scale_prime: a bucket's scaling state starts from the warm-up's last sum
 # (inc_scale_prime) instead of exponent 0, which a damped state leaves one
 # binade a call, meanwhile holding back the values of the parts that need a
@@ -1016,7 +1035,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     """Call options: the library's defaults, then INC_* variables, then the
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
-    warmup = warmup_bound = exempt = floor = step = part = prime = ramp = None
+    warmup = warmup_bound = exempt = floor = step = part = prime = ramp = patience = None
     pace = False
     decay = kernel_ratio = None     # kernel_ratio: None (not given), "off", "auto" or a target
     if compression is not None:
@@ -1069,6 +1088,14 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "bucket's scaling exponents move per call, 0..128 (0: any), "
                                  "got %r" % (v,))
             step = v
+        elif k == "scale_patience":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                  or not 0 <= v <= _lib.SCALE_PATIENCE_MAX):
+                raise ValueError("scale_patience: None (DEFAULT_SCALE_PATIENCE) or the calls in "
+                                 "a row that must ask a bucket's scaling exponent to move the "
+                                 "same way before it moves, 0..%d (0, 1: one), got %r"
+                                 % (_lib.SCALE_PATIENCE_MAX, v))
+            patience = v
         elif k == "exempt":
             if not (v is None or v is False or isinstance(v, str) and v in _EXEMPT):
                 raise ValueError("exempt: None (the default: 'vectors' where the adaptive "
@@ -1125,7 +1152,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_part, scale_prime, scale_ramp, pace, residual_decay, "
+                            "scale_patience, scale_part, scale_prime, scale_ramp, pace, residual_decay, "
                             "kernel_ratio)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
@@ -1152,6 +1179,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if step and not use_scaling:
         raise ValueError("scale_step: damps the adaptive scaling, which is off (scaling=False, "
                          "scale_exp, or a mode without an error bound)")
+    if patience and patience > 1 and not use_scaling:
+        raise ValueError("scale_patience: holds the adaptive scaling's exponents, which is off "
+                         "(scaling=False, scale_exp, or a mode without an error bound)")
     if part is not None and not use_scaling:
         raise ValueError("scale_part: parts of the adaptive scaling, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
@@ -1205,6 +1235,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "exempt": None if exempt == "none" else exempt,
         "ratio_floor": float(floor) if floor is not None else None,
         "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
+        "scale_patience": (max(1, DEFAULT_SCALE_PATIENCE if patience is None else patience)
+                           if use_scaling else None),
         "scale_part": part if use_scaling else None,
         "scale_prime": (DEFAULT_SCALE_PRIME if prime is None else prime) if use_scaling else None,
         # ratio_floor steers the target itself: no default ramp beside it
@@ -1285,7 +1317,10 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       ratio is RATIO_SLACK times R), scale_step (the most binades a
       bucket's scaling exponents move from one call to the next,
       inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the
-      adaptive scaling is on), scale_part (None: one scaling exponent per
+      adaptive scaling is on), scale_patience (the calls in a row that must
+      ask a bucket's exponent to move the same way before it moves,
+      inc_scale_set_patience; None: DEFAULT_SCALE_PATIENCE, 1: at once),
+      scale_part (None: one scaling exponent per
       parameter; P: a parameter's values in parts of at most P, each with
       its own exponent), scale_prime (True: each bucket's scaling state
       starts from the last warm-up iteration's sum, inc_scale_prime,

@@ -515,6 +515,21 @@ def scaling():
            "scale_part=100: resumed at step 5 ends bit-identical (%s, not %s); %d parameters "
            "with an exponent per part, e.g. %s" % (whole_p[:12], whole[:12], len(many),
                                                   list(many[0])[:6] if many else None))
+    # scale_patience: an exponent moves only after two calls in a row asked
+    # it to; the calls that asked so far (the runs) cross a checkpoint
+    pt = dict(scale_patience=2)
+    whole_t, _, st_t = run(10, **pt)
+    runs_t = []
+    for at in (3, 4, 5, 6):
+        _, ck_t, _ = run(at, **pt)
+        runs_t.append(sum(1 for v in ck_t["comm"]["params"].values() if v["run"]))
+        if runs_t[-1]:
+            break
+    resumed_t, _, _ = run(10, resume=ck_t, **pt)
+    report(whole_t == resumed_t and whole_t != whole and runs_t[-1] and
+           st_t["scale_patience"] == 2,
+           "scale_patience=2: resumed at step %d (%d parameters with a run of asked moves) ends "
+           "bit-identical (%s, not %s)" % (at, runs_t[-1], whole_t[:12], whole[:12]))
     # scale_prime: the states start from the warm-up's last sums (3 warm
     # steps); a checkpoint at step 3 carries those sums to the resumed run
     pr = dict(warmup_iters=3, scale_prime=True)
@@ -799,6 +814,10 @@ def scaling():
                 dict(compression="software", residual_decay=1.5),
                 dict(compression="software", error_feedback=False, residual_decay=0.5),
                 dict(compression="software", scale_step=True),
+                dict(compression="software", scale_patience=-1),
+                dict(compression="software", scale_patience=65),
+                dict(compression="software", scale_patience=True),
+                dict(compression="software", scaling=False, scale_patience=2),
                 dict(compression="software", scale_prime=1),
                 dict(compression="software", scale_ramp=-1),
                 dict(compression="software", scale_ramp=True),

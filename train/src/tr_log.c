@@ -56,14 +56,15 @@ void tr_log_config(struct run *r)
 		"\"lr_gamma\":%g,\"momentum\":%g,\"weight_decay\":%g,\"iterations\":%ld,"
 		"\"seed\":%" PRIu64 ",\"params\":%zu,\"codec\":\"%s\",\"schedule\":\"%s\","
 		"\"error_feedback\":%s,\"scaling\":\"%s\",\"scale\":%d,\"scale_ratio\":%g,"
-		"\"warmup_iters\":%ld,\"warmup_error_bound\":%u,\"scale_step\":%d}\n",
+		"\"warmup_iters\":%ld,\"warmup_error_bound\":%u,\"scale_step\":%d,"
+		"\"scale_patience\":%d}\n",
 		tr_model_name(o), tr_scheme_name(o),
 		inc_compression_name((enum inc_compression)o->compression),
 		o->error_bound, o->truncate, r->c.workers, r->c.size, o->batch, o->sgd.lr,
 		o->sgd.step, o->sgd.gamma, o->sgd.momentum, o->sgd.decay, o->iterations,
 		o->seed, r->m.nparams, inc_codec_name(), r->sched->name,
 		r->s.ef ? "true" : "false", tr_scaling_name(o), o->scale, o->scale_ratio, o->warmup_iters,
-		o->warmup_error_bound, o->scale_step);
+		o->warmup_error_bound, o->scale_step, o->scale_patience);
 }
 
 void tr_log_eval(struct run *r, long it, double acc, double tloss)

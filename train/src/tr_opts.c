@@ -133,6 +133,9 @@ static const struct opt opts[] = {
 	  "the scaling's target compression ratio (default the library's, 8)" },
 	{ "scale-step", K_INT, F(scale_step), 0, 128, NULL, "S",
 	  "the scaling's exponents move at most S binades a call (default 0: any)" },
+	{ "scale-patience", K_INT, F(scale_patience), 0, INC_SCALE_PATIENCE_MAX, NULL, "P",
+	  "an exponent moves only when P calls in a row asked it to move the same way "
+	  "(default 0: at once)" },
 	{ "scale", K_INT, F(scale), 0, 30, NULL, "K",
 	  "headroom scaling: each layer's largest sum per worker in [2^-(K+1), 2^-K)" },
 	{ "warmup-iters", K_LONG, F(warmup_iters), 0, ALL, NULL, "N",
@@ -358,6 +361,9 @@ static int check(struct tr_opts *o, const unsigned char *given)
 		return tr_bad("--scale-ratio needs the scaling (--scaling balanced or each)");
 	if (o->scale_step && o->scaling == TR_SCALING_OFF)
 		return tr_bad("--scale-step needs the scaling (--scaling balanced, each or --scale K)");
+	if (o->scale_patience && o->scaling == TR_SCALING_OFF)
+		return tr_bad("--scale-patience needs the scaling (--scaling balanced, each or "
+			      "--scale K)");
 	if (given[find("warmup-iters")] && o->warmup_iters && (!c->lossy || o->truncate)) {
 		names(list, sizeof(list), offsetof(struct inc_compression_info, lossy));
 		return tr_bad("--warmup-iters needs a lossy compression mode (%s) and no "

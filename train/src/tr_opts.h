@@ -45,6 +45,7 @@ struct tr_opts {
 	int scale;                /* -1, or K: the headroom policy (--scale K) */
 	double scale_ratio;       /* the target ratio of balanced / each (0: the library's) */
 	int scale_step;           /* the most an exponent moves per call (0: any) */
+	int scale_patience;       /* calls in a row that must ask an exponent to move (0: one) */
 	long warmup_iters;        /* the first N iterations exchange lossless sums */
 	unsigned warmup_error_bound; /* 0, or E: those iterations through the plain
 				     * codec, values bounded by 2^-E */

@@ -154,6 +154,8 @@ uint64_t tr_config_hash(const struct run *r)
 			 o->warmup_error_bound);
 	if (o->scale_step)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "|ss%d", o->scale_step);
+	if (o->scale_patience > 1)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "|sp%d", o->scale_patience);
 	return tr_digest_bytes(buf, strlen(buf));
 }
 
@@ -223,6 +225,8 @@ int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale
 	     inc_scale_create(&s->scale[site], n, ends, r->o.scale_ratio);
 	if (!rc && r->o.scale_step)
 		rc = inc_scale_set_step(s->scale[site], r->o.scale_step);
+	if (!rc && r->o.scale_patience)
+		rc = inc_scale_set_patience(s->scale[site], r->o.scale_patience);
 	if (rc)
 		return rc;
 	s->scale_lo[site] = lo;

@@ -121,6 +121,7 @@ cases=(
 	"inc+sketch bucket, balanced scaling:--compression inc+sketch --schedule bucket --bucket-kb 256"
 	"software sync, WA algorithm, balanced scaling:--compression software"
 	"nic bucket, balanced scaling damped to 1 binade a call:--compression nic --schedule bucket --bucket-kb 256 --scale-step 1"
+	"software wfbp, balanced scaling damped, patience 2:--compression software --schedule wfbp --scale-step 1 --scale-patience 2"
 )
 i=0
 for c in "${cases[@]}"; do
@@ -224,6 +225,9 @@ fi
 "$train" --scale-step 1 --scaling off --compression software >"$tmp/r8.out" 2>&1
 [ $? -eq 2 ] && grep -q "scale-step" "$tmp/r8.out" && ok "--scale-step with --scaling off refused" \
 	|| ko "--scale-step with --scaling off: $(cat "$tmp/r8.out")"
+"$train" --scale-patience 2 --scaling off --compression software >"$tmp/r9.out" 2>&1
+[ $? -eq 2 ] && grep -q "scale-patience" "$tmp/r9.out" && ok "--scale-patience with --scaling off refused" \
+	|| ko "--scale-patience with --scaling off: $(cat "$tmp/r9.out")"
 "$train" --error-feedback --compression software --schedule gossip >"$tmp/r2.out" 2>&1
 [ $? -eq 2 ] && grep -q "gossip" "$tmp/r2.out" && ok "--error-feedback with gossip refused" \
 	|| ko "--error-feedback with gossip: $(cat "$tmp/r2.out")"

@@ -36,8 +36,10 @@ struct inc_scale {
 	double ratio;           /* BALANCED, EACH: the target ratio */
 	int headroom;           /* HEADROOM: K */
 	int step;               /* the most an exponent moves per call; 0: any */
+	int patience;           /* calls in a row that must ask for a move; 0, 1: one */
 	int *e;                 /* the exponents of the next call */
 	int *was;               /* nparts: the exponents of the call being chosen after */
+	int *run;               /* nparts: calls in a row that asked to move, + finer, - coarser */
 	uint64_t *hist;         /* nparts x HIST_BINS: the last sum's exponents */
 	int *top;               /* nparts: its largest finite exponent, -1: none */
 };
@@ -68,6 +70,7 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 	s->headroom = headroom;
 	s->e = calloc(nparts, sizeof(*s->e));
 	s->was = calloc(nparts, sizeof(*s->was));
+	s->run = calloc(nparts, sizeof(*s->run));
 	s->hist = calloc(nparts * HIST_BINS, sizeof(*s->hist));
 	s->top = calloc(nparts, sizeof(*s->top));
 	if (ends) {
@@ -75,7 +78,7 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 		if (s->ends)
 			memcpy(s->ends, ends, nparts * sizeof(*s->ends));
 	}
-	if (!s->e || !s->was || !s->hist || !s->top || (ends && !s->ends)) {
+	if (!s->e || !s->was || !s->run || !s->hist || !s->top || (ends && !s->ends)) {
 		inc_scale_destroy(s);
 		return INC_E_NOMEM;
 	}
@@ -105,6 +108,7 @@ void inc_scale_destroy(struct inc_scale *s)
 	free(s->ends);
 	free(s->e);
 	free(s->was);
+	free(s->run);
 	free(s->hist);
 	free(s->top);
 	free(s);
@@ -154,10 +158,41 @@ int inc_scale_set_step(struct inc_scale *s, int step)
 	return 0;
 }
 
+int inc_scale_set_patience(struct inc_scale *s, int calls)
+{
+	if (!s || calls < 0 || calls > INC_SCALE_PATIENCE_MAX)
+		return INC_E_ARG;
+	s->patience = calls;
+	return 0;
+}
+
+int inc_scale_get_runs(const struct inc_scale *s, int *run, size_t n)
+{
+	if (!s || !run || n < s->nparts)
+		return INC_E_ARG;
+	memcpy(run, s->run, s->nparts * sizeof(*run));
+	return (int)s->nparts;
+}
+
+int inc_scale_set_runs(struct inc_scale *s, const int *run, size_t n)
+{
+	size_t i;
+
+	if (!s || !run || n != s->nparts)
+		return INC_E_ARG;
+	for (i = 0; i < n; i++)
+		if (run[i] < -INC_SCALE_PATIENCE_MAX || run[i] > INC_SCALE_PATIENCE_MAX)
+			return INC_E_ARG;
+	memcpy(s->run, run, n * sizeof(*run));
+	return 0;
+}
+
 void inc_scale_reset(struct inc_scale *s)
 {
-	if (s)
-		memset(s->e, 0, s->nparts * sizeof(*s->e));
+	if (!s)
+		return;
+	memset(s->e, 0, s->nparts * sizeof(*s->e));
+	memset(s->run, 0, s->nparts * sizeof(*s->run));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -479,6 +514,27 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 				continue;
 			s->e[i] = clamp(-ilogbf(mx) - 1 - s->headroom, -64, cap);
 		}
+	}
+	/* patience: a part moves only when as many calls in a row as the
+	 * patience asked it to move the same way. The sum of a call at a finer
+	 * exponent than the last one carries what that one held back, so it
+	 * asks for a coarser exponent; the coarser call's sum, most of its
+	 * values held back, asks for a finer one: alone, each choice answers
+	 * the previous and the exponents swing a binade every call. The
+	 * overflow cap is obeyed at once. */
+	for (i = 0; i < s->nparts; i++) {
+		int d = (s->e[i] > s->was[i]) - (s->e[i] < s->was[i]);
+
+		if (lossless || !d)
+			s->run[i] = 0;
+		else if ((s->run[i] > 0) == (d > 0) && s->run[i])
+			s->run[i] = clamp(s->run[i] + d, -INC_SCALE_PATIENCE_MAX,
+					  INC_SCALE_PATIENCE_MAX);
+		else
+			s->run[i] = d;
+		if (!lossless && s->patience > 1 && d && abs(s->run[i]) < s->patience)
+			s->e[i] = s->top[i] >= 0 ? clamp(s->was[i], -64, overflow_cap(s->top[i]))
+						 : s->was[i];
 	}
 	/* at most step binades from the exponents of the call just made, but
 	 * never above the overflow cap: a choice made from one sum, whose

@@ -359,6 +359,138 @@ static void step(void)
 	free(sum);
 }
 
+/* sum[0, N): the same shape of values, the largest near 2^top2 */
+static void shaped(float *sum, int top2)
+{
+	int i;
+
+	for (i = 0; i < N; i++)
+		sum[i] = ldexpf(1.0f + (float)(i % 5) / 8, top2 - i % 9);
+}
+
+/* inc_scale_set_patience: sums that alternate between asking for a finer
+ * and a coarser exponent swing a damped state a binade every call and
+ * leave a patient one where it is; a request repeated moves a patient
+ * state after `patience` calls, then every call; the runs of requests
+ * are the state a checkpoint needs besides the exponents; the overflow
+ * cap binds at once. */
+static void patience(void)
+{
+	float *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b));
+	struct inc_scale *imp, *pat, *copy, *fresh;
+	int e0, e, ea, eb_, run, k, swings = 0, moved = 0, first = -1, same = 1, differ = 0;
+
+	shaped(a, -20);         /* asks for a fine exponent */
+	shaped(b, -18);         /* the same values 4x larger: two binades coarser */
+	CHECK(inc_scale_create(&imp, 1, NULL, 8) == 0 && inc_scale_create(&pat, 1, NULL, 8) == 0,
+	      "create");
+	inc_scale_update(imp, a, N, EB, 4);
+	inc_scale_get(imp, &ea, 1);
+	inc_scale_update(imp, b, N, EB, 4);
+	inc_scale_get(imp, &eb_, 1);
+	CHECK(ea == eb_ + 2, "the sums ask for exponents two binades apart: %d, %d", ea, eb_);
+	CHECK(inc_scale_set_step(imp, 1) == 0 && inc_scale_set_step(pat, 1) == 0 &&
+	      inc_scale_set_patience(pat, 2) == 0, "step 1, patience 2");
+	CHECK(inc_scale_set(imp, &ea, 1) == 0 && inc_scale_set(pat, &ea, 1) == 0, "set");
+	for (k = 0; k < 20; k++) {
+		int before;
+
+		inc_scale_get(imp, &before, 1);
+		inc_scale_update(imp, k % 2 ? a : b, N, EB, 4);
+		inc_scale_get(imp, &e, 1);
+		swings += e != before;
+		inc_scale_update(pat, k % 2 ? a : b, N, EB, 4);
+		inc_scale_get(pat, &e, 1);
+		moved += e != ea;
+	}
+	CHECK(swings == 20, "alternating sums, step 1: the exponent moves every call (%d of 20)",
+	      swings);
+	CHECK(moved == 0, "patience 2: it stays at %d (%d calls elsewhere)", ea, moved);
+
+	/* b again and again: a patient state waits one call, then moves a
+	 * binade a call (the run goes on) until it is there */
+	CHECK(inc_scale_set(pat, &ea, 1) == 0 && inc_scale_set_runs(pat, (int[]){ 0 }, 1) == 0, "set");
+	for (k = 0; k < 6; k++) {
+		inc_scale_update(pat, b, N, EB, 4);
+		inc_scale_get(pat, &e, 1);
+		if (first < 0 && e != ea)
+			first = k;
+	}
+	CHECK(first == 1 && e == eb_, "repeated, the request moves it from the second call (%d) and "
+	      "it reaches %d (%d)", first, eb_, e);
+	inc_scale_get_runs(pat, &run, 1);
+	CHECK(run == 0, "there, no call asks to move: run %d", run);
+
+	/* a checkpoint: exponents and runs continue as the state does; the
+	 * exponents alone do not */
+	CHECK(inc_scale_create(&copy, 1, NULL, 8) == 0 && inc_scale_create(&fresh, 1, NULL, 8) == 0 &&
+	      inc_scale_set_step(copy, 1) == 0 && inc_scale_set_patience(copy, 2) == 0 &&
+	      inc_scale_set_step(fresh, 1) == 0 && inc_scale_set_patience(fresh, 2) == 0, "create");
+	CHECK(inc_scale_set(pat, &ea, 1) == 0, "set");
+	inc_scale_update(pat, b, N, EB, 4);     /* one call asked coarser: held */
+	inc_scale_get(pat, &e0, 1);
+	inc_scale_get_runs(pat, &run, 1);
+	CHECK(e0 == ea && run == -1, "one request held: exponent %d, run %d", e0, run);
+	inc_scale_set(copy, &e0, 1);
+	inc_scale_set_runs(copy, &run, 1);
+	inc_scale_set(fresh, &e0, 1);
+	for (k = 0; k < 4; k++) {
+		int ec, ef;
+
+		inc_scale_update(pat, b, N, EB, 4);
+		inc_scale_update(copy, b, N, EB, 4);
+		inc_scale_update(fresh, b, N, EB, 4);
+		inc_scale_get(pat, &e, 1);
+		inc_scale_get(copy, &ec, 1);
+		inc_scale_get(fresh, &ef, 1);
+		same &= ec == e;
+		differ |= ef != e;
+	}
+	CHECK(same && differ, "restored with its runs the state continues bit for bit (%d), with "
+	      "its exponents alone it does not (%d)", same, differ);
+
+	/* the overflow cap binds whatever the patience */
+	{
+		float *big = malloc(N * sizeof(*big));
+		int i, hi = 64;
+
+		for (i = 0; i < N; i++)
+			big[i] = ldexpf(1.0f, 120);
+		inc_scale_set_patience(pat, 8);
+		inc_scale_set(pat, &hi, 1);
+		inc_scale_update(pat, big, N, EB, 4);
+		inc_scale_get(pat, &e, 1);
+		CHECK(e <= 254 - 8 - (127 + 120), "a sum near 2^120 at exponent 64, patience 8: capped "
+		      "to %d at once, got %d", 254 - 8 - (127 + 120), e);
+		free(big);
+	}
+	/* a lossless sum primes at once and clears the runs */
+	inc_scale_set_runs(pat, (int[]){ -3 }, 1);
+	CHECK(inc_scale_prime(pat, a, N, EB, 4) == 0, "prime");
+	inc_scale_get(pat, &e, 1);
+	inc_scale_get_runs(pat, &run, 1);
+	CHECK(e == ea && run == 0, "primed at patience 8: exponent %d (the choice %d), run %d", e, ea,
+	      run);
+	inc_scale_set_runs(pat, (int[]){ 5 }, 1);
+	inc_scale_reset(pat);
+	inc_scale_get_runs(pat, &run, 1);
+	CHECK(run == 0, "reset clears the runs: %d", run);
+	CHECK(inc_scale_set_patience(pat, -1) == INC_E_ARG &&
+	      inc_scale_set_patience(pat, INC_SCALE_PATIENCE_MAX + 1) == INC_E_ARG &&
+	      inc_scale_set_patience(NULL, 2) == INC_E_ARG && inc_scale_set_patience(pat, 0) == 0 &&
+	      inc_scale_set_runs(pat, (int[]){ INC_SCALE_PATIENCE_MAX + 1 }, 1) == INC_E_ARG &&
+	      inc_scale_set_runs(pat, (int[]){ 0, 0 }, 2) == INC_E_ARG &&
+	      inc_scale_get_runs(pat, &run, 0) == INC_E_ARG && inc_scale_get_runs(NULL, &run, 1) ==
+	      INC_E_ARG, "patience -1, above the most and no state, runs out of range or of the "
+	      "wrong count refused, patience 0 taken");
+	inc_scale_destroy(imp);
+	inc_scale_destroy(pat);
+	inc_scale_destroy(copy);
+	inc_scale_destroy(fresh);
+	free(a);
+	free(b);
+}
+
 /* inc_scale_prime: a damped state primed with a lossless sum starts at the
  * undamped choice (no step-by-step climb), and the sum's zeros are zeros,
  * not values held back below the bound: a part of nothing but zeros keeps
@@ -412,6 +544,7 @@ int main(void)
 	targets();
 	set_ratio();
 	step();
+	patience();
 	prime();
 	all_zero_part();
 	zeros_are_not_free();

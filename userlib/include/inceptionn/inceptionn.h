@@ -321,7 +321,29 @@ int inc_scale_set_ratio(struct inc_scale *s, double ratio);
  * Every rank must set the same step. 0 or INC_E_ARG (no state, step
  * outside 0..128). */
 int inc_scale_set_step(struct inc_scale *s, int step);
-/* Back to the first call's state (every exponent 0). */
+/* Hysteresis on the choice: from the next call on, an exponent moves only
+ * when `calls` calls in a row have asked it to move the same way (finer,
+ * or coarser); 0 or 1 (a new state's): whenever a call asks. Damping
+ * alone bounds the swing, it does not stop it: the sum of a call at a
+ * finer exponent than the one before carries what that one held back and
+ * asks for a coarser exponent, the coarser call's sum, most of its values
+ * held back, asks for a finer one, and the exponents alternate by a
+ * binade every call (docs/userlib.md, "Adaptive scaling"). A step, if
+ * set, applies to the move that patience lets through; the overflow cap
+ * is obeyed at once; inc_scale_prime's choice is not held. Every rank
+ * must set the same patience. 0 or INC_E_ARG (no state, calls outside
+ * 0..INC_SCALE_PATIENCE_MAX). */
+#define INC_SCALE_PATIENCE_MAX 64
+int inc_scale_set_patience(struct inc_scale *s, int calls);
+/* The calls in a row that have asked each part to move (positive: finer,
+ * negative: coarser; 0: the last call asked for no move) into run[0..n)
+ * (n at least the parts): the number of parts, or INC_E_ARG. With the
+ * exponents (inc_scale_get) they are a patient state's checkpoint. */
+int inc_scale_get_runs(const struct inc_scale *s, int *run, size_t n);
+/* Set them (a checkpoint's): n must equal the parts, each within
+ * +-INC_SCALE_PATIENCE_MAX; 0 or INC_E_ARG. */
+int inc_scale_set_runs(struct inc_scale *s, const int *run, size_t n);
+/* Back to the first call's state (every exponent 0, no run of asked moves). */
 void inc_scale_reset(struct inc_scale *s);
 /* Choose the exponents of the next call from sum[0..count), the sum of
  * every rank's values for this call site through a lossless all-reduce
