@@ -223,10 +223,10 @@ class InceptionnState:
             scale = _lib.Scale(pends, self._target_of(index), self.settings["scaling"],
                                self.settings.get("scale_step") or 0,
                                self.settings.get("scale_patience") or 0)
-            if any(e):
-                scale.set_exponents(e)
             if any(u):
                 scale.set_runs(u)
+            if any(e):
+                scale.set_exponents(e)
             elif not pooled and keys and all(k in self._primer for k in keys):
                 # a new state after the warm-up: its exponents from the
                 # warm-up's last sum instead of 0 (scale_prime)
@@ -1152,8 +1152,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_patience, scale_part, scale_prime, scale_ramp, pace, residual_decay, "
-                            "kernel_ratio)"
+                            "scale_patience, scale_part, scale_prime, scale_ramp, pace, "
+                            "residual_decay, kernel_ratio)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
