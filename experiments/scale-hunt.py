@@ -155,14 +155,16 @@ def main():
                                                  ex[1] if ex else "NaN"))
     title = dict((n, t) for n, t, _ in ways(a.patience))
     x0 = WARMUP - 10
+    color = dict(zip(names, ("#000000", "#d62728", "#1f77b4")))     # the same in every panel
     plot = lambda col, sel: ", ".join(
-        "'%s' u 1:%d w lp pt %d ps 0.6 t \"%s\"" % (tsv[n], col, 7 + 2 * k, title[n])
+        "'%s' u 1:%d w lp pt %d ps 0.6 lc rgb '%s' t \"%s\"" % (tsv[n], col, 7 + 2 * k,
+                                                                 color[n], title[n])
         for k, n in enumerate(names) if n in sel)
     gp = ("set terminal pngcairo size 900,900 noenhanced; set output '%s'; "
           "set multiplot layout 3,1 title '%s, seed %d: DDP, the hook and its scaling, iteration "
-          "by iteration (%d uncompressed first)'; set xrange [%d:%d]; set key top left opaque; "
+          "by iteration (%d uncompressed first)'; set xrange [%d:%d]; set key bottom right opaque; "
           "set grid; set ylabel 'median exponent after'; set ytics 1; "
-          "plot %s; set ytics autofreq; set ylabel 'gradient norm stepped with'; plot %s; "
+          "plot %s; set key top right; set ytics autofreq; set ylabel 'gradient norm stepped with'; plot %s; "
           "set xlabel 'iteration'; set ylabel 'training loss (rank 0)'; plot %s; unset multiplot"
           % (png, a.arch, a.seed, WARMUP, x0, a.iterations, plot(4, names[1:]), plot(3, names),
              plot(2, names)))
