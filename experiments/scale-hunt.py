@@ -14,7 +14,8 @@ without evaluation: the training loss, the norm of the gradient the
 optimizer stepped with (grad_norm) and the buckets' least / median /
 largest scaling exponents after it. resnet50 takes the schedule of
 `make accuracy-torch`'s resnet50 runs (128 a worker, lr 0.05 rising over
-the first epoch), the others its resnet18 schedule (32 a worker, lr 0.1).
+the first epoch), alexnet and vgg16 theirs (128 a worker, AdamW at lr
+1e-4), the others its resnet18 schedule (32 a worker, lr 0.1).
 The logs are kept in docs/results/torch/hunt-ARCH-sSEED-WAY.jsonl (a way
 whose log has the iterations asked for is not run again); then a table
 per 10 iterations from the warm-up's end (mean training loss and gradient
@@ -37,6 +38,11 @@ BLAS_CORE = "Zen"       # experiments/accuracy-torch.py's
 SCHEDULES = {
     "resnet50": ["--batch", "128", "--lr", "0.05", "--lr-warmup", "1", "--milestones", "3,4",
                  "--weight-decay", "5e-4"],
+    # alexnet and vgg16 under AdamW as `make accuracy-torch` trains them
+    "alexnet": ["--epochs", "5", "--batch", "128", "--milestones", "3,4", "--optimizer",
+                "adamw", "--lr", "0.0001", "--weight-decay", "0.01"],
+    "vgg16": ["--epochs", "2", "--batch", "128", "--milestones", "1.2,1.6", "--optimizer",
+              "adamw", "--lr", "0.0001", "--weight-decay", "0.01"],
     None: ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,4",
            "--momentum", "0.9", "--weight-decay", "5e-4"],
 }
@@ -163,8 +169,8 @@ def main():
     gp = ("set terminal pngcairo size 900,900 noenhanced; set output '%s'; "
           "set multiplot layout 3,1 title '%s, seed %d: DDP, the hook and its scaling, iteration "
           "by iteration (%d uncompressed first)'; set xrange [%d:%d]; set key bottom right opaque; "
-          "set grid; set ylabel 'median exponent after'; set ytics 1; "
-          "plot %s; set key top right; set ytics autofreq; set ylabel 'gradient norm stepped with'; plot %s; "
+          "set grid; set ylabel 'median exponent after'; set ytics 1; set offsets 0, 0, 0.5, 0.5; "
+          "plot %s; set offsets 0, 0, 0, 0; set key top right; set ytics autofreq; set ylabel 'gradient norm stepped with'; plot %s; "
           "set xlabel 'iteration'; set ylabel 'training loss (rank 0)'; plot %s; unset multiplot"
           % (png, a.arch, a.seed, WARMUP, x0, a.iterations, plot(4, names[1:]), plot(3, names),
              plot(2, names)))
