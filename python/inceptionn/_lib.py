@@ -237,27 +237,30 @@ class Scale:
     def address(self):
         return self._p.value
 
-    def exponents(self):
+    def _get(self, fn, name):
+        """A per-part array of the state (inc_scale_get and its kin)."""
         n = _scale_parts(self._p)
         arr = (c_int * n)()
-        check(_scale_get(self._p, arr, n), "inc_scale_get")
+        check(fn(self._p, arr, n), name)
         return list(arr)
 
+    def _set(self, fn, name, v):
+        arr = (c_int * len(v))(*v)
+        check(fn(self._p, arr, len(v)), name)
+
+    def exponents(self):
+        return self._get(_scale_get, "inc_scale_get")
+
     def set_exponents(self, e):
-        arr = (c_int * len(e))(*e)
-        check(_scale_set(self._p, arr, len(e)), "inc_scale_set")
+        self._set(_scale_set, "inc_scale_set", e)
 
     def runs(self):
         """Per part, the calls in a row that asked it to move (+ finer,
         - coarser): with the exponents, a patient state's checkpoint."""
-        n = _scale_parts(self._p)
-        arr = (c_int * n)()
-        check(_scale_get_runs(self._p, arr, n), "inc_scale_get_runs")
-        return list(arr)
+        return self._get(_scale_get_runs, "inc_scale_get_runs")
 
     def set_runs(self, run):
-        arr = (c_int * len(run))(*run)
-        check(_scale_set_runs(self._p, arr, len(run)), "inc_scale_set_runs")
+        self._set(_scale_set_runs, "inc_scale_set_runs", run)
 
     def prime(self, address, count, error_bound, ranks):
         """Exponents from a lossless sum of every rank's values (count

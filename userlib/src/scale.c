@@ -119,25 +119,39 @@ size_t inc_scale_parts(const struct inc_scale *s)
 	return s ? s->nparts : 0;
 }
 
+/* A per-part array of the state (from) out to to[0..n): the parts, or
+ * INC_E_ARG. */
+static int parts_out(const struct inc_scale *s, const int *from, int *to, size_t n)
+{
+	if (!s || !to || n < s->nparts)
+		return INC_E_ARG;
+	memcpy(to, from, s->nparts * sizeof(*to));
+	return (int)s->nparts;
+}
+
+/* from[0..n), each within +-bound, into a per-part array of the state: 0
+ * or INC_E_ARG. */
+static int parts_in(struct inc_scale *s, int *to, const int *from, size_t n, int bound)
+{
+	size_t i;
+
+	if (!s || !from || n != s->nparts)
+		return INC_E_ARG;
+	for (i = 0; i < n; i++)
+		if (from[i] < -bound || from[i] > bound)
+			return INC_E_ARG;
+	memcpy(to, from, n * sizeof(*to));
+	return 0;
+}
+
 int inc_scale_get(const struct inc_scale *s, int *e, size_t n)
 {
-	if (!s || !e || n < s->nparts)
-		return INC_E_ARG;
-	memcpy(e, s->e, s->nparts * sizeof(*e));
-	return (int)s->nparts;
+	return parts_out(s, s ? s->e : NULL, e, n);
 }
 
 int inc_scale_set(struct inc_scale *s, const int *e, size_t n)
 {
-	size_t i;
-
-	if (!s || !e || n != s->nparts)
-		return INC_E_ARG;
-	for (i = 0; i < n; i++)
-		if (e[i] < -64 || e[i] > 64)
-			return INC_E_ARG;
-	memcpy(s->e, e, n * sizeof(*e));
-	return 0;
+	return parts_in(s, s ? s->e : NULL, e, n, 64);
 }
 
 int inc_scale_set_ratio(struct inc_scale *s, double ratio)
@@ -168,23 +182,12 @@ int inc_scale_set_patience(struct inc_scale *s, int calls)
 
 int inc_scale_get_runs(const struct inc_scale *s, int *run, size_t n)
 {
-	if (!s || !run || n < s->nparts)
-		return INC_E_ARG;
-	memcpy(run, s->run, s->nparts * sizeof(*run));
-	return (int)s->nparts;
+	return parts_out(s, s ? s->run : NULL, run, n);
 }
 
 int inc_scale_set_runs(struct inc_scale *s, const int *run, size_t n)
 {
-	size_t i;
-
-	if (!s || !run || n != s->nparts)
-		return INC_E_ARG;
-	for (i = 0; i < n; i++)
-		if (run[i] < -INC_SCALE_PATIENCE_MAX || run[i] > INC_SCALE_PATIENCE_MAX)
-			return INC_E_ARG;
-	memcpy(s->run, run, n * sizeof(*run));
-	return 0;
+	return parts_in(s, s ? s->run : NULL, run, n, INC_SCALE_PATIENCE_MAX);
 }
 
 void inc_scale_reset(struct inc_scale *s)
@@ -386,6 +389,13 @@ static int overflow_cap(int top)
 	return clamp(254 - GROWTH_LOG2 - top, -64, 64);
 }
 
+/* Exponent e of part i, lowered to the part's overflow cap (none for a
+ * part whose sum had no finite non-zero value). */
+static int under_cap(const struct inc_scale *s, size_t i, int e)
+{
+	return s->top[i] >= 0 && e > overflow_cap(s->top[i]) ? overflow_cap(s->top[i]) : e;
+}
+
 /* BALANCED: part i's largest sum lands in [2^-(K+1), 2^-K), one K for the
  * whole call, the smallest in [0, 40] at which the call travels at ratio
  * >= R (the largest when none does). Parts of small values are scaled up,
@@ -527,14 +537,13 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 
 		if (lossless || !d)
 			s->run[i] = 0;
-		else if ((s->run[i] > 0) == (d > 0) && s->run[i])
+		else if (s->run[i] * d > 0)     /* the run goes on */
 			s->run[i] = clamp(s->run[i] + d, -INC_SCALE_PATIENCE_MAX,
 					  INC_SCALE_PATIENCE_MAX);
 		else
 			s->run[i] = d;
 		if (!lossless && s->patience > 1 && d && abs(s->run[i]) < s->patience)
-			s->e[i] = s->top[i] >= 0 ? clamp(s->was[i], -64, overflow_cap(s->top[i]))
-						 : s->was[i];
+			s->e[i] = under_cap(s, i, s->was[i]);
 	}
 	/* at most step binades from the exponents of the call just made, but
 	 * never above the overflow cap: a choice made from one sum, whose
@@ -543,7 +552,7 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 	for (i = 0; s->step && !lossless && i < s->nparts; i++) {
 		int e = clamp(s->e[i], s->was[i] - s->step, s->was[i] + s->step);
 
-		s->e[i] = s->top[i] >= 0 && e > overflow_cap(s->top[i]) ? overflow_cap(s->top[i]) : e;
+		s->e[i] = under_cap(s, i, e);
 	}
 }
 
