@@ -26,7 +26,6 @@ and reversed its last move, and the plot docs/results/torch-hunt-ARCH.png.
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -46,12 +45,6 @@ SCHEDULES = {
     None: ["--epochs", "5", "--batch", "32", "--lr", "0.1", "--milestones", "3,4",
            "--momentum", "0.9", "--weight-decay", "5e-4"],
 }
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def ways(patience):
@@ -100,6 +93,8 @@ def main():
         ap.error("--iterations: at least %d (the warm-up and 10 compressed)" % (WARMUP + 10))
     if not 2 <= a.patience <= 64:
         ap.error("--patience: 2..64")
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from inceptionn.run import free_port    # the launcher's: outside the ephemeral range
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_CORETYPE=BLAS_CORE,
                INC_LIBRARY=os.path.join(ROOT, "build", "lib", "libinceptionn.so"),

@@ -22,7 +22,6 @@ iterations travelled above 14x (nearly every value held back) and below 4x.
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -82,12 +81,6 @@ def worker(a):
     os._exit(0)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--arch", default="mobilenet_v2")
@@ -104,6 +97,7 @@ def main():
         return worker(a)
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from inceptionn.torch import _class_ratio as class_ratio   # the hook's ratio of class counts
+    from inceptionn.run import free_port    # the launcher's: outside the ephemeral range
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
