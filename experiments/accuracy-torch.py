@@ -11,6 +11,8 @@ whole schedules (examples/pytorch/train_torchvision.py).
     experiments/accuracy-torch.py screen [--only REGEX]   # mobilenet_v2's short screen
     experiments/accuracy-torch.py ratios --only REGEX [--at 200,585]
         # the codec's ratio (stats()['ratio']) of kept runs as it stood at those iterations
+    experiments/accuracy-torch.py losses --only REGEX [--window 60]
+        # kept hook runs' mean training loss per window beside their DDP run's
 
 Each run has a name (arch-comm-seedN); a finished run's log is kept in
 docs/results/torch/NAME.jsonl and is not run again. A run in progress lives
@@ -1008,8 +1010,7 @@ def ratio_at(recs, it):
 
 def ratios(only, at):
     """Prints ratio_at for the kept runs whose names match only."""
-    kept = (f[:-len(".jsonl")] for f in os.listdir(RESULTS) if f.endswith(".jsonl"))
-    names = sorted(n for n in kept if re.search(only, n))
+    names = kept_matching(only)
     if not names:
         print("accuracy-torch: no kept run matches %r" % only, file=sys.stderr)
         return 1
@@ -1018,6 +1019,58 @@ def ratios(only, at):
         recs = load_kept(n)
         print("%-44s %s" % (n, " ".join("%8s" % _times(ratio_at(recs, i))
                                         for i in at)))
+    return 0
+
+
+def kept_matching(only):
+    """The names of the kept runs (docs/results/torch/ARCH-WAY-seedN.jsonl)
+    that match the regular expression only, sorted."""
+    pat = re.compile(r"^[^-]+-[^-]+-seed[0-9]+$")
+    kept = (f[:-len(".jsonl")] for f in os.listdir(RESULTS) if f.endswith(".jsonl"))
+    return sorted(n for n in kept if pat.match(n) and re.search(only, n))
+
+
+def window_losses(recs, window, last):
+    """The mean training loss logged in each window of iterations
+    (0, window], (window, 2 window], ... up to last: None for a window
+    without a record."""
+    out = []
+    for lo in range(0, last, window):
+        got = [r["loss"] for r in recs
+               if r["type"] == "iter" and lo < r["iter"] <= lo + window]
+        out.append(statistics.mean(got) if got else None)
+    return out
+
+
+def losses(only, window):
+    """Prints, for the kept hook runs whose names match only, the mean
+    training loss per window of iterations beside that of the DDP run they
+    are judged against (baseline_of), and their excess over it."""
+    names = [n for n in kept_matching(only) if not n.split("-")[1].startswith("ddp")]
+    if not names:
+        print("accuracy-torch: no kept hook run matches %r" % only, file=sys.stderr)
+        return 1
+    for n in names:
+        arch, way, seed = n.split("-")
+        seed = int(seed[len("seed"):])
+        base = baseline_of(arch, way, seed)
+        bname = run_name(arch, base, seed) if base else None
+        if not bname or not finished(bname) or not finished(n):
+            print("%s: no finished DDP run to judge it against" % n)
+            continue
+        recs, brecs = load_kept(n), load_kept(bname)
+        last = summ(recs)["iterations"]
+        mine, ddp = window_losses(recs, window, last), window_losses(brecs, window, last)
+        print("%s against %s: final accuracy %.2f against %.2f %% (%+.2f)"
+              % (n, bname, summ(recs)["accuracy"], summ(brecs)["accuracy"],
+                 summ(recs)["accuracy"] - summ(brecs)["accuracy"]))
+        print("  %-11s %9s %9s %8s" % ("iterations", "hook", "DDP", "excess"))
+        for k, (m, d) in enumerate(zip(mine, ddp)):
+            if m is None or d is None:
+                continue
+            print("  %-11s %9.4f %9.4f %+7.1f%%" % ("%d-%d" % (k * window + 1,
+                                                            min(last, (k + 1) * window)),
+                                                   m, d, 100.0 * (m / d - 1)))
     return 0
 
 
@@ -1782,14 +1835,21 @@ def probe(only=None):
 def main():
     ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
     ap.add_argument("cmd", choices=("run", "status", "table", "probe", "cluster", "screen",
-                                    "ratios"))
+                                    "ratios", "losses"))
     ap.add_argument("--at", default="100,200,585",
                     help="ratios: iterations, comma-separated")
+    ap.add_argument("--window", type=int, default=60,
+                    help="losses: iterations a window")
     ap.add_argument("--rate", type=int, default=CLUSTER_RATE, help="cluster: link Mbit/s")
     ap.add_argument("--iters", type=int, default=CLUSTER_ITERS, help="cluster: iterations per way")
     ap.add_argument("--only", help="regular expression on run names")
     ap.add_argument("--list", action="store_true", help="print the runs and exit")
     a = ap.parse_args()
+    if a.only:
+        try:
+            re.compile(a.only)
+        except re.error as e:
+            ap.error("--only: not a regular expression (%s)" % e)
     if a.cmd == "table":
         return table()
     if a.cmd == "probe":
@@ -1804,6 +1864,12 @@ def main():
         if not a.only:
             ap.error("ratios: --only REGEX names the kept runs")
         return ratios(a.only, at)
+    if a.cmd == "losses":
+        if not a.only:
+            ap.error("losses: --only REGEX names the kept runs")
+        if a.window < 1:
+            ap.error("--window: at least 1 iteration")
+        return losses(a.only, a.window)
     todo = [(n, args) for n, args in (screen_runs() if a.cmd == "screen" else runs())
             if not a.only or re.search(a.only, n)]
     if a.cmd == "status" or a.list:
