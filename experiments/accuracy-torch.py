@@ -792,11 +792,11 @@ def finished(name):
 
 
 def free_port():
-    """The launcher's choice (inceptionn.run): a port outside the ephemeral
+    """The library's choice (inc_free_port): a port outside the ephemeral
     range, which an outgoing connection may take before the master binds."""
     sys.path.insert(0, os.path.join(ROOT, "python"))
-    from inceptionn.run import free_port as launcher_port
-    return launcher_port()
+    from inceptionn import free_port as library_port
+    return library_port()
 
 
 def snapshot(d):

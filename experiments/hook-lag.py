@@ -34,7 +34,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from inceptionn.run import free_port    # noqa: E402  (the launcher's: outside the ephemeral range)
+from inceptionn import free_port    # noqa: E402  (inc_free_port: outside the ephemeral range)
 RESULTS = os.path.join(ROOT, "docs", "results", "torch")
 # the hook's ways: train_torchvision's options on top of --comm inceptionn
 # (r6: the hook's defaults; r8: the defaults before DEFAULT_SCALE_RATIO)

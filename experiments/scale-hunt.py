@@ -94,7 +94,7 @@ def main():
     if not 2 <= a.patience <= 64:
         ap.error("--patience: 2..64")
     sys.path.insert(0, os.path.join(ROOT, "python"))
-    from inceptionn.run import free_port    # the launcher's: outside the ephemeral range
+    from inceptionn import free_port    # inc_free_port: outside the ephemeral range
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_CORETYPE=BLAS_CORE,
                INC_LIBRARY=os.path.join(ROOT, "build", "lib", "libinceptionn.so"),

@@ -97,7 +97,7 @@ def main():
         return worker(a)
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from inceptionn.torch import _class_ratio as class_ratio   # the hook's ratio of class counts
-    from inceptionn.run import free_port    # the launcher's: outside the ephemeral range
+    from inceptionn import free_port    # inc_free_port: outside the ephemeral range
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))

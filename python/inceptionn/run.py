@@ -27,48 +27,13 @@ import argparse
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
 
+from ._lib import free_port    # inc_free_port: a port outside the ephemeral range
+
 GRACE_S = 5.0
-
-
-def _ephemeral_range():
-    try:
-        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
-            lo, hi = (int(x) for x in f.read().split())
-            return lo, hi
-    except (OSError, ValueError):
-        return 32768, 60999
-
-
-def free_port(addr="127.0.0.1"):
-    """A port nobody listens on, outside the ephemeral range when possible
-    (a port in it may be taken by an outgoing connection before the master
-    binds it)."""
-    lo, hi = _ephemeral_range()
-    cands = list(range(10000, lo)) + list(range(hi + 1, 65536))
-    rng = random.SystemRandom()
-    for _ in range(200):
-        if not cands:
-            break
-        port = rng.choice(cands)
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            s.bind((addr, port))
-            return port
-        except OSError:
-            continue
-        finally:
-            s.close()
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        s.bind((addr, 0))
-        return s.getsockname()[1]
-    finally:
-        s.close()
 
 
 def rank_env(base, rank, n, addr, port, job):
@@ -113,7 +78,7 @@ def main(argv=None):
         ap.error("%s: no such file" % cmd[1])
 
     addr = "127.0.0.1"
-    port = a.master_port or free_port(addr)
+    port = a.master_port or free_port()
     job = os.environ.get("INC_JOB_ID") or "run-%016x" % random.SystemRandom().getrandbits(64)
     procs = []
     try:
