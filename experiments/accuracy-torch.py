@@ -434,6 +434,11 @@ COMMS = {
     # its values: the buckets of kernels at target 1)
     "x50s1r6b128paw4e2ka": DEFAULTS + B128 + ["--scale-prime", "--kernel-ratio", "auto"]
     + ADAMW4 + VGG_E2,
+    # the same paced (pace=True): vgg16's training loss is DDP's until its
+    # first lr decay and above it after (accuracy-torch.py losses), where
+    # the bursts' cost under Adam (adam-bursts.py) would act
+    "x50s1r6b128paw4e2kaq": DEFAULTS + B128 + ["--scale-prime", "--kernel-ratio", "auto",
+                                               "--pace"] + ADAMW4 + VGG_E2,
     "psgd1": ["--comm", "powersgd", "--powersgd-rank", "1"],
     "psgd4": ["--comm", "powersgd", "--powersgd-rank", "4"],
 }
@@ -603,6 +608,7 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # vgg16's third seed, the paper's network under AdamW over 2 epochs:
          # the defaults were -0.99 and -0.60 on seeds 1-2
          ("vgg16", "ddpb128aw4e2", 3), ("vgg16", "x50s1r6b128paw4e2ka", 3),
+         ("vgg16", "x50s1r6b128paw4e2kaq", 1),
          # patience on seed 3 ended at 88.82 % (9.2x): seeds 1 and 2 (DDP's
          # and the primed defaults' runs of them on this path)
          ("resnet50", "x50s1r6b128wpt2", 1), ("resnet50", "x50s1r6b128wpt2", 2),
@@ -1340,6 +1346,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                        "with AdamW at lr 1e-4, weight decay 0.01, over 2 "
                                        "epochs, the lr / 10 at 1.2 and 1.6 (against DDP "
                                        "with it)",
+                "x50s1r6b128paw4e2kaq": "the same with each held-back value paced over as many "
+                                        "iterations as it was held back (pace=True)",
                 "x50s1r6b128paw4e2": "the defaults before kernel_ratio='auto', 128 a worker "
                                      "with AdamW at lr 1e-4, weight "
                                      "decay 0.01, over 2 epochs, the lr / 10 at 1.2 and 1.6 "
@@ -1419,7 +1427,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128paw4re": AW4, "x50s1r6pq": "ddpre",
             "x50s1r6b128paw4xk": AW4, "x50s1r6b128paw4k1": AW4,
             "x50s1r6b128paw4xk10": AW4, "x50s1r6b128paw4k1q": AW4,
-            "x50s1r6b128paw4e2ka": "ddpb128aw4e2"}
+            "x50s1r6b128paw4e2ka": "ddpb128aw4e2", "x50s1r6b128paw4e2kaq": "ddpb128aw4e2"}
 
 
 def ratio_span(ratios):
