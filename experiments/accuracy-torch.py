@@ -800,7 +800,8 @@ def finished(name):
 def free_port():
     """The library's choice (inc_free_port): a port outside the ephemeral
     range, which an outgoing connection may take before the master binds."""
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    if os.path.join(ROOT, "python") not in sys.path:
+        sys.path.insert(0, os.path.join(ROOT, "python"))
     from inceptionn import free_port as library_port
     return library_port()
 
@@ -1029,30 +1030,30 @@ def ratios(only, at):
 
 
 def kept_matching(only):
-    """The names of the kept runs (docs/results/torch/ARCH-WAY-seedN.jsonl)
-    that match the regular expression only, sorted."""
-    pat = re.compile(r"^[^-]+-[^-]+-seed[0-9]+$")
+    """The names of the kept logs (docs/results/torch/NAME.jsonl) that match
+    the regular expression only, sorted."""
     kept = (f[:-len(".jsonl")] for f in os.listdir(RESULTS) if f.endswith(".jsonl"))
-    return sorted(n for n in kept if pat.match(n) and re.search(only, n))
+    return sorted(n for n in kept if re.search(only, n))
 
 
 def window_losses(recs, window, last):
     """The mean training loss logged in each window of iterations
     (0, window], (window, 2 window], ... up to last: None for a window
     without a record."""
-    out = []
-    for lo in range(0, last, window):
-        got = [r["loss"] for r in recs
-               if r["type"] == "iter" and lo < r["iter"] <= lo + window]
-        out.append(statistics.mean(got) if got else None)
-    return out
+    got = [[] for _ in range(0, last, window)]
+    for r in recs:
+        if r["type"] == "iter" and 0 < r["iter"] <= last:
+            got[(r["iter"] - 1) // window].append(r["loss"])
+    return [statistics.mean(g) if g else None for g in got]
 
 
 def losses(only, window):
     """Prints, for the kept hook runs whose names match only, the mean
     training loss per window of iterations beside that of the DDP run they
     are judged against (baseline_of), and their excess over it."""
-    names = [n for n in kept_matching(only) if not n.split("-")[1].startswith("ddp")]
+    run = re.compile(r"^[^-]+-[^-]+-seed[0-9]+$")     # run_name's form: ARCH-WAY-seedN
+    names = [n for n in kept_matching(only)
+             if run.match(n) and not n.split("-")[1].startswith("ddp")]
     if not names:
         print("accuracy-torch: no kept hook run matches %r" % only, file=sys.stderr)
         return 1
@@ -1065,11 +1066,11 @@ def losses(only, window):
             print("%s: no finished DDP run to judge it against" % n)
             continue
         recs, brecs = load_kept(n), load_kept(bname)
+        acc, bacc = summ(recs)["accuracy"], summ(brecs)["accuracy"]
         last = summ(recs)["iterations"]
         mine, ddp = window_losses(recs, window, last), window_losses(brecs, window, last)
         print("%s against %s: final accuracy %.2f against %.2f %% (%+.2f)"
-              % (n, bname, summ(recs)["accuracy"], summ(brecs)["accuracy"],
-                 summ(recs)["accuracy"] - summ(brecs)["accuracy"]))
+              % (n, bname, acc, bacc, acc - bacc))
         print("  %-11s %9s %9s %8s" % ("iterations", "hook", "DDP", "excess"))
         for k, (m, d) in enumerate(zip(mine, ddp)):
             if m is None or d is None:
