@@ -658,8 +658,11 @@ def main():
                  kind, " (resumed at %d)" % start if start else ""), flush=True)
 
     # the progress line's rate: over the last logged window, so that a run
-    # paused (SIGSTOP) or slowed for a while shows its rate again at once
+    # paused (SIGSTOP) or slowed for a while shows its rate again at once;
+    # the window's evaluations and checkpoints are left out of the rate and
+    # the evaluations still to come added to the ETA at their mean time
     t_run, it0 = time.monotonic(), start
+    t_aside, evals_s, evals_n = 0.0, 0.0, 0
     t_ckpt = t_run
     loss = torch.zeros(())
     for it in range(start, total):
@@ -694,16 +697,23 @@ def main():
                    **more)
             if rank == 0:
                 now = time.monotonic()
-                rate = (done - it0) / max(1e-9, now - t_run)
-                t_run, it0 = now, done
+                rate = (done - it0) / max(1e-9, now - t_run - t_aside)
+                t_run, it0, t_aside = now, done, 0.0
                 eta = (total - done) / max(1e-9, rate)
+                if evals_n and not a.no_eval:
+                    # from this iteration on, at the last if off the period, and after the loop
+                    left = (total // eval_every - (done - 1) // eval_every
+                            + (1 if total % eval_every else 0) + 1)
+                    eta += left * evals_s / evals_n
                 print("%s: iter %d/%d epoch %.2f loss %.4f %.2f it/s eta %dm%02ds"
                       % (PROG, done, total, done / order.per_epoch, float(loss), rate,
                          eta // 60, eta % 60), flush=True)
         if not a.no_eval and (done % eval_every == 0 or done == total):
             t3 = time.monotonic()
             acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
-            clock["eval_s"] += time.monotonic() - t3
+            t4 = time.monotonic()
+            clock["eval_s"] += t4 - t3
+            t_aside, evals_s, evals_n = t_aside + t4 - t3, evals_s + t4 - t3, evals_n + 1
             rec = {"type": "eval", "iter": done, "epoch": done / order.per_epoch,
                    "time": clock["train_s"], "accuracy": acc, "test_loss": tl}
             if kind == "inceptionn":
@@ -716,8 +726,10 @@ def main():
                 done % a.checkpoint_every == 0 or done % order.per_epoch == 0
                 or (a.checkpoint_minutes > 0 and done % a.log_every == 0
                     and checkpoint_due(t_ckpt, a.checkpoint_minutes))):
+            t3 = time.monotonic()
             save_checkpoint(a, rank, done, ddp, opt, sched, state, kind, clock)
             t_ckpt = time.monotonic()
+            t_aside += t_ckpt - t3
 
     acc, tl = (None, None) if a.no_eval else evaluate(model, test_x, test_y, a.input_size, rank,
                                                       workers)
