@@ -800,8 +800,9 @@ def finished(name):
 def free_port():
     """The library's choice (inc_free_port): a port outside the ephemeral
     range, which an outgoing connection may take before the master binds."""
-    if os.path.join(ROOT, "python") not in sys.path:
-        sys.path.insert(0, os.path.join(ROOT, "python"))
+    lib = os.path.join(ROOT, "python")
+    if lib not in sys.path:
+        sys.path.insert(0, lib)
     from inceptionn import free_port as library_port
     return library_port()
 
@@ -1066,8 +1067,8 @@ def losses(only, window):
             print("%s: no finished DDP run to judge it against" % n)
             continue
         recs, brecs = load_kept(n), load_kept(bname)
-        acc, bacc = summ(recs)["accuracy"], summ(brecs)["accuracy"]
-        last = summ(recs)["iterations"]
+        mine_s = summ(recs)
+        acc, bacc, last = mine_s["accuracy"], summ(brecs)["accuracy"], mine_s["iterations"]
         mine, ddp = window_losses(recs, window, last), window_losses(brecs, window, last)
         print("%s against %s: final accuracy %.2f against %.2f %% (%+.2f)"
               % (n, bname, acc, bacc, acc - bacc))

@@ -711,9 +711,9 @@ def main():
         if not a.no_eval and (done % eval_every == 0 or done == total):
             t3 = time.monotonic()
             acc, tl = evaluate(model, test_x, test_y, a.input_size, rank, workers)
-            t4 = time.monotonic()
-            clock["eval_s"] += t4 - t3
-            t_aside, evals_s, evals_n = t_aside + t4 - t3, evals_s + t4 - t3, evals_n + 1
+            spent = time.monotonic() - t3
+            clock["eval_s"] += spent
+            t_aside, evals_s, evals_n = t_aside + spent, evals_s + spent, evals_n + 1
             rec = {"type": "eval", "iter": done, "epoch": done / order.per_epoch,
                    "time": clock["train_s"], "accuracy": acc, "test_loss": tl}
             if kind == "inceptionn":
