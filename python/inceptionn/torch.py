@@ -716,6 +716,10 @@ class InceptionnState:
         self.scales = {}
 
 
+# pace=True works through a bucket this many values at a time
+PACE_SLICE = 1 << 20
+
+
 class _Pace:
     """pace=True: a bucket's averaged sums, each value spread over as many
     iterations as it went without a non-zero sum. Error feedback holds a
@@ -746,15 +750,23 @@ class _Pace:
                     mine[a:b] = old
 
     def apply(self, buf):
-        """buf (the averaged sums, in place) paced."""
-        self.since.add_(1)
+        """buf (the averaged sums, in place) paced, a slice at a time: every
+        step is per value, and the temporaries stay a slice's (the state is
+        12 bytes a value, 1.6 GB a rank on vgg16's 134 M values)."""
+        for a in range(0, self.n, PACE_SLICE):
+            b = min(self.n, a + PACE_SLICE)
+            self._apply(buf[a:b], self.pending[a:b], self.left[a:b], self.since[a:b])
+
+    @staticmethod
+    def _apply(buf, pending, left, since):
+        since.add_(1)
         nz = buf != 0
-        self.pending.add_(buf)
-        self.left = torch.where(nz, self.since, self.left)
-        self.since.masked_fill_(nz, 0)
-        torch.div(self.pending, self.left.clamp(min=1), out=buf)
-        self.pending.sub_(buf)
-        self.left.sub_(1).clamp_(min=0)
+        pending.add_(buf)
+        torch.where(nz, since, left, out=left)
+        since.masked_fill_(nz, 0)
+        torch.div(pending, left.clamp(min=1), out=buf)
+        pending.sub_(buf)
+        left.sub_(1).clamp_(min=0)
 
     def parts(self):
         """Per parameter key: (pending, left, since) slices (copies)."""

@@ -598,6 +598,20 @@ def scaling():
     report(err < 1e-5 and torch.equal(got[:, -1], stream[:, -1]),
            "pace: 64 streams paced as the model paces them (largest difference %.2g), a value "
            "non-zero in every call passes bit for bit" % err)
+    # ... a bucket worked through in slices (PACE_SLICE) as in one piece
+    whole_slice, inct.PACE_SLICE = inct.PACE_SLICE, 5
+    try:
+        pace = inct._Pace(n, [n], None, {})
+        sliced = []
+        for t in range(steps):
+            row = stream[t].clone()
+            pace.apply(row)
+            sliced.append(row)
+    finally:
+        inct.PACE_SLICE = whole_slice
+    sliced = torch.stack(sliced)
+    report(torch.equal(sliced.view(torch.int32), got.view(torch.int32)),
+           "pace: the bucket in slices of 5 values paced bit for bit as in one of %d" % n)
     # residual_decay: the residual fades before each call; 0 is error
     # feedback off, bit for bit
     fade, _, _ = run(10, residual_decay=0.5)
