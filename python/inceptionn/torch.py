@@ -263,11 +263,14 @@ class InceptionnState:
                                                    params if keys is not None else ()),
                            pace=self._pace_state(index, n, ends, keys))
 
-    def _issue(self, buf, state, raw=False, pace=None):
+    def _issue(self, buf, state, raw=False, pace=None, result=True):
         """buf through the library with state, (residual, scale) of its
         bucket (or its kept parameters): a Future of buf, averaged (raw:
         the one this state's thread completes, for further chaining), then
-        through pace (a _Pace, or None) where the pace option is on."""
+        through pace (a _Pace, or None) where the pace option is on.
+        result=False: a Future of None once buf holds that, for a buf the
+        caller copies out and lets go (DDP keeps a bucket's Future until
+        the bucket's next call, and with it the Future's value)."""
         residual, scale = state
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)
@@ -283,7 +286,7 @@ class InceptionnState:
         except InceptionnError as e:
             fut.set_exception(e)
         else:
-            self._pending.put((req, fut, buf, pace, time.monotonic()))
+            self._pending.put((req, fut, buf, pace, time.monotonic(), result))
         if raw:
             return fut
         # DDP's C++ side reads the value without the Python unwrap that makes
@@ -344,15 +347,20 @@ class InceptionnState:
         part = gather(keep)
         self.bucket_sizes[index] = buf.numel()
         fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys, kept),
-                         raw=True,
+                         raw=True, result=False,
                          pace=self._pace_state(index, part.numel(), kends, kkeys))
+        # the kept values' copy (4 bytes a value) let go once written back:
+        # DDP keeps the returned Future, and what it reaches, until the
+        # bucket's next call, which would hold two copies at once
+        held = [part]
+        del part
 
         def join(f):
             for g in (fc, fe):
                 if g.done():
                     g.wait()    # raises a failed half's own error
             f.wait()
-            scatter(keep, fc.wait())
+            scatter(keep, held.pop())
             scatter(ex, fe.wait())
             return buf
         # collect_all sees the error of a then(_value) future at once (not
@@ -445,7 +453,7 @@ class InceptionnState:
         except InceptionnError as e:
             fut.set_exception(e)
         else:
-            self._pending.put((req, fut, buf, None, time.monotonic()))
+            self._pending.put((req, fut, buf, None, time.monotonic(), True))
         return fut.then(_value)
 
     def prime_from(self, fut, params, n):
@@ -506,11 +514,13 @@ class InceptionnState:
             item = self._pending.get()
             if item is None:
                 return
-            req, fut, buf, pace, issued = item
+            req, fut, buf, pace, issued, result = item
+            item = None     # nothing of this call held while the next is awaited
             try:
                 req.wait()
             except Exception as e:      # the library's error (or anything else): raise it in DDP
                 fut.set_exception(e)
+                req = fut = buf = pace = None
                 continue
             done = time.monotonic()
             with self._lock:
@@ -523,7 +533,8 @@ class InceptionnState:
             buf.div_(self.world_size)
             if pace is not None:
                 pace.apply(buf)
-            fut.set_result(buf)
+            fut.set_result(buf if result else None)
+            req = fut = buf = pace = None
 
     # -- what users call
     def _check_open(self):
