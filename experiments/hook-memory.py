@@ -16,9 +16,10 @@ read from /proc/self/status (VmHWM, reset before the step); the table
 gives the last step's on rank 0, and its excess over DDP's in the same run
 divided by the values, which leaves out what every way has (PyTorch
 itself, the data). What the excess holds: the residual of error feedback
-(4 bytes a compressed value); the compressed values' copy where a bucket
-holds exempt parameters (4; the default exempt="vectors" sends biases and
-norms uncompressed, so every bucket of a CNN has some); pace's state (12).
+(4 bytes a compressed value); the compressed values' copy where exempt
+parameters cut a bucket's into several spans (4; the default
+exempt="vectors" sends biases and norms uncompressed, which cut every
+bucket of a CNN, and here the one bucket); pace's state (12).
 """
 import argparse
 import os

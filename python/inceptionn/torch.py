@@ -344,14 +344,16 @@ class InceptionnState:
         fe = self._group_allreduce(exv, raw=True)
         if not kends:
             return fe.then(lambda f: (scatter(ex, f.wait()), buf)[1])
-        part = gather(keep)
+        # kept values in one span are all-reduced where they are; else a
+        # copy (4 bytes a value), let go once written back: DDP keeps the
+        # returned Future, and what it reaches, until the bucket's next
+        # call, which would hold two copies at once
+        whole = len(keep) == 1
+        part = buf[keep[0][0]:keep[0][1]] if whole else gather(keep)
         self.bucket_sizes[index] = buf.numel()
         fc = self._issue(part, self._bucket_state(index, part.numel(), kends, kkeys, kept),
                          raw=True, result=False,
                          pace=self._pace_state(index, part.numel(), kends, kkeys))
-        # the kept values' copy (4 bytes a value) let go once written back:
-        # DDP keeps the returned Future, and what it reaches, until the
-        # bucket's next call, which would hold two copies at once
         held = [part]
         del part
 
@@ -360,7 +362,9 @@ class InceptionnState:
                 if g.done():
                     g.wait()    # raises a failed half's own error
             f.wait()
-            scatter(keep, held.pop())
+            part = held.pop()
+            if not whole:
+                scatter(keep, part)
             scatter(ex, fe.wait())
             return buf
         # collect_all sees the error of a then(_value) future at once (not
