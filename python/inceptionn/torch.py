@@ -268,9 +268,9 @@ class InceptionnState:
         bucket (or its kept parameters): a Future of buf, averaged (raw:
         the one this state's thread completes, for further chaining), then
         through pace (a _Pace, or None) where the pace option is on.
-        result=False: a Future of None once buf holds that, for a buf the
-        caller copies out and lets go (DDP keeps a bucket's Future until
-        the bucket's next call, and with it the Future's value)."""
+        result=False: a Future of None once buf holds the average, for a
+        buf the caller copies out and lets go (DDP keeps a bucket's Future
+        until the bucket's next call, and with it the Future's value)."""
         residual, scale = state
         fut = torch.futures.Future()
         opts = _lib.opts_copy(self.opts)

@@ -586,30 +586,26 @@ def scaling():
     sent = (torch.rand(steps, n, generator=gen) < torch.linspace(0.05, 1, n)).float()
     stream = torch.randn(steps, n, generator=gen) * sent
     stream[:, -1] = torch.randn(steps, generator=gen) + 4      # never 0
-    pace = inct._Pace(n, [n], None, {})
-    got = []
-    for t in range(steps):
-        row = stream[t].clone()
-        pace.apply(row)
-        got.append(row)
-    got = torch.stack(got)
+
+    def paced(slice_values):
+        """stream's rows through one _Pace, slice_values values at a time."""
+        whole_slice, inct.PACE_SLICE = inct.PACE_SLICE, slice_values
+        try:
+            pace, rows = inct._Pace(n, [n], None, {}), []
+            for t in range(steps):
+                rows.append(stream[t].clone())
+                pace.apply(rows[-1])
+        finally:
+            inct.PACE_SLICE = whole_slice
+        return torch.stack(rows)
+    got = paced(inct.PACE_SLICE)
     want = torch.tensor([model.paced([float(x) for x in stream[:, j]]) for j in range(n)]).t()
     err = float((got - want).abs().max())
     report(err < 1e-5 and torch.equal(got[:, -1], stream[:, -1]),
            "pace: 64 streams paced as the model paces them (largest difference %.2g), a value "
            "non-zero in every call passes bit for bit" % err)
     # ... a bucket worked through in slices (PACE_SLICE) as in one piece
-    whole_slice, inct.PACE_SLICE = inct.PACE_SLICE, 5
-    try:
-        pace = inct._Pace(n, [n], None, {})
-        sliced = []
-        for t in range(steps):
-            row = stream[t].clone()
-            pace.apply(row)
-            sliced.append(row)
-    finally:
-        inct.PACE_SLICE = whole_slice
-    sliced = torch.stack(sliced)
+    sliced = paced(5)
     report(torch.equal(sliced.view(torch.int32), got.view(torch.int32)),
            "pace: the bucket in slices of 5 values paced bit for bit as in one of %d" % n)
     # residual_decay: the residual fades before each call; 0 is error
