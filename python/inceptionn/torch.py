@@ -154,9 +154,11 @@ class InceptionnState:
 
     def _dissolve(self):
         """Every bucket's residual and exponents into the per-parameter pool
-        (DDP changed its layout, or a checkpoint is taken)."""
+        (DDP changed its layout, or a checkpoint is taken). A bucket's
+        residual and pace state are let go as soon as its parts are in the
+        pool, so that the copies take one bucket more, not twice the whole."""
         for i, keys in self._layout.items():
-            r, sc = self.residuals.get(i), self.scales.get(i)
+            r, sc = self.residuals.pop(i, None), self.scales.get(i)
             ends = self._ends[i]
             e = sc.exponents() if sc is not None else [0] * len(ends)
             u = sc.runs() if sc is not None else [0] * len(e)
@@ -167,10 +169,10 @@ class InceptionnState:
                                  e[at] if m == 1 else tuple(e[at:at + m]),
                                  u[at] if m == 1 else tuple(u[at:at + m]))
                 at += m
+            r = None
         self._layout, self.residuals, self.scales, self._ends = {}, {}, {}, {}
-        for pace in self.paces.values():
-            self._pace_pool.update(pace.parts())
-        self.paces = {}
+        while self.paces:
+            self._pace_pool.update(self.paces.popitem()[1].parts())
 
     def _pace_state(self, index, n, ends, keys):
         """pace: the _Pace of bucket index (n values, parameters ending at
