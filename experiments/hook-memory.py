@@ -28,12 +28,13 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WAYS = (("ddp", "DDP's gloo all-reduce", None),
-        ("software", "hook, software, the defaults", {}),
-        ("noef", "hook, software, error_feedback=False", {"error_feedback": False}),
-        ("noexempt", "hook, software, exempt=\"none\"", {"exempt": "none"}),
-        ("pace", "hook, software, pace=True", {"pace": True}),
-        ("none", "hook, \"none\" (uncompressed through the library)", {"compression": "none"}))
+# way: (what it is, the hook's settings; None: DDP alone)
+WAYS = {"ddp": ("DDP's gloo all-reduce", None),
+        "software": ("hook, software, the defaults", {}),
+        "noef": ("hook, software, error_feedback=False", {"error_feedback": False}),
+        "noexempt": ("hook, software, exempt=\"none\"", {"exempt": "none"}),
+        "pace": ("hook, software, pace=True", {"pace": True}),
+        "none": ("hook, \"none\" (uncompressed through the library)", {"compression": "none"})}
 
 
 def hwm_mb():
@@ -45,7 +46,7 @@ def hwm_mb():
 
 
 def worker(way, values, steps):
-    """One rank of one way (under torchrun): prints the peaks on rank 0."""
+    """One rank of one way (under torchrun): prints the last step's peak on rank 0."""
     import torch
     import torch.distributed as dist
     import torch.nn as nn
@@ -56,24 +57,22 @@ def worker(way, values, steps):
     hidden = max(1, values // 5000)
     model = nn.Sequential(nn.Linear(5000, hidden), nn.ReLU(), nn.Linear(hidden, 10))
     ddp = DDP(model)
-    kw = next(w[2] for w in WAYS if w[0] == way)
+    kw = WAYS[way][1]
     if kw is not None:
         import inceptionn.torch as inct
         kw = dict(kw)
         inct.register(ddp, compression=kw.pop("compression", "software"), warmup_iters=0, **kw)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
     x, y = torch.randn(8, 5000), torch.randint(0, 10, (8,))
-    peaks = []
     for _ in range(steps):
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")        # VmHWM back to the current resident size
         opt.zero_grad()
         nn.functional.cross_entropy(ddp(x), y).backward()
         opt.step()
-        peaks.append(hwm_mb())
     if dist.get_rank() == 0:
         n = sum(p.numel() for p in model.parameters())
-        print("PEAK %s %d %s" % (way, n, " ".join("%.1f" % p for p in peaks)), flush=True)
+        print("PEAK %s %d %.1f" % (way, n, hwm_mb()), flush=True)
     dist.destroy_process_group()
 
 
@@ -100,7 +99,7 @@ def main():
                OMP_NUM_THREADS="1")
     got = {}
     with tempfile.TemporaryDirectory() as logs:
-        for way, what, _ in WAYS:
+        for way, (what, _) in WAYS.items():
             print("hook-memory: %s, %d ranks, %.0f M values ..." % (what, a.ranks, a.values),
                   flush=True)
             cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir",
@@ -113,14 +112,14 @@ def main():
                 sys.exit("hook-memory: %s failed (exit %d):\n%s" % (way, p.returncode,
                                                                    p.stderr[-3000:]))
             f = line.split("PEAK ", 1)[1].split()
-            got[way] = (int(f[1]), [float(v) for v in f[2:]])
-    n, ddp = got["ddp"][0], got["ddp"][1][-1]
+            got[way] = (int(f[1]), float(f[2]))
+    n, ddp = got["ddp"]
     print("\n%d ranks, %d values (%.0f MB of float32), step %d of %d, rank 0\n"
           % (a.ranks, n, n * 4 / 2**20, a.steps, a.steps))
     print("| way | peak MB | bytes a value | over DDP, bytes a value |")
     print("|---|---|---|---|")
-    for way, what, _ in WAYS:
-        peak = got[way][1][-1]
+    for way, (what, _) in WAYS.items():
+        peak = got[way][1]
         print("| %s | %.0f | %.1f | %+.1f |" % (what, peak, peak * 2**20 / n,
                                                 (peak - ddp) * 2**20 / n))
 
