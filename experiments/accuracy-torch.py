@@ -800,14 +800,14 @@ def finished(name):
     return summary_of(kept_log(name))
 
 
-def free_port():
-    """The library's choice (inc_free_port): a port outside the ephemeral
-    range, which an outgoing connection may take before the master binds."""
+def torchrun_command(nproc, argv, log_dir):
+    """inceptionn.run.torchrun_command: the flags Debian 12's torchrun needs,
+    the master on a port outside the ephemeral range (inc_free_port)."""
     lib = os.path.join(ROOT, "python")
     if lib not in sys.path:
         sys.path.insert(0, lib)
-    from inceptionn import free_port as library_port
-    return library_port()
+    from inceptionn.run import torchrun_command as command
+    return command(nproc, argv, log_dir=log_dir)
 
 
 def snapshot(d):
@@ -850,10 +850,9 @@ def run_one(name, args):
     with open(os.path.join(snap, "train_torchvision.py")) as f:
         if "--checkpoint-minutes" in f.read():      # not in a run begun before it was there
             args = args + ["--checkpoint-minutes", str(CHECKPOINT_MINUTES)]
-    cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir", os.path.join(d, "torchrun"),
-           "--nproc_per_node", str(WORKERS), "--master_port", str(free_port()),
-           os.path.join(snap, "train_torchvision.py")] + args + \
-          ["--checkpoint", os.path.join(d, "ckpt"), "--log", os.path.join(d, "log.jsonl")]
+    cmd = torchrun_command(WORKERS, [os.path.join(snap, "train_torchvision.py")] + args +
+                           ["--checkpoint", os.path.join(d, "ckpt"), "--log", os.path.join(d, "log.jsonl")],
+                           os.path.join(d, "torchrun"))
     with open(os.path.join(d, "cmd"), "w") as f:
         f.write(" ".join(cmd) + "\n")
     out = open(os.path.join(d, "out.txt"), "a")

@@ -34,7 +34,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from inceptionn import free_port    # noqa: E402  (inc_free_port: outside the ephemeral range)
+from inceptionn.run import torchrun_command    # noqa: E402
 RESULTS = os.path.join(ROOT, "docs", "results", "torch")
 # the hook's ways: train_torchvision's options on top of --comm inceptionn
 # (r6: the hook's defaults; r8: the defaults before DEFAULT_SCALE_RATIO)
@@ -164,13 +164,10 @@ def main():
             continue
         print("hook-lag: %s, %s, seed %d, %d iterations" % (a.arch, way, a.seed, a.iterations),
               flush=True)
-        rc = subprocess.call(["/usr/bin/torchrun", "--redirects", "2", "--tee", "2",
-                              "--nproc_per_node", "4", "--master_addr", "127.0.0.1",
-                              "--master_port", str(free_port()), os.path.abspath(__file__),
-                              "--worker", path, str(a.every),
-                              "--arch", a.arch, "--seed", str(a.seed), "--comm", "inceptionn",
-                              "--iterations", str(a.iterations), "--no-eval",
-                              "--log-every", str(a.every)] + WAYS[way],
+        rc = subprocess.call(torchrun_command(4, [os.path.abspath(__file__), "--worker", path, str(a.every),
+                                                  "--arch", a.arch, "--seed", str(a.seed),
+                                                  "--comm", "inceptionn", "--iterations", str(a.iterations),
+                                                  "--no-eval", "--log-every", str(a.every)] + WAYS[way]),
                              env=env, cwd=ROOT)
         if rc:
             print("hook-lag: the run of %s failed (exit %d)" % (way, rc), file=sys.stderr)

@@ -91,7 +91,7 @@ def main():
         worker(a.worker, values, a.steps)
         return
     sys.path.insert(0, os.path.join(ROOT, "python"))
-    from inceptionn import free_port
+    from inceptionn.run import torchrun_command
     lib = os.path.join(ROOT, "build", "lib", "libinceptionn.so")
     if not os.path.exists(lib):
         subprocess.check_call(["make", "-C", ROOT, "--no-print-directory", "build/lib/libinceptionn.so"])
@@ -102,10 +102,9 @@ def main():
         for way, (what, _) in WAYS.items():
             print("hook-memory: %s, %d ranks, %.0f M values ..." % (what, a.ranks, a.values),
                   flush=True)
-            cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--log_dir",
-                   os.path.join(logs, way), "--master_addr", "127.0.0.1", "--master_port",
-                   str(free_port()), "--nproc_per_node", str(a.ranks), os.path.abspath(__file__),
-                   "--values", str(a.values), "--steps", str(a.steps), "--worker", way]
+            cmd = torchrun_command(a.ranks, [os.path.abspath(__file__), "--values", str(a.values),
+                                             "--steps", str(a.steps), "--worker", way],
+                                   log_dir=os.path.join(logs, way))
             p = subprocess.run(cmd, env=env, capture_output=True, text=True)
             line = next((ln for ln in p.stdout.splitlines() if "PEAK " in ln), None)
             if p.returncode or line is None:

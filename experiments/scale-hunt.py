@@ -94,7 +94,7 @@ def main():
     if not 2 <= a.patience <= 64:
         ap.error("--patience: 2..64")
     sys.path.insert(0, os.path.join(ROOT, "python"))
-    from inceptionn import free_port    # inc_free_port: outside the ephemeral range
+    from inceptionn.run import torchrun_command
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_CORETYPE=BLAS_CORE,
                INC_LIBRARY=os.path.join(ROOT, "build", "lib", "libinceptionn.so"),
@@ -113,12 +113,10 @@ def main():
             return 1
         print("scale-hunt: %s, seed %d, %s: %d iterations" % (a.arch, a.seed, name, a.iterations),
               flush=True)
-        cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2", "--nproc_per_node", "4",
-               "--master_addr", "127.0.0.1", "--master_port", str(free_port()),
-               os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py"),
-               "--arch", a.arch, "--seed", str(a.seed), "--iterations", str(a.iterations),
-               "--data", a.data, "--log-every", "1", "--no-eval", "--log", path + ".part"] \
-            + SCHEDULES.get(a.arch, SCHEDULES[None]) + args
+        cmd = torchrun_command(4, [os.path.join(ROOT, "examples", "pytorch", "train_torchvision.py"),
+                                   "--arch", a.arch, "--seed", str(a.seed), "--iterations", str(a.iterations),
+                                   "--data", a.data, "--log-every", "1", "--no-eval", "--log", path + ".part"]
+                               + SCHEDULES.get(a.arch, SCHEDULES[None]) + args)
         rc = subprocess.call(cmd, env=env, cwd=ROOT)
         if rc:
             print("scale-hunt: the %s run failed (exit %d); its log so far: %s.part"

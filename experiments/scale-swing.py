@@ -97,7 +97,7 @@ def main():
         return worker(a)
     sys.path.insert(0, os.path.join(ROOT, "python"))
     from inceptionn.torch import _class_ratio as class_ratio   # the hook's ratio of class counts
-    from inceptionn import free_port    # inc_free_port: outside the ephemeral range
+    from inceptionn.run import torchrun_command
     os.makedirs(RESULTS, exist_ok=True)
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -110,11 +110,9 @@ def main():
                       file=sys.stderr)
                 return 1
             continue
-        rc = subprocess.call(["/usr/bin/torchrun", "--redirects", "2", "--tee", "2",
-                              "--nproc_per_node", "4", "--master_addr", "127.0.0.1",
-                              "--master_port", str(free_port()), os.path.abspath(__file__),
-                              "--worker", "--arch", a.arch, "--iterations", str(a.iterations),
-                              "--data", a.data, "--step", str(step), "--out", logs[step]],
+        rc = subprocess.call(torchrun_command(4, [os.path.abspath(__file__), "--worker", "--arch", a.arch,
+                                                  "--iterations", str(a.iterations), "--data", a.data,
+                                                  "--step", str(step), "--out", logs[step]]),
                              env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         if rc:
             print("scale-swing: the run with scale_step=%d failed (exit %d)" % (step, rc),

@@ -17,6 +17,8 @@ interpreter (sys.executable); after `--` any program runs.
 Debian 12's torchrun (torch 1.13 on Python 3.11) stops at start unless it
 is given --redirects and --tee of 1 or 2 (docs/pytorch.md, "Launching");
 this launcher needs neither and does not import torch.
+torchrun_command() gives the torchrun command line that does start there,
+for scripts that launch torchrun itself (experiments/).
 
 Exit status: 0 when every rank exits 0; otherwise the status of the first
 rank that failed (128 + signal if it was killed). When a rank fails, the
@@ -43,6 +45,23 @@ def rank_env(base, rank, n, addr, port, job):
                 "GROUP_RANK": "0", "MASTER_ADDR": addr, "MASTER_PORT": str(port),
                 "INC_JOB_ID": job})
     return env
+
+
+def torchrun_command(nproc, argv, log_dir=None, port=None):
+    """/usr/bin/torchrun's command line for NPROC local ranks of ARGV (a
+    script and its arguments): --redirects and --tee 2, without which
+    Debian 12's torchrun stops at start, and then --log_dir, which they
+    need unless torchrun may make a temporary one (LOG_DIR; None: torchrun's
+    choice); the master on 127.0.0.1 at PORT (None: a free port outside the
+    ephemeral range, inc_free_port)."""
+    if not 1 <= nproc <= 1024:
+        raise ValueError("nproc: 1..1024 ranks, not %r" % (nproc,))
+    cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2"]
+    if log_dir is not None:
+        cmd += ["--log_dir", str(log_dir)]
+    cmd += ["--nproc_per_node", str(nproc), "--master_addr", "127.0.0.1",
+            "--master_port", str(port or free_port())]
+    return cmd + [str(x) for x in argv]
 
 
 def _status(rc):

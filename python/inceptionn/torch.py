@@ -43,6 +43,7 @@ user set them, override what the process group would give; the other
 INC_* variables (INC_TIMEOUT_MS, INC_SEGMENT_BYTES, INC_TOS, ...) are the
 library's and apply to everything register() is not given explicitly.
 """
+import atexit
 import contextlib
 import os
 import queue
@@ -50,6 +51,7 @@ import random
 import socket
 import threading
 import time
+import weakref
 
 import torch
 import torch.distributed as dist
@@ -137,6 +139,7 @@ class InceptionnState:
         self._group_thread = threading.Thread(target=self._complete_group,
                                               name="inceptionn-group", daemon=True)
         self._group_thread.start()
+        _OPEN.add(self)
 
     # -- the two ways a bucket travels
     def _param_keys(self, params):
@@ -715,22 +718,50 @@ class InceptionnState:
         self._carried = dict(sd.get("stats") or {})     # stats() go on from the checkpoint's
 
     def close(self):
-        """Finish the pending requests, stop the thread, free the communicator."""
+        """Finish the pending requests, stop the threads, free the
+        communicator. A state still open when the interpreter exits is
+        closed then (atexit)."""
         if self.comm is None:
             return
+        _OPEN.discard(self)
         self._pending.put(None)
         self._thread.join()
-        # the process group's works: the thread ends after them, unwaited.
-        # DDP waits for every bucket before backward() returns, so only a
-        # failed step leaves one, which may wait for a stalled peer until
-        # the group's own timeout (30 minutes by default): close() does not
+        # the process group's works: the thread ends after them. DDP waits
+        # for every bucket before backward() returns, so the thread is at
+        # most finishing the last one's Future; only a failed step leaves
+        # a work, which may wait for a stalled peer until the group's own
+        # timeout (30 minutes by default): close() waits GROUP_JOIN_S
         self._group_pending.put(None)
+        self._group_thread.join(GROUP_JOIN_S)
         self.comm.destroy()
         self.comm = None
         for sc in self.scales.values():
             if sc is not None:
                 sc.destroy()
         self.scales = {}
+
+
+# The open states, closed at exit. A thread that completes a Future does
+# it with the GIL released (torch's set_result) and takes the GIL back
+# when the Future's callbacks have run; those callbacks release DDP's
+# backward(), so a script that ends right after its last step can begin
+# to finalize the interpreter first. A thread that asks for the GIL then
+# is ended by pthread_exit, whose unwinding through torch's frames
+# aborts the process ("terminate called without an active exception",
+# SIGABRT: 8 of 15 runs of experiments/hook-memory.py's 2-rank worker,
+# which ends after its third step). atexit's handlers run before that,
+# and close() joins the threads.
+_OPEN = weakref.WeakSet()
+GROUP_JOIN_S = 5.0      # close(): the most it waits for the process group's thread
+
+
+@atexit.register
+def _close_open_states():
+    for state in list(_OPEN):
+        try:
+            state.close()
+        except Exception:       # at exit: a peer gone first must not stop the others' close()
+            pass
 
 
 # pace=True works through a bucket this many values at a time

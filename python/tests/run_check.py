@@ -9,7 +9,11 @@
         works as under torchrun, and DDP with the inceptionn hook (software
         mode) trains 3 steps to the same weights on every rank;
   fail  rank 1 exits with status 3 at once while the others wait in a
-        barrier that only the launcher can end.
+        barrier that only the launcher can end;
+  exit  3 DDP steps through the hook with its defaults (a bucket split
+        between the library and the process group), and the script ends
+        right after the last, without close() or destroy_process_group():
+        the process must exit 0, not abort (the launcher's status says).
 Prints "ok ..." / "FAIL ..." lines.
 """
 import os
@@ -41,6 +45,16 @@ def main():
         dist.init_process_group("gloo")
         dist.barrier()          # rank 1 never arrives
         report(False, "the barrier returned without rank 1")
+        return
+    if mode == "exit":
+        dist.init_process_group("gloo")
+        torch.manual_seed(1)
+        model = nn.Sequential(nn.Linear(5000, 400), nn.ReLU(), nn.Linear(400, 10))
+        ddp = DDP(model)
+        inct.register(ddp, compression="software", warmup_iters=0)
+        for _ in range(3):
+            nn.functional.cross_entropy(ddp(torch.randn(8, 5000)), torch.randint(0, 10, (8,))).backward()
+        dist.destroy_process_group()
         return
     n = int(env.get("WORLD_SIZE", "0"))
     r = int(env.get("RANK", "-1"))
