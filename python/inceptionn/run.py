@@ -50,10 +50,10 @@ def rank_env(base, rank, n, addr, port, job):
 def torchrun_command(nproc, argv, log_dir=None, port=None):
     """/usr/bin/torchrun's command line for NPROC local ranks of ARGV (a
     script and its arguments): --redirects and --tee 2, without which
-    Debian 12's torchrun stops at start, and then --log_dir, which they
-    need unless torchrun may make a temporary one (LOG_DIR; None: torchrun's
-    choice); the master on 127.0.0.1 at PORT (None: a free port outside the
-    ephemeral range, inc_free_port)."""
+    Debian 12's torchrun stops at start; --log_dir LOG_DIR where given
+    (None: a temporary directory of torchrun's); the master on 127.0.0.1
+    at PORT (None: a free port outside the ephemeral range,
+    inc_free_port)."""
     if not 1 <= nproc <= 1024:
         raise ValueError("nproc: 1..1024 ranks, not %r" % (nproc,))
     cmd = ["/usr/bin/torchrun", "--redirects", "2", "--tee", "2"]

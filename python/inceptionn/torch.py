@@ -748,9 +748,10 @@ class InceptionnState:
 # to finalize the interpreter first. A thread that asks for the GIL then
 # is ended by pthread_exit, whose unwinding through torch's frames
 # aborts the process ("terminate called without an active exception",
-# SIGABRT: 8 of 15 runs of experiments/hook-memory.py's 2-rank worker,
-# which ends after its third step). atexit's handlers run before that,
-# and close() joins the threads.
+# SIGABRT: 5 of 16 jobs of experiments/hook-memory.py's 2-rank worker
+# and 4 of 12 of python/tests/run_check.py exit, which end after their
+# third step; none since). atexit's handlers run before that, and close()
+# joins the threads.
 _OPEN = weakref.WeakSet()
 GROUP_JOIN_S = 5.0      # close(): the most it waits for the process group's thread
 

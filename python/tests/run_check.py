@@ -11,9 +11,9 @@
   fail  rank 1 exits with status 3 at once while the others wait in a
         barrier that only the launcher can end;
   exit  3 DDP steps through the hook with its defaults (a bucket split
-        between the library and the process group), and the script ends
-        right after the last, without close() or destroy_process_group():
-        the process must exit 0, not abort (the launcher's status says).
+        between the library and the process group), then
+        destroy_process_group() and the end, without close(): the process
+        must exit 0, not abort (the launcher's status says).
 Prints "ok ..." / "FAIL ..." lines.
 """
 import os
