@@ -139,6 +139,7 @@ class InceptionnState:
         self._group_thread = threading.Thread(target=self._complete_group,
                                               name="inceptionn-group", daemon=True)
         self._group_thread.start()
+        self._pid = os.getpid()
         _OPEN.add(self)
 
     # -- the two ways a bucket travels
@@ -751,7 +752,9 @@ class InceptionnState:
 # SIGABRT: 5 of 16 jobs of experiments/hook-memory.py's 2-rank worker
 # and 4 of 12 of python/tests/run_check.py exit, which end after their
 # third step; none since). atexit's handlers run before that, and close()
-# joins the threads.
+# joins the threads. Only in the process that made the state: a forked
+# child that exits normally runs them too, and closing its copy of the
+# parent's communicator hung the parent's job.
 _OPEN = weakref.WeakSet()
 GROUP_JOIN_S = 5.0      # close(): the most it waits for the process group's thread
 
@@ -759,6 +762,8 @@ GROUP_JOIN_S = 5.0      # close(): the most it waits for the process group's thr
 @atexit.register
 def _close_open_states():
     for state in list(_OPEN):
+        if state._pid != os.getpid():   # a forked child's copy: the parent's sockets and threads
+            continue
         try:
             state.close()
         except Exception:       # at exit: a peer gone first must not stop the others' close()

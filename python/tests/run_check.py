@@ -13,7 +13,9 @@
   exit  3 DDP steps through the hook with its defaults (a bucket split
         between the library and the process group), then
         destroy_process_group() and the end, without close(): the process
-        must exit 0, not abort (the launcher's status says).
+        must exit 0, not abort (the launcher's status says). After the
+        first step a forked child exits as a script does (sys.exit, atexit
+        handlers run): it must leave the parent's state alone.
 Prints "ok ..." / "FAIL ..." lines.
 """
 import os
@@ -52,8 +54,13 @@ def main():
         model = nn.Sequential(nn.Linear(5000, 400), nn.ReLU(), nn.Linear(400, 10))
         ddp = DDP(model)
         inct.register(ddp, compression="software", warmup_iters=0)
-        for _ in range(3):
+        for i in range(3):
             nn.functional.cross_entropy(ddp(torch.randn(8, 5000)), torch.randint(0, 10, (8,))).backward()
+            if i == 0:
+                pid = os.fork()
+                if pid == 0:
+                    sys.exit(0)
+                os.waitpid(pid, 0)
         dist.destroy_process_group()
         return
     n = int(env.get("WORLD_SIZE", "0"))
