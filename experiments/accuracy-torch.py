@@ -625,7 +625,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # patience ended 0.04 below the defaults on seed 1, 0.15 on seed 3,
          # and blew up on seed 2 (-5.35): not run on densenet121 and
          # resnet18 ("x50s1r6pt2"), which it was to be tried on next. The
-         # bound instead, first on seed 1 (the defaults -0.41)
+         # bound instead, first on seed 1 (the defaults -0.41): -1.11, so
+         # not on seeds 2-3
          ("resnet50", "x50s1r6b128wpe12", 1),
          # resnet50 after 10 warm-up iterations: a 120-iteration probe of
          # seed 1 climbed to loss 4.2 at iterations 20-40 (docs/results.md)
