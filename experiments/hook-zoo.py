@@ -70,16 +70,15 @@ def one(name, steps):
     opt = torch.optim.SGD(ddp.parameters(), lr=0.01)
     s = input_size(name)
     g = torch.Generator().manual_seed(1 + dist.get_rank())
-    t0 = time.monotonic()
     for i in range(steps):
-        if i == WARMUP:
+        if i == WARMUP:         # main() keeps steps > WARMUP
             t0 = time.monotonic()
         x = torch.randn(BATCH, 3, s, s, generator=g)
         y = torch.randint(0, 10, (BATCH,), generator=g)
         opt.zero_grad()
         step_loss(ddp(x), y).backward()
         opt.step()
-    per_step = (time.monotonic() - t0) / max(1, steps - WARMUP)
+    per_step = (time.monotonic() - t0) / (steps - WARMUP)
     st = state.stats()
     state.close()
     flat = torch.cat([p.detach().reshape(-1) for p in model.parameters()])
