@@ -498,8 +498,10 @@ class InceptionnState:
         group's threads (a callback chained to its future would): a gloo
         thread still wanting the GIL at exit is the likely end of 2 of 84
         runs of python/tests/run_check.py with exempt parameters in
-        "terminate called without an active exception", and of the hangs
-        in ~ProcessGroupGloo seen before. A thread of its own, so that a
+        "terminate called without an active exception" before this thread
+        (the rest of that abort was the completion threads' exit race,
+        which the atexit close ends), and of the hangs in ~ProcessGroupGloo
+        seen before. A thread of its own, so that a
         work that never ends (a stalled peer) does not hold back the
         library's errors."""
         work = dist.all_reduce(buf, group=self.group, async_op=True)
