@@ -690,7 +690,8 @@ def main():
             if kind == "inceptionn":       # cumulative: a window's shares are differences
                 st = state.stats()
                 more = {"values": st["values"], "classes": st.get("classes"),
-                         "scale_exponents": st.get("scale_exponents")}
+                         "scale_exponents": st.get("scale_exponents"),
+                         "scale_target": st.get("scale_target")}
             # a pass over every gradient: only where the record is written
             record(type="iter", iter=done, time=clock["train_s"], loss=float(loss),
                    lr=sched.get_last_lr()[0], grad_norm=grad_norm(model) if log else None,
