@@ -1454,7 +1454,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128wplr01": "ddpb128wlr01",
             "x50s1r6p": "ddpre", "x50s1r6np": "ddpre", "x50s1r6pr": "ddpre", "x200p": "ddpre",
             "fp16re": "ddpre", "fp16b128w": "ddpb128w",
-            "x50s1r4f8b128wp": "ddpb128w", "x50s1r6paw": "ddpaw",
+            "x50s1r4f8b128wp": ("ddpb128wz", "ddpb128w"), "x50s1r6paw": "ddpaw",
             "x50s1r6plr05": "ddplr05",
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
             "x50s1r6pp4k": "ddpre",
