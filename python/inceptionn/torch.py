@@ -501,9 +501,8 @@ class InceptionnState:
         "terminate called without an active exception" before this thread
         (the rest of that abort was the completion threads' exit race,
         which the atexit close ends), and of the hangs in ~ProcessGroupGloo
-        seen before. A thread of its own, so that a
-        work that never ends (a stalled peer) does not hold back the
-        library's errors."""
+        seen before. A thread of its own, so that a work that never ends (a
+        stalled peer) does not hold back the library's errors."""
         work = dist.all_reduce(buf, group=self.group, async_op=True)
         fut = torch.futures.Future()
         self._group_pending.put((work, fut))
