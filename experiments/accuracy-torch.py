@@ -320,8 +320,8 @@ COMMS = {
     # do that on its schedule, or the codec's?
     "fp16re": ["--comm", "fp16"],
     # the same on resnet50's schedule (128 a worker, lr 0.05 rising over
-    # the first epoch): the defaults end 0.41-0.80 below DDP there on every
-    # seed; does the smallest perturbation PyTorch offers cost as much?
+    # the first epoch): the defaults end 0.41-0.80 below DDP there on each
+    # seed of this host's path; does the smallest perturbation PyTorch offers cost as much?
     "fp16b128w": ["--comm", "fp16"] + B128W,
     # resnet50's defaults at the target 4 held at 8x or more by
     # ratio_floor=8 (the target rises where the measured ratio falls under
