@@ -408,7 +408,7 @@ def parse():
                     help="inceptionn: the paper's plain codec (no error feedback, no scaling)")
     ap.add_argument("--scale-ratio", type=float, default=None,
                     help="inceptionn: the adaptive scaling's target compression ratio")
-    ap.add_argument("--scaling", choices=("balanced", "each", "off"),
+    ap.add_argument("--scaling", choices=("balanced", "least-error", "each", "off"),
                     help="inceptionn: the adaptive scaling's policy (default: the hook's)")
     ap.add_argument("--no-error-feedback", action="store_true",
                     help="inceptionn: error feedback off")

@@ -129,6 +129,9 @@ _scale_create = _declare("inc_scale_create", c_int,
 _scale_create_each = _declare("inc_scale_create_each", c_int,
                               [ctypes.POINTER(c_void_p), c_size_t, ctypes.POINTER(c_size_t),
                                c_double])
+_scale_create_least_error = _declare("inc_scale_create_least_error", c_int,
+                                     [ctypes.POINTER(c_void_p), c_size_t,
+                                      ctypes.POINTER(c_size_t), c_double])
 _scale_destroy = _declare("inc_scale_destroy", None, [c_void_p])
 _scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
 _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
@@ -215,15 +218,17 @@ def error_feedback_active(o):
 class Scale:
     """An inc_scale state: one exponent per part of a call site (a bucket),
     parts ending at ends (the last one the call's count), target ratio
-    (0: the library's default), policy "balanced" (inc_scale_create) or
-    "each" (inc_scale_create_each), step: the most an exponent moves per
+    (0: the library's default), policy "balanced" (inc_scale_create),
+    "least-error" (inc_scale_create_least_error) or "each"
+    (inc_scale_create_each), step: the most an exponent moves per
     call (inc_scale_set_step; 0: any), patience: the calls in a row that
     must ask an exponent to move (inc_scale_set_patience; 0, 1: one)."""
 
     def __init__(self, ends, ratio=0.0, policy="balanced", step=0, patience=0):
         p = c_void_p()
         arr = (c_size_t * len(ends))(*ends)
-        make = {"balanced": _scale_create, "each": _scale_create_each}[policy]
+        make = {"balanced": _scale_create, "least-error": _scale_create_least_error,
+                "each": _scale_create_each}[policy]
         check(make(ctypes.byref(p), len(ends), arr, float(ratio)), "inc_scale_create")
         self._p = p
         if step:

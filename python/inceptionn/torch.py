@@ -65,6 +65,7 @@ __all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "la
 _BOOT_VARS = ("INC_RANK", "INC_WORLD_SIZE", "INC_MASTER_ADDR", "INC_MASTER_PORT",
               "INC_JOB_ID", "INC_COMPRESSION")
 _ALGOS = {"ring": _lib.ALGO_RING, "wa": _lib.ALGO_WA}
+_SCALING_POLICIES = ("balanced", "least-error", "each")
 _SKETCH_INDEX = {"bitmap": 0, "bloom": 1}
 _EF = {None: None, "auto": _lib.EF_AUTO, False: _lib.EF_OFF, "off": _lib.EF_OFF,
        True: _lib.EF_ON, "on": _lib.EF_ON}
@@ -1225,14 +1226,14 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
-    if scaling not in (None, True, False, "auto", "on", "off", "balanced", "each"):
+    if scaling not in (None, True, False, "auto", "on", "off") + _SCALING_POLICIES:
         raise ValueError("scaling: None or 'auto' (on in the modes with an error bound), "
-                         "True/'on', False/'off', or the policy, 'balanced' (the default) or "
-                         "'each', got %r" % (scaling,))
+                         "True/'on', False/'off', or the policy, 'balanced' (the default), "
+                         "'least-error' or 'each', got %r" % (scaling,))
     if scaling not in (None, False, "auto", "off") and not applies:
         raise ValueError("scaling: the %s mode has no error bound to scale for"
                          % names.get(o.compression))
-    policy = scaling if scaling in ("balanced", "each") else "balanced"
+    policy = scaling if scaling in _SCALING_POLICIES else "balanced"
     use_scaling = policy if applies and scaling not in (False, "off") and not o.scale_exp \
         else False
     if scale_ratio is not None:
@@ -1361,8 +1362,10 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       on for the lossy INCEPTIONN modes), True/"on", False/"off", "auto".
     scaling: None/"auto": adaptive scaling in the modes with an error bound
       (per bucket, one exponent per parameter, from the previous sum, the
-      library's balanced policy); "each": each parameter on its own at the
-      ratio, never scaled down; False/"off": none; True/"on": required (an
+      library's balanced policy); "least-error": each parameter its own
+      headroom, the bucket's squared error least at the ratio (the bits go
+      to the parameters whose values are largest); "each": each parameter
+      on its own at the ratio, never scaled down; False/"off": none; True/"on": required (an
       error for other modes).
     scale_ratio: the scaling's target compression ratio (1..12; None:
       DEFAULT_SCALE_RATIO, 6, below the library's INC_SCALE_RATIO_DEFAULT of

@@ -752,6 +752,22 @@ def scaling():
            "exempt, %d through the codec at %.2fx, whole_ratio %.2fx counts the exempt at 32 "
            "bits; exempt=False sends them through the codec"
            % (x, v, st["ratio"], st["whole_ratio"]))
+    # scaling="least-error": each parameter its own headroom, chosen from
+    # the same sums on every rank; it moves the bits between the MLP's
+    # layers, so its result and exponents differ from balanced's
+    e_le, e_b = [], []
+    le, st, d = train(MLP, dict(compression="software", warmup_iters=0,
+                                scaling="least-error"), exps=e_le)
+    _, _, _ = train(MLP, dict(compression="software", warmup_iters=0), exps=e_b)
+    every = [None] * dist.get_world_size()
+    dist.all_gather_object(every, repr(e_le))
+    k = next((i for i, (a, b) in enumerate(zip(e_le, e_b)) if a != b), None)
+    report(same(d) and len(set(every)) == 1 and st["scaling"] == "least-error"
+           and not torch.equal(le, dflt) and k is not None and st["ratio"] > 4,
+           "scaling='least-error' on the MLP: replicas and exponents identical, the result "
+           "and exponents not balanced's (after step %s: %s against %s), %.2fx"
+           % (k, e_le[k] if k is not None else "-", e_b[k] if k is not None else "-",
+              st["ratio"]))
     # the convolutions' kernels: uncompressed with exempt="vectors+kernels"
     # (the head's matrix alone through the codec), or their buckets at
     # their own target (kernel_ratio); the MLP has none, so kernel_ratio

@@ -56,11 +56,11 @@ static const char *scheme_at(int i)
 	return i >= 0 && i < 2 ? schemes[i] : NULL;
 }
 
-static const char *const scalings[] = { "off", "balanced", "each", "headroom" };
+static const char *const scalings[] = { "off", "balanced", "each", "least-error", "headroom" };
 
 static const char *scaling_at(int i)
 {
-	return i >= 0 && i < 3 ? scalings[i] : NULL;   /* headroom: through --scale */
+	return i >= 0 && i < 4 ? scalings[i] : NULL;   /* headroom: through --scale */
 }
 
 const char *tr_scaling_name(const struct tr_opts *o)

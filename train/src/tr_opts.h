@@ -63,6 +63,7 @@ enum tr_scaling {
 	TR_SCALING_OFF = 0,
 	TR_SCALING_BALANCED,      /* inc_scale_create */
 	TR_SCALING_EACH,          /* inc_scale_create_each */
+	TR_SCALING_LEAST_ERROR,   /* inc_scale_create_least_error */
 	TR_SCALING_HEADROOM,      /* inc_scale_create_headroom (--scale K) */
 };
 

@@ -222,6 +222,8 @@ int tr_scale_for(struct run *r, int site, size_t lo, size_t hi, struct inc_scale
 	     inc_scale_create_headroom(&s->scale[site], n, ends, r->o.scale) :
 	     r->o.scaling == TR_SCALING_EACH ?
 	     inc_scale_create_each(&s->scale[site], n, ends, r->o.scale_ratio) :
+	     r->o.scaling == TR_SCALING_LEAST_ERROR ?
+	     inc_scale_create_least_error(&s->scale[site], n, ends, r->o.scale_ratio) :
 	     inc_scale_create(&s->scale[site], n, ends, r->o.scale_ratio);
 	if (!rc && r->o.scale_step)
 		rc = inc_scale_set_step(s->scale[site], r->o.scale_step);

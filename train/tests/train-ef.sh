@@ -118,6 +118,7 @@ cases=(
 	"nic bucket, headroom scaling:--compression nic --schedule bucket --bucket-kb 256 --scale 2"
 	"software wfbp, balanced scaling at 12:--compression software --schedule wfbp --scale-ratio 12"
 	"software mgwfbp, each layer scaled:--compression software --schedule mgwfbp --scaling each"
+	"nic bucket, least-error scaling:--compression nic --schedule bucket --bucket-kb 256 --scaling least-error"
 	"inc+sketch bucket, balanced scaling:--compression inc+sketch --schedule bucket --bucket-kb 256"
 	"software sync, WA algorithm, balanced scaling:--compression software"
 	"nic bucket, balanced scaling damped to 1 binade a call:--compression nic --schedule bucket --bucket-kb 256 --scale-step 1"

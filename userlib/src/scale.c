@@ -25,6 +25,7 @@
 
 enum policy {
 	BALANCED,               /* one headroom for the call, each part relative to its own size */
+	LEAST_ERROR,            /* each part's headroom, the call's squared error least */
 	EACH,                   /* each part on its own at the ratio, never scaled down */
 	HEADROOM,               /* a fixed headroom K */
 };
@@ -89,6 +90,12 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 int inc_scale_create(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
 {
 	return create(s, nparts, ends, BALANCED, ratio ? ratio : INC_SCALE_RATIO_DEFAULT, 0);
+}
+
+int inc_scale_create_least_error(struct inc_scale **s, size_t nparts, const size_t *ends,
+				 double ratio)
+{
+	return create(s, nparts, ends, LEAST_ERROR, ratio ? ratio : INC_SCALE_RATIO_DEFAULT, 0);
 }
 
 int inc_scale_create_each(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio)
@@ -432,6 +439,105 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
 			s->e[i] = clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
 }
 
+/* LEAST_ERROR: part i's largest sum lands in [2^-(K_i+1), 2^-K_i), each
+ * part its own K_i in [0, 40], chosen together so that the call travels at
+ * ratio >= R with the least squared error of its values in the caller's
+ * units (the largest Ks when no choice reaches R). A value of biased
+ * exponent E scaled to E' costs cost[E'] bits and an error that the
+ * codec's class at E' decides (docs/codec.md): the value itself in the
+ * zero class (its square taken at the binade's mean, 7/3 4^(E-127)), a
+ * truncation to a multiple of 2^-k in the classes of k fraction bits
+ * (4^-k / 3, in scaled units), none raw. Balanced gives every part the
+ * same relative precision; this gives the bits to the parts whose values
+ * are largest, as a global largest-first selection would. The choice is
+ * the minimum of error + lambda bits per part (a Lagrangian: the total
+ * bits fall as lambda grows), lambda bisected over its binary exponent. */
+#define LE_KS 41
+
+/* Each counted part's K minimising err + lam bits (err, bits: nparts x
+ * LE_KS); the call's bits at that choice; set: the exponents taken. */
+static double le_pick(struct inc_scale *s, const double *err, const double *bits, double lam,
+		      int set)
+{
+	double total = 0;
+	size_t i;
+	int K;
+
+	for (i = 0; i < s->nparts; i++) {
+		const double *er = err + i * LE_KS, *bi = bits + i * LE_KS;
+		double best;
+		int bk = 0;
+
+		if (s->top[i] < 0)
+			continue;
+		best = er[0] + lam * bi[0];
+		for (K = 1; K < LE_KS; K++)
+			if (er[K] + lam * bi[K] < best)
+				best = er[K] + lam * bi[K], bk = K;
+		total += bi[bk];
+		if (set)
+			s->e[i] = clamp(126 - bk - s->top[i], -64, overflow_cap(s->top[i]));
+	}
+	return total;
+}
+
+static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
+{
+	double n = 0, *err, *bits;
+	double lo = -600, hi = 600;     /* log2 lambda: errors span 2^-300..2^300 a bit */
+	size_t i;
+	int K, it, E;
+
+	err = malloc(s->nparts * LE_KS * sizeof(*err));
+	bits = malloc(s->nparts * LE_KS * sizeof(*bits));
+	if (!err || !bits) {            /* no memory: the balanced choice */
+		free(err);
+		free(bits);
+		balanced(s, cost);
+		return;
+	}
+	for (i = 0; i < s->nparts; i++) {
+		const uint64_t *h = s->hist + i * HIST_BINS;
+
+		if (s->top[i] < 0)
+			continue;
+		for (E = 0; E < HIST_BINS; E++)
+			n += (double)h[E];
+		for (K = 0; K < LE_KS; K++) {
+			int e = clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
+			double er = 0;
+
+			for (E = 1; E <= s->top[i]; E++) {
+				unsigned tag;
+
+				if (!h[E])
+					continue;
+				tag = value_tag((unsigned)clamp(E + e, 0, 254), eb) & 3;
+				if (tag == 0)
+					er += (double)h[E] * (7.0 / 3) * ldexp(1.0, 2 * (E - 127));
+				else if (tag != 3)
+					er += (double)h[E] / 3 *
+					      ldexp(1.0, -2 * (8 * (int)inc_tag_bytes(tag) - 1 + e));
+			}
+			err[i * LE_KS + K] = er;
+			bits[i * LE_KS + K] = scaled_bits(h, s->top[i], e, cost);
+		}
+	}
+	/* the smallest lambda whose choice travels at R: the bits fall as
+	 * lambda grows */
+	for (it = 0; it < 64; it++) {
+		double mid = (lo + hi) / 2;
+
+		if (32.0 * n >= s->ratio * le_pick(s, err, bits, exp2(mid), 0))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	le_pick(s, err, bits, exp2(hi), 1);
+	free(err);
+	free(bits);
+}
+
 /* The delivered sum is zero wherever every rank sent the zero class: such a
  * value was below the call's error bound, not zero. Counted as free, the
  * zeros let the estimate spend precision it did not have, and a part whose
@@ -501,7 +607,9 @@ static void choose(struct inc_scale *s, const float *sum, size_t count, unsigned
 	}
 	if (s->policy == BALANCED)
 		balanced(s, cost);
-	for (i = 0; s->policy != BALANCED && i < s->nparts; i++) {
+	else if (s->policy == LEAST_ERROR)
+		least_error(s, cost, eb);
+	for (i = 0; s->policy != BALANCED && s->policy != LEAST_ERROR && i < s->nparts; i++) {
 		int top = s->top[i], cap;
 
 		if (top < 0)        /* nothing but zeros (and Inf/NaN): keep e */

@@ -173,6 +173,72 @@ static void fill(float *v, size_t n, unsigned emax, int inf)
 		v[i] = value_at(inf && next() % 50 == 0 ? 255 : (unsigned)(next() % (emax + 1)));
 }
 
+/* The squared error of v[0, n) scaled by 2^e through the codec at bound
+ * EB and back, in v's units. */
+static double err_at(const float *v, size_t n, int e)
+{
+	double er = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t u;
+		float q;
+
+		q = ldexpf(v[i], e);
+		memcpy(&u, &q, 4);
+		u = inc_quantize_value(u, EB);
+		memcpy(&q, &u, 4);
+		er += ((double)ldexpf(q, -e) - v[i]) * ((double)ldexpf(q, -e) - v[i]);
+	}
+	return er;
+}
+
+/* Least error: a call of one part of large values and one of values 2^-12
+ * of them, alike in shape. Balanced gives both the same headroom; least
+ * error gives the bits to the large part, meets the target as well, and
+ * its call's squared error is smaller. */
+static void least_error(void)
+{
+	size_t ends[2] = { N / 2, N };
+	struct inc_scale *bal, *le, *no;
+	float *sum = malloc(N * sizeof(*sum));
+	double bb = 0, bl = 0, eb_ = 0, el = 0;
+	int e_b[2], e_l[2], i, p;
+
+	for (i = 0; i < N / 2; i++) {
+		float v = ldexpf(1.0f + (float)(next() % 1024) / 1024, -(int)(next() % 14)) *
+			  (next() & 1 ? 1 : -1);
+
+		sum[i] = v;
+		sum[N / 2 + i] = ldexpf(v, -12);
+	}
+	CHECK(inc_scale_create(&bal, 2, ends, 8) == 0 &&
+	      inc_scale_create_least_error(&le, 2, ends, 8) == 0, "create");
+	CHECK(inc_scale_create_least_error(&no, 2, ends, 13) == INC_E_ARG && !no,
+	      "13x refused (least error)");
+	inc_scale_update(bal, sum, N, EB, 1);
+	inc_scale_update(le, sum, N, EB, 1);
+	inc_scale_get(bal, e_b, 2);
+	inc_scale_get(le, e_l, 2);
+	CHECK(e_b[1] - e_b[0] == 12, "balanced: the same headroom for both parts: %d, %d", e_b[0],
+	      e_b[1]);
+	CHECK(e_l[0] - e_l[1] > e_b[0] - e_b[1],
+	      "least error: the large part finer relative to the small one than balanced: %d, %d "
+	      "(balanced %d, %d)", e_l[0], e_l[1], e_b[0], e_b[1]);
+	for (p = 0; p < 2; p++) {
+		bb += bits_at(sum + p * N / 2, N / 2, e_b[p]);
+		bl += bits_at(sum + p * N / 2, N / 2, e_l[p]);
+		eb_ += err_at(sum + p * N / 2, N / 2, e_b[p]);
+		el += err_at(sum + p * N / 2, N / 2, e_l[p]);
+	}
+	CHECK(32.0 * N >= 8 * bl, "least error meets the target: %.2fx", 32.0 * N / bl);
+	CHECK(el < 0.75 * eb_, "least error: squared error %.3g against balanced's %.3g "
+	      "(%.2fx against %.2fx)", el, eb_, 32.0 * N / bl, 32.0 * N / bb);
+	inc_scale_destroy(bal);
+	inc_scale_destroy(le);
+	free(sum);
+}
+
 static struct inc_scale *make_state(int policy, int target, size_t np, const size_t *ends,
 				    const int *e)
 {
@@ -182,6 +248,8 @@ static struct inc_scale *make_state(int policy, int target, size_t np, const siz
 		inc_scale_create(&s, np, np > 1 ? ends : NULL, target);
 	else if (policy == 1)
 		inc_scale_create_each(&s, np, np > 1 ? ends : NULL, target);
+	else if (policy == 3)
+		inc_scale_create_least_error(&s, np, np > 1 ? ends : NULL, target);
 	else
 		inc_scale_create_headroom(&s, np, np > 1 ? ends : NULL, target % 8);
 	if (s)
@@ -216,7 +284,7 @@ static void fused_equals_scalar(void)
 			size_t n = counts[next() % (sizeof(counts) / sizeof(counts[0]))];
 			unsigned eb = ebs[next() % (sizeof(ebs) / sizeof(ebs[0]))];
 			int lossy = next() % 4 != 0, with_res = next() % 4 != 0;
-			int use_state = next() % 4 != 0, policy = (int)(next() % 3);
+			int use_state = next() % 4 != 0, policy = (int)(next() % 4);
 			/* mostly calls whose products are exact, so that the
 			 * update runs; some that overflow or underflow */
 			int wild = next() % 5 == 0;
@@ -548,6 +616,7 @@ int main(void)
 	prime();
 	all_zero_part();
 	zeros_are_not_free();
+	least_error();
 	fused_equals_scalar();
 	return inc_test_done();
 }

@@ -273,6 +273,12 @@ enum inc_error_feedback {
  *     INC_SCALE_RATIO_MAX; 0: INC_SCALE_RATIO_DEFAULT). Parts of small values are scaled up,
  *     parts of large values down, so the call's bits go where its values
  *     are (a value's bits depend only on its exponent: docs/codec.md);
+ *   inc_scale_create_least_error: part i's largest sum is brought to
+ *     [2^-(K_i+1), 2^-K_i), each part its own K_i in 0..40, chosen
+ *     together so that the call travels at `ratio` with the least squared
+ *     error of its sums in the caller's units (estimated from the sums'
+ *     exponents and the codec's classes): the bits go to the parts whose
+ *     values are largest;
  *   inc_scale_create_each: each part on its own, the largest e in
  *     [0, INC_SCALE_EMAX] at which its sums would travel at `ratio`
  *     (never scaled down);
@@ -294,6 +300,8 @@ enum inc_error_feedback {
 #define INC_SCALE_PARTS_MAX (1u << 20)
 struct inc_scale;
 int inc_scale_create(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio);
+int inc_scale_create_least_error(struct inc_scale **s, size_t nparts, const size_t *ends,
+				 double ratio);
 int inc_scale_create_each(struct inc_scale **s, size_t nparts, const size_t *ends, double ratio);
 int inc_scale_create_headroom(struct inc_scale **s, size_t nparts, const size_t *ends, int k);
 void inc_scale_destroy(struct inc_scale *s);
@@ -305,7 +313,7 @@ int inc_scale_get(const struct inc_scale *s, int *e, size_t n);
 /* Set the exponents (a checkpoint's): n must equal the parts, each in
  * -64..64; 0 or INC_E_ARG. */
 int inc_scale_set(struct inc_scale *s, const int *e, size_t n);
-/* Change a balanced or each state's target ratio (1 to
+/* Change a balanced, least-error or each state's target ratio (1 to
  * INC_SCALE_RATIO_MAX; 0: INC_SCALE_RATIO_DEFAULT): the end of the next
  * call that uses the state chooses its exponents for it. Every rank must
  * change it before the same call. 0 or INC_E_ARG (a headroom state, a
