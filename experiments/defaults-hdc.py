@@ -57,6 +57,10 @@ CONFIGS = [
      "exponents moving at most 1 binade a call (--scale-step 1)",
      ["--compression", "software", "--scale-ratio", "8", "--warmup-iters", "60",
       "--scale-step", "1"]),
+    ("w60le", "feedback + least-error scaling (each layer its own headroom), ratio 8, after 60 "
+     "uncompressed iterations",
+     ["--compression", "software", "--scaling", "least-error", "--scale-ratio", "8",
+      "--warmup-iters", "60"]),
 ]
 SEEDS = (1, 2, 3)
 
