@@ -982,6 +982,9 @@ LABELS = {
     "x50s1r6np": "inceptionn hook, the same unprimed (scale_prime=False), against DDP on its host",
     "x10s1r6p": "inceptionn hook, the defaults after 10 warm-up iterations instead of 50 "
                 "(warmup_iters=10), against DDP on its host",
+    "x50s1r6pl": "inceptionn hook, the defaults with each parameter its own headroom, the "
+                 "bucket's squared error least at the target (scaling='least-error'), against "
+                 "DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
