@@ -1365,8 +1365,8 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       library's balanced policy); "least-error": each parameter its own
       headroom, the bucket's squared error least at the ratio (the bits go
       to the parameters whose values are largest); "each": each parameter
-      on its own at the ratio, never scaled down; False/"off": none; True/"on": required (an
-      error for other modes).
+      on its own at the ratio, never scaled down; False/"off": none;
+      True/"on": required (an error for other modes).
     scale_ratio: the scaling's target compression ratio (1..12; None:
       DEFAULT_SCALE_RATIO, 6, below the library's INC_SCALE_RATIO_DEFAULT of
       8: the damped scaling travels above its target).
