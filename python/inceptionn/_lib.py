@@ -132,6 +132,10 @@ _scale_create_each = _declare("inc_scale_create_each", c_int,
 _scale_create_least_error = _declare("inc_scale_create_least_error", c_int,
                                      [ctypes.POINTER(c_void_p), c_size_t,
                                       ctypes.POINTER(c_size_t), c_double])
+# the scaling policies by name, balanced (the default) first
+_SCALE_CREATE = {"balanced": _scale_create, "least-error": _scale_create_least_error,
+                 "each": _scale_create_each}
+SCALE_POLICIES = tuple(_SCALE_CREATE)
 _scale_destroy = _declare("inc_scale_destroy", None, [c_void_p])
 _scale_parts = _declare("inc_scale_parts", c_size_t, [c_void_p])
 _scale_get = _declare("inc_scale_get", c_int, [c_void_p, ctypes.POINTER(c_int), c_size_t])
@@ -227,8 +231,7 @@ class Scale:
     def __init__(self, ends, ratio=0.0, policy="balanced", step=0, patience=0):
         p = c_void_p()
         arr = (c_size_t * len(ends))(*ends)
-        make = {"balanced": _scale_create, "least-error": _scale_create_least_error,
-                "each": _scale_create_each}[policy]
+        make = _SCALE_CREATE[policy]
         check(make(ctypes.byref(p), len(ends), arr, float(ratio)), "inc_scale_create")
         self._p = p
         if step:

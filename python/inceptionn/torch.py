@@ -65,7 +65,6 @@ __all__ = ["register", "InceptionnState", "inceptionn_hook", "compressions", "la
 _BOOT_VARS = ("INC_RANK", "INC_WORLD_SIZE", "INC_MASTER_ADDR", "INC_MASTER_PORT",
               "INC_JOB_ID", "INC_COMPRESSION")
 _ALGOS = {"ring": _lib.ALGO_RING, "wa": _lib.ALGO_WA}
-_SCALING_POLICIES = ("balanced", "least-error", "each")
 _SKETCH_INDEX = {"bitmap": 0, "bloom": 1}
 _EF = {None: None, "auto": _lib.EF_AUTO, False: _lib.EF_OFF, "off": _lib.EF_OFF,
        True: _lib.EF_ON, "on": _lib.EF_ON}
@@ -1226,14 +1225,14 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     info = {c["mode"]: c for c in _lib.compressions()}
     names = {m: c["name"] for m, c in info.items()}
     applies = info.get(o.compression, {}).get("error_bound", False)
-    if scaling not in (None, True, False, "auto", "on", "off") + _SCALING_POLICIES:
+    if scaling not in (None, True, False, "auto", "on", "off") + _lib.SCALE_POLICIES:
         raise ValueError("scaling: None or 'auto' (on in the modes with an error bound), "
                          "True/'on', False/'off', or the policy, 'balanced' (the default), "
                          "'least-error' or 'each', got %r" % (scaling,))
     if scaling not in (None, False, "auto", "off") and not applies:
         raise ValueError("scaling: the %s mode has no error bound to scale for"
                          % names.get(o.compression))
-    policy = scaling if scaling in _SCALING_POLICIES else "balanced"
+    policy = scaling if scaling in _lib.SCALE_POLICIES else "balanced"
     use_scaling = policy if applies and scaling not in (False, "off") and not o.scale_exp \
         else False
     if scale_ratio is not None:

@@ -758,7 +758,7 @@ def scaling():
     e_le, e_b = [], []
     le, st, d = train(MLP, dict(compression="software", warmup_iters=0,
                                 scaling="least-error"), exps=e_le)
-    _, _, _ = train(MLP, dict(compression="software", warmup_iters=0), exps=e_b)
+    train(MLP, dict(compression="software", warmup_iters=0), exps=e_b)
     every = [None] * dist.get_world_size()
     dist.all_gather_object(every, repr(e_le))
     k = next((i for i, (a, b) in enumerate(zip(e_le, e_b)) if a != b), None)

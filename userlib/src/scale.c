@@ -407,20 +407,32 @@ static int under_cap(const struct inc_scale *s, size_t i, int e)
  * whole call, the smallest in [0, 40] at which the call travels at ratio
  * >= R (the largest when none does). Parts of small values are scaled up,
  * parts of large values down: the call's bits go where its values are. */
-static void balanced(struct inc_scale *s, const unsigned *cost)
+/* The values of the parts that count (those with a finite non-zero sum). */
+static double counted_values(const struct inc_scale *s)
 {
 	double n = 0;
 	size_t i;
+	int E;
+
+	for (i = 0; i < s->nparts; i++)
+		for (E = 0; s->top[i] >= 0 && E < HIST_BINS; E++)
+			n += (double)s->hist[i * HIST_BINS + E];
+	return n;
+}
+
+/* Part i's exponent at headroom K (its largest sum in [2^-(K+1), 2^-K)),
+ * under its overflow cap. */
+static int at_headroom(const struct inc_scale *s, size_t i, int K)
+{
+	return clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
+}
+
+static void balanced(struct inc_scale *s, const unsigned *cost)
+{
+	double n = counted_values(s);
+	size_t i;
 	int K;
 
-	for (i = 0; i < s->nparts; i++) {       /* the values of the parts that count */
-		int E;
-
-		if (s->top[i] < 0)
-			continue;
-		for (E = 0; E < HIST_BINS; E++)
-			n += (double)s->hist[i * HIST_BINS + E];
-	}
 	for (K = 0; K <= 40; K++) {
 		double bits = 0;
 
@@ -436,7 +448,7 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
 	K = K > 40 ? 40 : K;
 	for (i = 0; i < s->nparts; i++)
 		if (s->top[i] >= 0)
-			s->e[i] = clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
+			s->e[i] = at_headroom(s, i, K);
 }
 
 /* LEAST_ERROR: part i's largest sum lands in [2^-(K_i+1), 2^-K_i), each
@@ -476,18 +488,27 @@ static double le_pick(struct inc_scale *s, const double *err, const double *bits
 				best = er[K] + lam * bi[K], bk = K;
 		total += bi[bk];
 		if (set)
-			s->e[i] = clamp(126 - bk - s->top[i], -64, overflow_cap(s->top[i]));
+			s->e[i] = at_headroom(s, i, bk);
 	}
 	return total;
 }
 
 static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 {
-	double n = 0, *err, *bits;
+	double n = counted_values(s), *err, *bits, var[256];
 	double lo = -600, hi = 600;     /* log2 lambda: errors span 2^-300..2^300 a bit */
 	size_t i;
 	int K, it, E;
 
+	/* per scaled exponent: the square of the class's step 2^-k in scaled
+	 * units (its truncation error is a third of it), 0 raw, -1 for the
+	 * zero class (the value's own square) */
+	for (E = 0; E < 256; E++) {
+		unsigned tag = value_tag((unsigned)E, eb) & 3;
+
+		var[E] = tag == 0 ? -1 : tag == 3 ? 0 :
+			 ldexp(1.0, -2 * (8 * (int)inc_tag_bytes(tag) - 1));
+	}
 	err = malloc(s->nparts * LE_KS * sizeof(*err));
 	bits = malloc(s->nparts * LE_KS * sizeof(*bits));
 	if (!err || !bits) {            /* no memory: the balanced choice */
@@ -501,23 +522,20 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 
 		if (s->top[i] < 0)
 			continue;
-		for (E = 0; E < HIST_BINS; E++)
-			n += (double)h[E];
 		for (K = 0; K < LE_KS; K++) {
-			int e = clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
+			int e = at_headroom(s, i, K);
 			double er = 0;
 
 			for (E = 1; E <= s->top[i]; E++) {
-				unsigned tag;
+				double v;
 
 				if (!h[E])
 					continue;
-				tag = value_tag((unsigned)clamp(E + e, 0, 254), eb) & 3;
-				if (tag == 0)
+				v = var[clamp(E + e, 0, 254)];
+				if (v < 0)
 					er += (double)h[E] * (7.0 / 3) * ldexp(1.0, 2 * (E - 127));
-				else if (tag != 3)
-					er += (double)h[E] / 3 *
-					      ldexp(1.0, -2 * (8 * (int)inc_tag_bytes(tag) - 1 + e));
+				else if (v > 0)
+					er += (double)h[E] / 3 * ldexp(v, -2 * e);
 			}
 			err[i * LE_KS + K] = er;
 			bits[i * LE_KS + K] = scaled_bits(h, s->top[i], e, cost);
