@@ -23,6 +23,9 @@
 #define HIST_BINS 256           /* biased exponents 0..255 */
 #define GROWTH_LOG2 8           /* headroom against overflow: 2^8 x the last sum */
 
+/* LEAST_ERROR: the headrooms K a part may take, 0..40 */
+#define LE_KS 41
+
 enum policy {
 	BALANCED,               /* one headroom for the call, each part relative to its own size */
 	LEAST_ERROR,            /* each part's headroom, the call's squared error least */
@@ -43,6 +46,7 @@ struct inc_scale {
 	int *run;               /* nparts: calls in a row that asked to move, + finer, - coarser */
 	uint64_t *hist;         /* nparts x HIST_BINS: the last sum's exponents */
 	int *top;               /* nparts: its largest finite exponent, -1: none */
+	double *le;             /* LEAST_ERROR: nparts x LE_KS errors, then as many bits */
 };
 
 static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enum policy policy,
@@ -74,12 +78,15 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 	s->run = calloc(nparts, sizeof(*s->run));
 	s->hist = calloc(nparts * HIST_BINS, sizeof(*s->hist));
 	s->top = calloc(nparts, sizeof(*s->top));
+	if (policy == LEAST_ERROR)
+		s->le = malloc(2 * nparts * LE_KS * sizeof(*s->le));
 	if (ends) {
 		s->ends = malloc(nparts * sizeof(*s->ends));
 		if (s->ends)
 			memcpy(s->ends, ends, nparts * sizeof(*s->ends));
 	}
-	if (!s->e || !s->was || !s->run || !s->hist || !s->top || (ends && !s->ends)) {
+	if (!s->e || !s->was || !s->run || !s->hist || !s->top || (ends && !s->ends) ||
+	    (policy == LEAST_ERROR && !s->le)) {
 		inc_scale_destroy(s);
 		return INC_E_NOMEM;
 	}
@@ -118,6 +125,7 @@ void inc_scale_destroy(struct inc_scale *s)
 	free(s->run);
 	free(s->hist);
 	free(s->top);
+	free(s->le);
 	free(s);
 }
 
@@ -464,7 +472,6 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
  * are largest, as a global largest-first selection would. The choice is
  * the minimum of error + lambda bits per part (a Lagrangian: the total
  * bits fall as lambda grows), lambda bisected over its binary exponent. */
-#define LE_KS 41
 
 /* Each counted part's K minimising err + lam bits (err, bits: nparts x
  * LE_KS); the call's bits at that choice; set: the exponents taken. */
@@ -495,7 +502,7 @@ static double le_pick(struct inc_scale *s, const double *err, const double *bits
 
 static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 {
-	double n = counted_values(s), *err, *bits, var[256];
+	double n = counted_values(s), *err = s->le, *bits = s->le + s->nparts * LE_KS, var[256];
 	double lo = -600, hi = 600;     /* log2 lambda: errors span 2^-300..2^300 a bit */
 	size_t i;
 	int K, it, E;
@@ -508,14 +515,6 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 
 		var[E] = tag == 0 ? -1 : tag == 3 ? 0 :
 			 ldexp(1.0, -2 * (8 * (int)inc_tag_bytes(tag) - 1));
-	}
-	err = malloc(s->nparts * LE_KS * sizeof(*err));
-	bits = malloc(s->nparts * LE_KS * sizeof(*bits));
-	if (!err || !bits) {            /* no memory: the balanced choice */
-		free(err);
-		free(bits);
-		balanced(s, cost);
-		return;
 	}
 	for (i = 0; i < s->nparts; i++) {
 		const uint64_t *h = s->hist + i * HIST_BINS;
@@ -552,8 +551,6 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 			lo = mid;
 	}
 	le_pick(s, err, bits, exp2(hi), 1);
-	free(err);
-	free(bits);
 }
 
 /* The delivered sum is zero wherever every rank sent the zero class: such a
