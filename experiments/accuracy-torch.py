@@ -339,6 +339,12 @@ COMMS = {
     "x50s1r6b128wpl": DEFAULTS + B128W + ["--scale-prime", "--scaling", "least-error"],
     # the same on resnet18's schedule: does it cost where balanced is level?
     "x50s1r6pl": DEFAULTS + ["--scale-prime", "--scaling", "least-error"],
+    # least-error lands nearer its target than balanced (shufflenet_v2's
+    # seed 1: 8.1x by classes against balanced's 9.0x): the same held at 8x
+    # or more by ratio_floor=8, which moves the target only where the
+    # measured ratio falls under 8x
+    "x50s1r6plf8": DEFAULTS + ["--scale-prime", "--scaling", "least-error",
+                               "--ratio-floor", "8"],
     # the same schedule with AdamW (lr 0.001, decoupled weight decay 0.01)
     # instead of SGD with momentum, DDP and the defaults (BASELINE): with
     # Adam the held-back values reach the second moment late and in bursts
@@ -669,7 +675,10 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # on a host where resnet18 takes about 65 minutes a run and the
          # small networks 10-30: the networks balanced leaves behind or has
          # not been run on with it first, then resnet18's seeds 2-3
-         ("shufflenet_v2_x1_0", "x50s1r6pl", 1), ("mobilenet_v2", "x50s1r6pl", 1),
+         ("shufflenet_v2_x1_0", "x50s1r6pl", 1),
+         # shufflenet_v2's seed 1 ended 0.07 below DDP (the balanced defaults
+         # 0.94) at 8.1x by classes: the same held at 8x by ratio_floor
+         ("shufflenet_v2_x1_0", "x50s1r6plf8", 1), ("mobilenet_v2", "x50s1r6pl", 1),
          ("mobilenet_v3_small", "x50s1r6pl", 1), ("shufflenet_v2_x1_0", "x50s1r6pl", 2),
          ("mobilenet_v2", "x50s1r6pl", 2), ("mobilenet_v3_small", "x50s1r6pl", 2),
          ("shufflenet_v2_x1_0", "x50s1r6pl", 3), ("mobilenet_v2", "x50s1r6pl", 3),
@@ -988,6 +997,8 @@ LABELS = {
     "x50s1r6pl": "inceptionn hook, the defaults with each parameter its own headroom, the "
                  "bucket's squared error least at the target (scaling='least-error'), against "
                  "DDP on its host",
+    "x50s1r6plf8": "inceptionn hook, the same least-error held at 8x or more (ratio_floor=8), "
+                   "against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
@@ -1475,7 +1486,9 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                   "(scaling='least-error')",
                 "x50s1r6pl": "the defaults with each parameter its own headroom, the "
                              "bucket's squared error least at the target "
-                             "(scaling='least-error'; against DDP on its host)"}
+                             "(scaling='least-error'; against DDP on its host)",
+                "x50s1r6plf8": "the same least-error held at 8x or more (ratio_floor=8; "
+                               "against DDP on its host)"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule);
 # a tuple names them in order of preference, the first with a finished run
 # of the seed taken (DDP again on the host of the hook's run, then DDP's
@@ -1494,7 +1507,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "fp16re": "ddpre", "fp16b128w": ("ddpb128wz", "ddpb128w"),
             "x50s1r4f8b128wp": ("ddpb128wz", "ddpb128w"), "x50s1r6paw": "ddpaw",
             "x50s1r6b128wpl": ("ddpb128wz", "ddpb128w"), "x50s1r6pl": "ddpre",
-            "x50s1r6plr05": "ddplr05",
+            "x50s1r6plf8": "ddpre", "x50s1r6plr05": "ddplr05",
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
             "x50s1r6pp4k": "ddpre",
             "x50s1r6b128paw4": AW4, "x50s1r6b128paw4e2": "ddpb128aw4e2",
