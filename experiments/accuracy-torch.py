@@ -756,13 +756,25 @@ def order():
     return [e if len(e) == 3 else ("resnet18",) + e for e in ORDER]
 
 
+def balanced_named(args):
+    """args with the scaling's policy named where a hook run leaves it to
+    the hook's default: every way named before least-error became that
+    default (inct.DEFAULT_SCALE_POLICY) ran with balanced, and runs of it
+    made later must be the same way."""
+    if "inceptionn" not in args or "--scaling" in args or "--plain" in args:
+        return args
+    at = len(args) - 1 - args[::-1].index("--compression") if "--compression" in args else None
+    mode = args[at + 1] if at is not None else "software"
+    return args + ["--scaling", "balanced"] if mode in ("software", "nic") else args
+
+
 def runs():
     out = []
     for arch, comm, seed in order():
         name = run_name(arch, comm, seed)
-        out.append((name, ["--arch", arch] + SCHEDULE +
-                    [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
-                    ["--seed", str(seed)]))
+        out.append((name, balanced_named(["--arch", arch] + SCHEDULE +
+                                         [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
+                                         ["--seed", str(seed)])))
         if (comm, seed) == T3_AFTER and arch == "resnet18":
             for arch in T3_ARCHS:
                 for eb in T3_BOUNDS:
@@ -800,7 +812,8 @@ SCREEN_SECTION = "## Equal accuracy by default: mobilenet_v2, a short screen"
 
 def screen_runs():
     return [("screen-mobilenet_v2-%s-seed%d" % (way, seed),
-             ["--arch", "mobilenet_v2"] + SCREEN_SCHEDULE + args + ["--seed", str(seed)])
+             balanced_named(["--arch", "mobilenet_v2"] + SCREEN_SCHEDULE + args +
+                           ["--seed", str(seed)]))
             for way, seed, args, _ in SCREEN]
 
 
