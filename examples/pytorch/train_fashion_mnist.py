@@ -171,6 +171,9 @@ def parse():
     ef = ap.add_mutually_exclusive_group()
     ef.add_argument("--error-feedback", dest="error_feedback", action="store_const", const=True)
     ef.add_argument("--no-error-feedback", dest="error_feedback", action="store_const", const=False)
+    ap.add_argument("--scaling", choices=("off", "balanced", "each", "least-error"),
+                    help="the adaptive scaling's policy, as inc-train --scaling (default the "
+                    "hook's, inct.DEFAULT_SCALE_POLICY, where the mode has an error bound)")
     ap.add_argument("--scheme", choices=("inc",), default="inc",
                     help="ring all-reduce (the only scheme of the hook)")
     ap.add_argument("--bucket-mb", type=float, default=25,
@@ -245,7 +248,8 @@ def main():
         # the line that makes it an INCEPTIONN job (seed: cnat's draws, the
         # sketch's hashes, as inc-train --seed)
         state = inct.register(ddp, compression=a.compression, error_bound=a.error_bound,
-                              error_feedback=a.error_feedback, seed=a.seed)
+                              error_feedback=a.error_feedback, seed=a.seed,
+                              scaling=False if a.scaling == "off" else a.scaling)
     opt = torch.optim.SGD(ddp.parameters(), lr=a.lr, momentum=a.momentum,
                           weight_decay=a.weight_decay)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=a.lr_step, gamma=a.lr_gamma)

@@ -421,7 +421,8 @@ def scaling():
     every = [None] * dist.get_world_size()
     dist.all_gather_object(every, sorted(exps))
     se = sorted(exps)
-    report(same(d) and st["scaling"] == "balanced" and st["error_feedback"] and any(exps)
+    report(same(d) and st["scaling"] == inct.DEFAULT_SCALE_POLICY and st["error_feedback"]
+           and any(exps)
            and st["residual_resets"] > 0 and len(set(map(tuple, every))) == 1
            and tuple(st["scale_exponents"]) == (se[0], se[len(se) // 2], se[-1]),
            "resnet18, the defaults: replicas identical after a bucket rebuild (%d), %d of %d "
@@ -662,7 +663,7 @@ def scaling():
     # the default warm-up (the suite runs with INC_WARMUP_ITERS=0)
     saved = os.environ.pop("INC_WARMUP_ITERS", None)
     try:
-        got, exempt, step, ratio = {}, {}, {}, {}
+        got, exempt, step, ratio, policy = {}, {}, {}, {}, {}
         for name, kw in (("software", dict(compression="software")),
                          ("nic", dict(compression="nic")),
                          ("software, scaling off", dict(compression="software", scaling=False)),
@@ -672,6 +673,7 @@ def scaling():
             exempt[name] = stt.settings["exempt"]
             step[name] = stt.settings["scale_step"]
             ratio[name] = stt.settings["scale_ratio"]
+            policy[name] = stt.settings["scaling"]
             stt.close()
         os.environ["INC_WARMUP_ITERS"] = "7"
         stt = inct.InceptionnState.create(None, compression="software", scaling=False)
@@ -692,6 +694,10 @@ def scaling():
         want = {"software": 6.0, "nic": 6.0, "software, scaling off": None, "none": None}
         report(ratio == want and inct.DEFAULT_SCALE_RATIO == 6.0,
                "the default scale_ratio: %s" % ", ".join("%s %s" % kv for kv in ratio.items()))
+        want = {"software": "least-error", "nic": "least-error", "software, scaling off": False,
+                "none": False}
+        report(policy == want and inct.DEFAULT_SCALE_POLICY == "least-error",
+               "the default scaling policy: %s" % ", ".join("%s %s" % kv for kv in policy.items()))
         os.environ["INC_WARMUP_ITERS"] = "soon"
         try:
             inct.InceptionnState.create(None, compression="software").close()
@@ -758,16 +764,18 @@ def scaling():
     e_le, e_b = [], []
     le, st, d = train(MLP, dict(compression="software", warmup_iters=0,
                                 scaling="least-error"), exps=e_le)
-    train(MLP, dict(compression="software", warmup_iters=0), exps=e_b)
+    bal, _, _ = train(MLP, dict(compression="software", warmup_iters=0, scaling="balanced"),
+                      exps=e_b)
     every = [None] * dist.get_world_size()
     dist.all_gather_object(every, repr(e_le))
     k = next((i for i, (a, b) in enumerate(zip(e_le, e_b)) if a != b), None)
     report(same(d) and len(set(every)) == 1 and st["scaling"] == "least-error"
-           and not torch.equal(le, dflt) and k is not None and st["ratio"] > 4,
+           and not torch.equal(le, bal) and torch.equal(le, dflt) and k is not None
+           and st["ratio"] > 4,
            "scaling='least-error' on the MLP: replicas and exponents identical, the result "
-           "and exponents not balanced's (after step %s: %s against %s), %.2fx"
-           % (k, e_le[k] if k is not None else "-", e_b[k] if k is not None else "-",
-              st["ratio"]))
+           "the default's and not balanced's, nor its exponents (after step %s: %s against %s), "
+           "%.2fx" % (k, e_le[k] if k is not None else "-", e_b[k] if k is not None else "-",
+                      st["ratio"]))
     # the convolutions' kernels: uncompressed with exempt="vectors+kernels"
     # (the head's matrix alone through the codec), or their buckets at
     # their own target (kernel_ratio); the MLP has none, so kernel_ratio

@@ -91,7 +91,7 @@ checks modes 23 "$tmp/modes.log" $?
 torchrun_ 120 --nproc_per_node 3 python/tests/ddp_check.py mismatch >"$tmp/mismatch.log" 2>&1
 checks mismatch 6 "$tmp/mismatch.log" $?
 torchrun_ 600 --nproc_per_node 3 python/tests/ddp_check.py scaling >"$tmp/scaling.log" 2>&1
-checks scaling 68 "$tmp/scaling.log" $?
+checks scaling 69 "$tmp/scaling.log" $?
 
 section "python3 -m inceptionn.run"
 # torch's environment without torchrun; a failing rank ends the job.
@@ -205,21 +205,28 @@ w=$(sed -nE 's/^train_fashion_mnist: rank [01] .* weights ([0-9a-f]+)$/\1/p' <<<
 [ "$n" -eq 2 ] && [ "$w" -eq 1 ] && ok "inc-run -n 2: LeNet, software, both ranks end with the same weights" \
 	|| ko "inc-run: $(tail -n 3 <<<"$out")"
 
+# the same configuration on both sides: software with error feedback and no
+# scaling. Their defaults differ where the scaling is on (the hook: 50
+# warm-up iterations, biases and norms exempt, least-error damped and
+# primed; inc-train: 2 % warm-up, balanced undamped): after these 200
+# iterations the hook's defaults reached 81.7 %, inc-train's 79.4
 section "the PyTorch example next to inc-train (HDC, 4 workers)"
 args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
 for comp in none software; do
+	pol=()
+	[ "$comp" = none ] || pol=(--scaling off)
 	a=$(timeout 300 build/bin/inc-run -n 4 build/bin/inc-train "${args[@]}" --schedule wfbp \
-		--compression "$comp" 2>&1 | sed -nE 's/^inc-train: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
+		--compression "$comp" "${pol[@]}" 2>&1 |
+		sed -nE 's/^inc-train: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
 	b=$(torchrun_ 300 --nproc_per_node 4 examples/pytorch/train_fashion_mnist.py "${args[@]}" \
-		--bucket-mb 1e-6 --compression "$comp" 2>&1 |
+		--bucket-mb 1e-6 --compression "$comp" "${pol[@]}" 2>&1 |
 		sed -nE 's/^train_fashion_mnist: rank 0 .*test-accuracy ([0-9.]+).*/\1/p')
 	tol=1
-	[ "$comp" = none ] || tol=2
 	if [ -n "$a" ] && [ -n "$b" ] &&
 	   awk -v a="$a" -v b="$b" -v t="$tol" 'BEGIN { d = a - b; exit !(d <= t && d >= -t) }'; then
-		ok "$comp: inc-train $a%, PyTorch $b% after ${args[3]} iterations (within $tol point(s))"
+		ok "$comp${pol[1]:+, scaling ${pol[1]}}: inc-train $a%, PyTorch $b% after ${args[3]} iterations (within $tol point(s))"
 	else
-		ko "$comp: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within $tol point(s))"
+		ko "$comp${pol[1]:+, scaling ${pol[1]}}: inc-train '$a'%, PyTorch '$b'% after ${args[3]} iterations (want within $tol point(s))"
 	fi
 done
 
