@@ -694,9 +694,9 @@ def scaling():
         want = {"software": 6.0, "nic": 6.0, "software, scaling off": None, "none": None}
         report(ratio == want and inct.DEFAULT_SCALE_RATIO == 6.0,
                "the default scale_ratio: %s" % ", ".join("%s %s" % kv for kv in ratio.items()))
-        want = {"software": "least-error", "nic": "least-error", "software, scaling off": False,
+        want = {"software": "balanced", "nic": "balanced", "software, scaling off": False,
                 "none": False}
-        report(policy == want and inct.DEFAULT_SCALE_POLICY == "least-error",
+        report(policy == want and inct.DEFAULT_SCALE_POLICY == "balanced",
                "the default scaling policy: %s" % ", ".join("%s %s" % kv for kv in policy.items()))
         os.environ["INC_WARMUP_ITERS"] = "soon"
         try:
@@ -770,10 +770,10 @@ def scaling():
     dist.all_gather_object(every, repr(e_le))
     k = next((i for i, (a, b) in enumerate(zip(e_le, e_b)) if a != b), None)
     report(same(d) and len(set(every)) == 1 and st["scaling"] == "least-error"
-           and not torch.equal(le, bal) and torch.equal(le, dflt) and k is not None
+           and not torch.equal(le, bal) and torch.equal(bal, dflt) and k is not None
            and st["ratio"] > 4,
            "scaling='least-error' on the MLP: replicas and exponents identical, the result "
-           "the default's and not balanced's, nor its exponents (after step %s: %s against %s), "
+           "and exponents not balanced's, the default's (after step %s: %s against %s), "
            "%.2fx" % (k, e_le[k] if k is not None else "-", e_b[k] if k is not None else "-",
                       st["ratio"]))
     # the convolutions' kernels: uncompressed with exempt="vectors+kernels"

@@ -207,9 +207,8 @@ w=$(sed -nE 's/^train_fashion_mnist: rank [01] .* weights ([0-9a-f]+)$/\1/p' <<<
 
 # the same configuration on both sides: software with error feedback and no
 # scaling. Their defaults differ where the scaling is on (the hook: 50
-# warm-up iterations, biases and norms exempt, least-error damped and
-# primed; inc-train: 2 % warm-up, balanced undamped): after these 200
-# iterations the hook's defaults reached 81.7 %, inc-train's 79.4
+# warm-up iterations, biases and norms exempt, the scaling damped and
+# primed; inc-train: 2 % warm-up, undamped)
 section "the PyTorch example next to inc-train (HDC, 4 workers)"
 args=(--model hdc --iterations 200 --lr 0.05 --lr-step 100 --lr-gamma 0.2 --quiet)
 for comp in none software; do
