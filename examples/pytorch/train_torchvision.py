@@ -196,6 +196,8 @@ def make_comm(a, ddp, model):
         kw["scale_step"] = a.scale_step
     if a.scale_patience is not None:
         kw["scale_patience"] = a.scale_patience
+    if a.scale_spread is not None:
+        kw["scale_spread"] = a.scale_spread
     if a.scale_part is not None:
         kw["scale_part"] = a.scale_part
     if a.scale_prime is not None:
@@ -428,6 +430,9 @@ def parse():
                     help="inceptionn: the calls in a row that must ask a bucket's scaling "
                          "exponent to move the same way before it moves (1: at once; default: "
                          "the hook's)")
+    ap.add_argument("--scale-spread", type=int, default=None,
+                    help="inceptionn, --scaling least-error: the most binades a parameter's "
+                         "headroom may exceed the balanced policy's (default: no bound)")
     ap.add_argument("--scale-part", type=int, default=None,
                     help="inceptionn: the most values of a parameter one scaling exponent "
                          "covers (default: the hook's, one per parameter)")

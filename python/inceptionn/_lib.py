@@ -143,6 +143,7 @@ _scale_set = _declare("inc_scale_set", c_int, [c_void_p, ctypes.POINTER(c_int), 
 _scale_set_ratio = _declare("inc_scale_set_ratio", c_int, [c_void_p, c_double])
 _scale_set_step = _declare("inc_scale_set_step", c_int, [c_void_p, c_int])
 _scale_set_patience = _declare("inc_scale_set_patience", c_int, [c_void_p, c_int])
+_scale_set_spread = _declare("inc_scale_set_spread", c_int, [c_void_p, c_int])
 _scale_get_runs = _declare("inc_scale_get_runs", c_int,
                            [c_void_p, ctypes.POINTER(c_int), c_size_t])
 _scale_set_runs = _declare("inc_scale_set_runs", c_int,
@@ -150,6 +151,7 @@ _scale_set_runs = _declare("inc_scale_set_runs", c_int,
 _scale_prime = _declare("inc_scale_prime", c_int, [c_void_p, c_void_p, c_size_t, c_uint, c_int])
 SCALE_RATIO_MAX = 12.0                   # INC_SCALE_RATIO_MAX
 SCALE_PATIENCE_MAX = 64                  # INC_SCALE_PATIENCE_MAX
+SCALE_EMAX = 40                          # INC_SCALE_EMAX
 
 
 def strerror(code):
@@ -226,9 +228,11 @@ class Scale:
     "least-error" (inc_scale_create_least_error) or "each"
     (inc_scale_create_each), step: the most an exponent moves per
     call (inc_scale_set_step; 0: any), patience: the calls in a row that
-    must ask an exponent to move (inc_scale_set_patience; 0, 1: one)."""
+    must ask an exponent to move (inc_scale_set_patience; 0, 1: one),
+    spread: least-error's bound, the most binades a part's headroom
+    exceeds balanced's (inc_scale_set_spread; None: none)."""
 
-    def __init__(self, ends, ratio=0.0, policy="balanced", step=0, patience=0):
+    def __init__(self, ends, ratio=0.0, policy="balanced", step=0, patience=0, spread=None):
         p = c_void_p()
         arr = (c_size_t * len(ends))(*ends)
         make = _SCALE_CREATE[policy]
@@ -238,6 +242,8 @@ class Scale:
             check(_scale_set_step(p, int(step)), "inc_scale_set_step")
         if patience:
             check(_scale_set_patience(p, int(patience)), "inc_scale_set_patience")
+        if spread is not None:
+            check(_scale_set_spread(p, int(spread)), "inc_scale_set_spread")
         self.ends = list(ends)
         self.ratio = ratio
 

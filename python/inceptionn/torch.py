@@ -229,7 +229,8 @@ class InceptionnState:
                 self._kernel_buckets.discard(index)
             scale = _lib.Scale(pends, self._target_of(index), self.settings["scaling"],
                                self.settings.get("scale_step") or 0,
-                               self.settings.get("scale_patience") or 0)
+                               self.settings.get("scale_patience") or 0,
+                               self.settings.get("scale_spread"))
             if any(u):
                 scale.set_runs(u)
             if any(e):
@@ -598,6 +599,7 @@ class InceptionnState:
         out["scale_target"] = self.target       # scale_ratio, or where ratio_floor steered it
         out["scale_step"] = self.settings["scale_step"]
         out["scale_patience"] = self.settings["scale_patience"]
+        out["scale_spread"] = self.settings["scale_spread"]
         out["scale_prime"] = self.settings["scale_prime"]
         out["scale_ramp"] = self.settings["scale_ramp"]
         # the buckets' current scaling exponents: least, median, largest
@@ -686,6 +688,7 @@ class InceptionnState:
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
         theirs.setdefault("scale_part", None)
+        theirs.setdefault("scale_spread", None)
         theirs.setdefault("pace", False)
         theirs.setdefault("residual_decay", None)
         theirs.setdefault("kernel_ratio", "off")     # states saved before the option
@@ -1117,6 +1120,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = patience = None
+    spread = None
     pace = False
     decay = kernel_ratio = None     # kernel_ratio: None (not given), "off", "auto" or a target
     if compression is not None:
@@ -1177,6 +1181,13 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "same way before it moves, 0..%d (0, 1: one), got %r"
                                  % (_lib.SCALE_PATIENCE_MAX, v))
             patience = v
+        elif k == "scale_spread":
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                  or not 0 <= v <= _lib.SCALE_EMAX):
+                raise ValueError("scale_spread: None (no bound) or the most binades a "
+                                 "parameter's headroom may exceed the balanced policy's under "
+                                 "scaling='least-error', 0..%d, got %r" % (_lib.SCALE_EMAX, v))
+            spread = v
         elif k == "exempt":
             if not (v is None or v is False or isinstance(v, str) and v in _EXEMPT):
                 raise ValueError("exempt: None (the default: 'vectors' where the adaptive "
@@ -1233,7 +1244,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
                             "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
-                            "scale_patience, scale_part, scale_prime, scale_ramp, pace, "
+                            "scale_patience, scale_spread, scale_part, scale_prime, scale_ramp, "
+                            "pace, "
                             "residual_decay, kernel_ratio)"
                             % k)
     info = {c["mode"]: c for c in _lib.compressions()}
@@ -1264,6 +1276,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if patience and patience > 1 and not use_scaling:
         raise ValueError("scale_patience: holds the adaptive scaling's exponents, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
+    if spread is not None and use_scaling != "least-error":
+        raise ValueError("scale_spread: bounds the least-error policy's choice; the scaling is "
+                         "%s" % (use_scaling or "off"))
     if part is not None and not use_scaling:
         raise ValueError("scale_part: parts of the adaptive scaling, which is off "
                          "(scaling=False, scale_exp, or a mode without an error bound)")
@@ -1320,6 +1335,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "scale_patience": (max(1, DEFAULT_SCALE_PATIENCE if patience is None else patience)
                            if use_scaling else None),
         "scale_part": part if use_scaling else None,
+        "scale_spread": spread,
         "scale_prime": (DEFAULT_SCALE_PRIME if prime is None else prime) if use_scaling else None,
         # ratio_floor steers the target itself: no default ramp beside it
         "scale_ramp": (ramp if ramp is not None else 0 if floor is not None else

@@ -776,6 +776,20 @@ def scaling():
            "and exponents not balanced's, the default's (after step %s: %s against %s), "
            "%.2fx" % (k, e_le[k] if k is not None else "-", e_b[k] if k is not None else "-",
                       st["ratio"]))
+    # scale_spread: least-error bounded to balanced's headroom + 1 binade;
+    # not a balanced state's option
+    sp, st, d = train(MLP, dict(compression="software", warmup_iters=0, scaling="least-error",
+                                scale_spread=1))
+    try:
+        inct.InceptionnState.create(None, compression="software", scale_spread=1).close()
+        refused = "accepted"
+    except ValueError as e:
+        refused = str(e)
+    report(same(d) and st["scale_spread"] == 1 and "scale_spread" in refused
+           and st["ratio"] > 4,
+           "scale_spread=1 with least-error: replicas identical, %.2fx (%s); with balanced "
+           "refused: %s" % (st["ratio"], "least-error's result" if torch.equal(sp, le)
+                            else "not least-error's", refused))
     # the convolutions' kernels: uncompressed with exempt="vectors+kernels"
     # (the head's matrix alone through the codec), or their buckets at
     # their own target (kernel_ratio); the MLP has none, so kernel_ratio

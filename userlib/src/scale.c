@@ -41,6 +41,7 @@ struct inc_scale {
 	int headroom;           /* HEADROOM: K */
 	int step;               /* the most an exponent moves per call; 0: any */
 	int patience;           /* calls in a row that must ask for a move; 0, 1: one */
+	int spread;             /* LEAST_ERROR: the most binades a part's K exceeds balanced's; -1: any */
 	int *e;                 /* the exponents of the next call */
 	int *was;               /* nparts: the exponents of the call being chosen after */
 	int *run;               /* nparts: calls in a row that asked to move, + finer, - coarser */
@@ -73,6 +74,7 @@ static int create(struct inc_scale **out, size_t nparts, const size_t *ends, enu
 	s->policy = policy;
 	s->ratio = ratio;
 	s->headroom = headroom;
+	s->spread = -1;
 	s->e = calloc(nparts, sizeof(*s->e));
 	s->was = calloc(nparts, sizeof(*s->was));
 	s->run = calloc(nparts, sizeof(*s->run));
@@ -192,6 +194,14 @@ int inc_scale_set_patience(struct inc_scale *s, int calls)
 	if (!s || calls < 0 || calls > INC_SCALE_PATIENCE_MAX)
 		return INC_E_ARG;
 	s->patience = calls;
+	return 0;
+}
+
+int inc_scale_set_spread(struct inc_scale *s, int binades)
+{
+	if (!s || s->policy != LEAST_ERROR || binades < -1 || binades > INC_SCALE_EMAX)
+		return INC_E_ARG;
+	s->spread = binades;
 	return 0;
 }
 
@@ -435,7 +445,9 @@ static int at_headroom(const struct inc_scale *s, size_t i, int K)
 	return clamp(126 - K - s->top[i], -64, overflow_cap(s->top[i]));
 }
 
-static void balanced(struct inc_scale *s, const unsigned *cost)
+/* BALANCED's headroom: the smallest K in 0..40 at which the call's sums
+ * travel at ratio R, else 40. */
+static int balanced_k(const struct inc_scale *s, const unsigned *cost)
 {
 	double n = counted_values(s);
 	size_t i;
@@ -453,7 +465,14 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
 		if (32.0 * n >= s->ratio * bits)
 			break;
 	}
-	K = K > 40 ? 40 : K;
+	return K > 40 ? 40 : K;
+}
+
+static void balanced(struct inc_scale *s, const unsigned *cost)
+{
+	int K = balanced_k(s, cost);
+	size_t i;
+
 	for (i = 0; i < s->nparts; i++)
 		if (s->top[i] >= 0)
 			s->e[i] = at_headroom(s, i, K);
@@ -471,12 +490,18 @@ static void balanced(struct inc_scale *s, const unsigned *cost)
  * same relative precision; this gives the bits to the parts whose values
  * are largest, as a global largest-first selection would. The choice is
  * the minimum of error + lambda bits per part (a Lagrangian: the total
- * bits fall as lambda grows), lambda bisected over its binary exponent. */
+ * bits fall as lambda grows), lambda bisected over its binary exponent.
+ * A spread d (inc_scale_set_spread) bounds every K_i by balanced's K + d:
+ * no part is held back more than d binades beyond what balanced would
+ * hold back, and the choice at the largest Ks still meets R wherever
+ * balanced's does (d = 0: none coarser than balanced's, some finer where
+ * the bits allow). */
 
-/* Each counted part's K minimising err + lam bits (err, bits: nparts x
- * LE_KS); the call's bits at that choice; set: the exponents taken. */
+/* Each counted part's K in 0..kmax minimising err + lam bits (err, bits:
+ * nparts x LE_KS); the call's bits at that choice; set: the exponents
+ * taken. */
 static double le_pick(struct inc_scale *s, const double *err, const double *bits, double lam,
-		      int set)
+		      int kmax, int set)
 {
 	double total = 0;
 	size_t i;
@@ -490,7 +515,7 @@ static double le_pick(struct inc_scale *s, const double *err, const double *bits
 		if (s->top[i] < 0)
 			continue;
 		best = er[0] + lam * bi[0];
-		for (K = 1; K < LE_KS; K++)
+		for (K = 1; K <= kmax; K++)
 			if (er[K] + lam * bi[K] < best)
 				best = er[K] + lam * bi[K], bk = K;
 		total += bi[bk];
@@ -505,8 +530,10 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 	double n = counted_values(s), *err = s->le, *bits = s->le + s->nparts * LE_KS, var[256];
 	double lo = -600, hi = 600;     /* log2 lambda: errors span 2^-300..2^300 a bit */
 	size_t i;
-	int K, it, E;
+	int K, it, E, kmax = LE_KS - 1;
 
+	if (s->spread >= 0 && balanced_k(s, cost) + s->spread < kmax)
+		kmax = balanced_k(s, cost) + s->spread;
 	/* per scaled exponent: the square of the class's step 2^-k in scaled
 	 * units (its truncation error is a third of it), 0 raw, -1 for the
 	 * zero class (the value's own square) */
@@ -545,12 +572,12 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 	for (it = 0; it < 64; it++) {
 		double mid = (lo + hi) / 2;
 
-		if (32.0 * n >= s->ratio * le_pick(s, err, bits, exp2(mid), 0))
+		if (32.0 * n >= s->ratio * le_pick(s, err, bits, exp2(mid), kmax, 0))
 			hi = mid;
 		else
 			lo = mid;
 	}
-	le_pick(s, err, bits, exp2(hi), 1);
+	le_pick(s, err, bits, exp2(hi), kmax, 1);
 }
 
 /* The delivered sum is zero wherever every rank sent the zero class: such a

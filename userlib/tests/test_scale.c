@@ -197,6 +197,45 @@ static double err_at(const float *v, size_t n, int e)
  * of them, alike in shape. Balanced gives both the same headroom; least
  * error gives the bits to the large part, meets the target as well, and
  * its call's squared error is smaller. */
+/* inc_scale_set_spread on least_error's sums (e_b: balanced's exponents,
+ * e_l: least error's unbounded): no part's headroom more than d binades
+ * above balanced's, the target met, 40 binades the unbounded choice. */
+static void spread(const float *sum, const size_t *ends, const int *e_b, const int *e_l)
+{
+	struct inc_scale *s;
+	int d, e[2], p;
+
+	CHECK(inc_scale_create(&s, 2, ends, 8) == 0 && inc_scale_set_spread(s, 1) == INC_E_ARG,
+	      "spread refused on a balanced state");
+	inc_scale_destroy(s);
+	CHECK(e_b[1] - e_l[1] >= 2, "unbounded, the small part %d binades coarser than balanced",
+	      e_b[1] - e_l[1]);
+	for (d = 0; d < e_b[1] - e_l[1]; d++) {
+		double bits = 0;
+
+		CHECK(inc_scale_create_least_error(&s, 2, ends, 8) == 0 &&
+		      inc_scale_set_spread(s, d) == 0, "create, spread %d", d);
+		inc_scale_update(s, sum, N, EB, 1);
+		inc_scale_get(s, e, 2);
+		for (p = 0; p < 2; p++)
+			bits += bits_at(sum + p * N / 2, N / 2, e[p]);
+		CHECK(e_b[0] - e[0] <= d && e_b[1] - e[1] <= d && e_b[1] - e[1] >= d - 1 &&
+		      32.0 * N >= 8 * bits,
+		      "spread %d: headrooms %d, %d binades above balanced's, %.2fx", d,
+		      e_b[0] - e[0], e_b[1] - e[1], 32.0 * N / bits);
+		inc_scale_destroy(s);
+	}
+	CHECK(inc_scale_create_least_error(&s, 2, ends, 8) == 0 &&
+	      inc_scale_set_spread(s, INC_SCALE_EMAX + 1) == INC_E_ARG &&
+	      inc_scale_set_spread(s, -2) == INC_E_ARG && inc_scale_set_spread(s, 40) == 0,
+	      "spread outside -1..40 refused");
+	inc_scale_update(s, sum, N, EB, 1);
+	inc_scale_get(s, e, 2);
+	CHECK(e[0] == e_l[0] && e[1] == e_l[1], "spread 40: the unbounded choice (%d, %d)", e[0],
+	      e[1]);
+	inc_scale_destroy(s);
+}
+
 static void least_error(void)
 {
 	size_t ends[2] = { N / 2, N };
@@ -234,6 +273,7 @@ static void least_error(void)
 	CHECK(32.0 * N >= 8 * bl, "least error meets the target: %.2fx", 32.0 * N / bl);
 	CHECK(el < 0.75 * eb_, "least error: squared error %.3g against balanced's %.3g "
 	      "(%.2fx against %.2fx)", el, eb_, 32.0 * N / bl, 32.0 * N / bb);
+	spread(sum, ends, e_b, e_l);
 	inc_scale_destroy(bal);
 	inc_scale_destroy(le);
 	free(sum);

@@ -343,6 +343,16 @@ int inc_scale_set_step(struct inc_scale *s, int step);
  * 0..INC_SCALE_PATIENCE_MAX). */
 #define INC_SCALE_PATIENCE_MAX 64
 int inc_scale_set_patience(struct inc_scale *s, int calls);
+/* Bound a least-error state's choice: from the next call on, no part's
+ * headroom K_i exceeds the balanced policy's K for the same sums by more
+ * than `binades` (0..INC_SCALE_EMAX; -1, a new state's: no bound). Least
+ * error gives the bits to the parts of large values and holds back those
+ * of small ones; bounded, no part is held back more than `binades`
+ * binades beyond what balanced would hold back, and the choice still
+ * meets the target wherever balanced's does. Every rank must set the same
+ * spread. 0 or INC_E_ARG (no state, not a least-error state, binades out
+ * of range). */
+int inc_scale_set_spread(struct inc_scale *s, int binades);
 /* The calls in a row that have asked each part to move (positive: finer,
  * negative: coarser; 0: the last call asked for no move) into run[0..n)
  * (n at least the parts): the number of parts, or INC_E_ARG. With the
