@@ -530,10 +530,9 @@ static void least_error(struct inc_scale *s, const unsigned *cost, unsigned eb)
 	double n = counted_values(s), *err = s->le, *bits = s->le + s->nparts * LE_KS, var[256];
 	double lo = -600, hi = 600;     /* log2 lambda: errors span 2^-300..2^300 a bit */
 	size_t i;
-	int K, it, E, kmax = LE_KS - 1;
+	int K, it, E, kmax = s->spread < 0 ? LE_KS - 1 : balanced_k(s, cost) + s->spread;
 
-	if (s->spread >= 0 && balanced_k(s, cost) + s->spread < kmax)
-		kmax = balanced_k(s, cost) + s->spread;
+	kmax = kmax > LE_KS - 1 ? LE_KS - 1 : kmax;
 	/* per scaled exponent: the square of the class's step 2^-k in scaled
 	 * units (its truncation error is a third of it), 0 raw, -1 for the
 	 * zero class (the value's own square) */
