@@ -1422,7 +1422,10 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       adaptive scaling is on), scale_patience (the calls in a row that must
       ask a bucket's exponent to move the same way before it moves,
       inc_scale_set_patience; None: DEFAULT_SCALE_PATIENCE, 1: at once),
-      scale_part (None: one scaling exponent per
+      scale_spread (with scaling="least-error": no parameter's headroom
+      more than this many binades above the balanced policy's,
+      inc_scale_set_spread; None: no bound), scale_part (None: one scaling
+      exponent per
       parameter; P: a parameter's values in parts of at most P, each with
       its own exponent), scale_prime (True: each bucket's scaling state
       starts from the last warm-up iteration's sum, inc_scale_prime,
