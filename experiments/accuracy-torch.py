@@ -691,10 +691,17 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # headroom + 1 there, then where unbounded it gained (shufflenet_v2
          # seed 1, resnet50 seed 2)
          ("mobilenet_v2", "x50s1r6pls1", 1), ("shufflenet_v2_x1_0", "x50s1r6pls1", 1),
+         # bounded, it kept shufflenet_v2's gain (+0.24) and halved
+         # mobilenet_v2's loss (-1.02), on one seed of two networks whose
+         # runs at lr 0.1 scatter by a point under any perturbation
+         # (shufflenet_v2's seed 2 lost 1.60 to the fp16 hook): both
+         # policies on their seeds 2 and 3 before the slower networks
+         ("shufflenet_v2_x1_0", "x50s1r6pls1", 2), ("shufflenet_v2_x1_0", "x50s1r6pl", 2),
+         ("mobilenet_v2", "x50s1r6pls1", 2), ("mobilenet_v2", "x50s1r6pl", 2),
+         ("shufflenet_v2_x1_0", "x50s1r6pls1", 3), ("shufflenet_v2_x1_0", "x50s1r6pl", 3),
+         ("mobilenet_v2", "x50s1r6pls1", 3), ("mobilenet_v2", "x50s1r6pl", 3),
          ("resnet50", "x50s1r6b128wpls1", 2),
-         ("shufflenet_v2_x1_0", "x50s1r6pl", 2),
-         ("mobilenet_v2", "x50s1r6pl", 2), ("mobilenet_v3_small", "x50s1r6pl", 2),
-         ("shufflenet_v2_x1_0", "x50s1r6pl", 3), ("mobilenet_v2", "x50s1r6pl", 3),
+         ("mobilenet_v3_small", "x50s1r6pl", 2),
          ("x50s1r6pl", 2), ("x50s1r6pl", 3),
          # the fp16 hook over resnet50's seeds 2 and 3 (a claim over seeds)
          ("resnet50", "fp16b128w", 2), ("resnet50", "fp16b128w", 3),
