@@ -4,7 +4,7 @@
 mean gradient, parameter by parameter, for a few ways of the hook.
 
     experiments/hook-lag.py [--arch mobilenet_v2] [--seed 2] [--iterations 600]
-                            [--every 100] [--way NAME]... [--replot]
+                            [--every 100] [--way NAME]... [--params N] [--replot]
 
 Each way is one run of examples/pytorch/train_torchvision.py (4 workers,
 torchrun, its schedule, no evaluation) in which every bucket is also
@@ -22,7 +22,10 @@ parameter and window of --every iterations it records:
 Logs: docs/results/torch/lag-ARCH-WAY-seedS.jsonl (a record per parameter
 and window, and one per window with the hook's stats() ratio and
 whole_ratio); a line per way and window on stdout with the values weighted
-by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png.
+by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png (for
+other ways than the default three, torch-lag-ARCH-WAY-WAY....png).
+--params N: also the N parameters through the codec whose last-window lag
+grows most from the first way to any other, with each way's relerr and lag.
 --replot: the summary and the plot from the kept logs, no run.
 """
 import argparse
@@ -45,7 +48,14 @@ WAYS = {
     "plain": ["--plain"],
     "r6eb6": ["--scale-ratio", "6", "--error-bound", "6"],
     "r8eb6": ["--scale-ratio", "8", "--error-bound", "6"],
+    # the scaling's policies at the hook's other defaults: balanced (the
+    # default), least-error, and least-error bounded to balanced's headroom
+    # + 1 binade a parameter
+    "balanced": ["--scaling", "balanced"],
+    "least": ["--scaling", "least-error"],
+    "least1": ["--scaling", "least-error", "--scale-spread", "1"],
 }
+DEFAULT_WAYS = ["r8", "r6", "undamped"]
 
 
 def worker(out_path, every, train_args):
@@ -137,6 +147,40 @@ def weighted(path):
     return rows
 
 
+def last_window(path):
+    """{parameter: (values, relerr, lag)} of the log's last window."""
+    recs = []
+    with open(path) as f:
+        recs = [json.loads(line) for line in f]
+    last = max(r["iter"] for r in recs)
+    return {r["param"]: (r["values"], r["relerr"], r["lag"])
+            for r in recs if "param" in r and r["iter"] == last}
+
+
+def by_param(logs, ways, n):
+    """The n parameters whose last-window lag in some way exceeds the first
+    way's most (by ratio), each way's relerr and lag beside."""
+    win = {w: last_window(logs[w]) for w in ways}
+    first, rest = ways[0], ways[1:]
+    # the parameters through the codec in some way (an uncompressed one,
+    # exempt, differs from the mean by rounding alone)
+    common = [p for p in win[first] if all(p in win[w] for w in rest)
+              and max(win[w][p][1] for w in ways) > 1e-3]
+    if not rest or not common:
+        print("hook-lag: --params: needs two ways with the same parameters", file=sys.stderr)
+        return
+
+    def growth(p):
+        return max(win[w][p][2] for w in rest) / max(win[first][p][2], 1e-12)
+
+    print("hook-lag: the %d parameters whose lag grows most from %s (last window; relerr / lag)"
+          % (n, first))
+    print("  %-36s %9s  %s" % ("parameter", "values", "  ".join("%15s" % w for w in ways)))
+    for p in sorted(common, key=growth, reverse=True)[:n]:
+        print("  %-36s %9d  %s" % (p, win[first][p][0], "  ".join(
+            "%6.2f / %6.2f" % win[w][p][1:] for w in ways)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--arch", default="mobilenet_v2")
@@ -144,14 +188,16 @@ def main():
     ap.add_argument("--iterations", type=int, default=600)
     ap.add_argument("--every", type=int, default=100, help="iterations a window")
     ap.add_argument("--way", action="append", choices=sorted(WAYS),
-                    help="the hook's way (repeatable; default: r8, r6, undamped)")
+                    help="the hook's way (repeatable; default: %s)" % ", ".join(DEFAULT_WAYS))
+    ap.add_argument("--params", type=int, default=0,
+                    help="the parameters whose lag grows most from the first way (this many)")
     ap.add_argument("--replot", action="store_true", help="the kept logs' summary and plot only")
     if sys.argv[1:2] == ["--worker"]:    # a rank: LOG EVERY, then train_torchvision's own
         return worker(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
     a = ap.parse_args()
     if a.every < 1 or a.iterations < a.every:
         ap.error("--every: at least 1 and at most --iterations")
-    ways = a.way or ["r8", "r6", "undamped"]
+    ways = a.way or DEFAULT_WAYS
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     os.makedirs(RESULTS, exist_ok=True)
@@ -182,7 +228,10 @@ def main():
         os.makedirs(os.path.dirname(tsv[way]), exist_ok=True)
         with open(tsv[way], "w") as t:
             t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
-    png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png" % a.arch)
+    if a.params:
+        by_param(logs, ways, a.params)
+    png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png"
+                       % "-".join([a.arch] + ([] if ways == DEFAULT_WAYS else ways)))
 
     def plots(col):
         return ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
