@@ -4,7 +4,8 @@
 mean gradient, parameter by parameter, for a few ways of the hook.
 
     experiments/hook-lag.py [--arch mobilenet_v2] [--seed 2] [--iterations 600]
-                            [--every 100] [--way NAME]... [--params N] [--replot]
+                            [--every 100] [--way NAME]... [--params N]
+                            [--png NAME] [--replot]
 
 Each way is one run of examples/pytorch/train_torchvision.py (4 workers,
 torchrun, its schedule, no evaluation) in which every bucket is also
@@ -22,8 +23,8 @@ parameter and window of --every iterations it records:
 Logs: docs/results/torch/lag-ARCH-WAY-seedS.jsonl (a record per parameter
 and window, and one per window with the hook's stats() ratio and
 whole_ratio); a line per way and window on stdout with the values weighted
-by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png (for
-other ways than the default three, torch-lag-ARCH-WAY-WAY....png).
+by the parameters' sizes; the plot docs/results/torch-lag-ARCH.png (--png:
+another name in docs/results).
 --params N: also the N parameters through the codec whose last-window lag
 grows most from the first way to any other, with each way's relerr and lag.
 --replot: the summary and the plot from the kept logs, no run.
@@ -56,6 +57,7 @@ WAYS = {
     "least1": ["--scaling", "least-error", "--scale-spread", "1"],
 }
 DEFAULT_WAYS = ["r8", "r6", "undamped"]
+assert all(w in WAYS for w in DEFAULT_WAYS)
 
 
 def worker(out_path, every, train_args):
@@ -149,7 +151,6 @@ def weighted(path):
 
 def last_window(path):
     """{parameter: (values, relerr, lag)} of the log's last window."""
-    recs = []
     with open(path) as f:
         recs = [json.loads(line) for line in f]
     last = max(r["iter"] for r in recs)
@@ -167,7 +168,8 @@ def by_param(logs, ways, n):
     common = [p for p in win[first] if all(p in win[w] for w in rest)
               and max(win[w][p][1] for w in ways) > 1e-3]
     if not rest or not common:
-        print("hook-lag: --params: needs two ways with the same parameters", file=sys.stderr)
+        print("hook-lag: --params: the ways' logs share no parameter through the codec",
+              file=sys.stderr)
         return
 
     def growth(p):
@@ -191,6 +193,8 @@ def main():
                     help="the hook's way (repeatable; default: %s)" % ", ".join(DEFAULT_WAYS))
     ap.add_argument("--params", type=int, default=0,
                     help="the parameters whose lag grows most from the first way (this many)")
+    ap.add_argument("--png", help="the plot's file name in docs/results (default: "
+                    "torch-lag-ARCH.png)")
     ap.add_argument("--replot", action="store_true", help="the kept logs' summary and plot only")
     if sys.argv[1:2] == ["--worker"]:    # a rank: LOG EVERY, then train_torchvision's own
         return worker(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
@@ -198,6 +202,10 @@ def main():
     if a.every < 1 or a.iterations < a.every:
         ap.error("--every: at least 1 and at most --iterations")
     ways = a.way or DEFAULT_WAYS
+    if a.params < 0 or (a.params and len(set(ways)) < 2):
+        ap.error("--params: a count of parameters, with two ways or more to compare")
+    if a.png is not None and (os.path.basename(a.png) != a.png or not a.png.endswith(".png")):
+        ap.error("--png: a file name ending in .png (it goes to docs/results)")
     env = dict(os.environ, OMP_NUM_THREADS="1",
                PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     os.makedirs(RESULTS, exist_ok=True)
@@ -230,8 +238,7 @@ def main():
             t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
     if a.params:
         by_param(logs, ways, a.params)
-    png = os.path.join(ROOT, "docs", "results", "torch-lag-%s.png"
-                       % "-".join([a.arch] + ([] if ways == DEFAULT_WAYS else ways)))
+    png = os.path.join(ROOT, "docs", "results", a.png or "torch-lag-%s.png" % a.arch)
 
     def plots(col):
         return ", ".join("'%s' u 1:%d w lp pt 7 t '%s'" % (tsv[w], col, w) for w in ways)
