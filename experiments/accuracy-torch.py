@@ -1538,12 +1538,12 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                              "(scaling='least-error'; against DDP on its host)",
                 "x50s1r6plf8": "the same least-error held at 8x or more (ratio_floor=8; "
                                "against DDP on its host)",
-                "x50s1r6pls1lr05": "the same least-error, no parameter's headroom more than "
-                                   "1 binade above balanced's, at lr 0.05 (scale_spread=1; "
-                                   "against DDP at lr 0.05)",
                 "x50s1r6pls1": "the same least-error, no parameter's headroom more than 1 "
                                "binade above balanced's (scale_spread=1; against DDP on its "
                                "host)",
+                "x50s1r6pls1lr05": "the same least-error at lr 0.05, no parameter's headroom "
+                                   "more than 1 binade above balanced's (scale_spread=1; "
+                                   "against DDP at lr 0.05)",
                 "x50s1r6b128wpls1": "the same primed least-error, no parameter's headroom more "
                                     "than 1 binade above balanced's (scale_spread=1)"}
 # the DDP run a way is compared with, where not "ddp" (the same schedule);
