@@ -131,15 +131,20 @@ def worker(out_path, every, train_args):
     runpy.run_path(script, run_name="__main__")
 
 
-def weighted(path):
-    """[(iteration, relerr, lag, cos)] weighted by the parameters' sizes."""
+def windows(path):
+    """A log's parameter records by window: {iteration: [record]}."""
     by = {}
     with open(path) as f:
         for line in f:
             r = json.loads(line)
-            if "param" not in r:
-                continue
-            by.setdefault(r["iter"], []).append(r)
+            if "param" in r:
+                by.setdefault(r["iter"], []).append(r)
+    return by
+
+
+def weighted(by):
+    """[(iteration, relerr, lag, cos)] of windows(), weighted by the
+    parameters' sizes."""
     rows = []
     for it in sorted(by):
         rs = by[it]
@@ -149,19 +154,16 @@ def weighted(path):
     return rows
 
 
-def last_window(path):
-    """{parameter: (values, relerr, lag)} of the log's last window."""
-    with open(path) as f:
-        recs = [json.loads(line) for line in f]
-    last = max(r["iter"] for r in recs)
-    return {r["param"]: (r["values"], r["relerr"], r["lag"])
-            for r in recs if "param" in r and r["iter"] == last}
+def last_window(by):
+    """{parameter: (values, relerr, lag)} of windows()' last window."""
+    return {r["param"]: (r["values"], r["relerr"], r["lag"]) for r in by[max(by)]} if by else {}
 
 
-def by_param(logs, ways, n):
+def by_param(wins, ways, n):
     """The n parameters whose last-window lag in some way exceeds the first
-    way's most (by ratio), each way's relerr and lag beside."""
-    win = {w: last_window(logs[w]) for w in ways}
+    way's most (by ratio), each way's relerr and lag beside (wins: each
+    way's windows())."""
+    win = {w: last_window(wins[w]) for w in ways}
     first, rest = ways[0], ways[1:]
     # the parameters through the codec in some way (an uncompressed one,
     # exempt, differs from the mean by rounding alone)
@@ -226,9 +228,9 @@ def main():
         if rc:
             print("hook-lag: the run of %s failed (exit %d)" % (way, rc), file=sys.stderr)
             return 1
-    tsv = {}
-    for way, path in logs.items():
-        rows = weighted(path)
+    tsv, wins = {}, {w: windows(path) for w, path in logs.items()}
+    for way in logs:
+        rows = weighted(wins[way])
         print("hook-lag: %s %s seed %d, per window (iteration: relerr / lag / cos): %s"
               % (a.arch, way, a.seed,
                  " ".join("%d: %.2f / %.2f / %.2f" % r for r in rows)))
@@ -237,7 +239,7 @@ def main():
         with open(tsv[way], "w") as t:
             t.writelines("%d\t%.4f\t%.4f\t%.4f\n" % r for r in rows)
     if a.params:
-        by_param(logs, ways, a.params)
+        by_param(wins, ways, a.params)
     png = os.path.join(ROOT, "docs", "results", a.png or "torch-lag-%s.png" % a.arch)
 
     def plots(col):
