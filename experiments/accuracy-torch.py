@@ -354,6 +354,10 @@ COMMS = {
     # bounded least-error travels at 7.9-8.1x by classes at the target 6
     # (balanced 8.7-9.2x): the same at the target 6.5, to keep 8x
     "x50s1r65pls1": LEAST + ["--scale-ratio", "6.5", "--scale-spread", "1"],
+    # on shufflenet_v2 at lr 0.1 the gap follows the ratio as much as the
+    # policy (bounded 8.1x +0.03, bounded 8.5x -0.64, balanced 8.9x -0.82
+    # over seeds 1-3): balanced at a target that lands near 8.1x
+    "x50s1r55p": DEFAULTS + ["--scale-prime", "--scale-ratio", "5.5"],
     # mobilenet_v2 at lr 0.1 is unstable with DDP's own all-reduce as well,
     # and its least-error run of seed 1 lost its gap there while its steps
     # were nearer the true mean than balanced's (experiments/hook-lag.py):
@@ -715,7 +719,12 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # 6.5 on the networks that decide it first
          ("shufflenet_v2_x1_0", "x50s1r65pls1", 1), ("shufflenet_v2_x1_0", "x50s1r65pls1", 2),
          ("shufflenet_v2_x1_0", "x50s1r65pls1", 3),
-         ("mobilenet_v2", "x50s1r65pls1", 1), ("mobilenet_v2", "x50s1r65pls1", 2),
+         # there it ended -0.64 over seeds 1-3 at 8.5x (the target 6 +0.03 at
+         # 8.1x, balanced -0.82 at 8.9x), so not on mobilenet_v2 (its seed 1
+         # was stopped as it began); balanced at the target 5.5 instead:
+         # is bounded least-error's gain there the policy's or the ratio's?
+         ("shufflenet_v2_x1_0", "x50s1r55p", 1), ("shufflenet_v2_x1_0", "x50s1r55p", 2),
+         ("shufflenet_v2_x1_0", "x50s1r55p", 3),
          ("mobilenet_v2", "x50s1r6pls1", 3), ("mobilenet_v2", "x50s1r6pl", 3),
          ("mobilenet_v2", "ddplr05re", 1), ("mobilenet_v2", "x50s1r6plr05", 1),
          ("mobilenet_v2", "x50s1r6pls1lr05", 1),
@@ -1059,6 +1068,8 @@ LABELS = {
                    "1 binade above balanced's (scale_spread=1), against DDP on its host",
     "x50s1r65pls1": "inceptionn hook, the same bounded least-error at the target ratio 6.5 "
                     "(scale_ratio=6.5, scale_spread=1), against DDP on its host",
+    "x50s1r55p": "inceptionn hook, the defaults at the target ratio 5.5 (scale_ratio=5.5), "
+                 "against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
@@ -1554,6 +1565,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                "host)",
                 "x50s1r65pls1": "the same bounded least-error at the target ratio 6.5 "
                                 "(scale_ratio=6.5, scale_spread=1; against DDP on its host)",
+                "x50s1r55p": "the defaults at the target ratio 5.5 (scale_ratio=5.5; "
+                             "against DDP on its host)",
                 "x50s1r6pls1lr05": "the same least-error at lr 0.05, no parameter's headroom "
                                    "more than 1 binade above balanced's (scale_spread=1; "
                                    "against DDP at lr 0.05)",
@@ -1578,7 +1591,8 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r4f8b128wp": ("ddpb128wz", "ddpb128w"), "x50s1r6paw": "ddpaw",
             "x50s1r6b128wpl": ("ddpb128wz", "ddpb128w"), "x50s1r6pl": "ddpre",
             "x50s1r6plf8": "ddpre",
-            "x50s1r6pls1": "ddpre", "x50s1r65pls1": "ddpre", "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
+            "x50s1r6pls1": "ddpre", "x50s1r65pls1": "ddpre",
+            "x50s1r55p": "ddpre", "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
             "x50s1r6plr05": ("ddplr05re", "ddplr05"),
             "x50s1r6pls1lr05": ("ddplr05re", "ddplr05"),
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
