@@ -358,6 +358,9 @@ COMMS = {
     # policy (bounded 8.1x +0.03, bounded 8.5x -0.64, balanced 8.9x -0.82
     # over seeds 1-3): balanced at a target that lands near 8.1x
     "x50s1r55p": DEFAULTS + ["--scale-prime", "--scale-ratio", "5.5"],
+    # balanced at 8.2-8.5x ended -1.56 there: the gain is the bounded
+    # policy's. The least target over 6 that may keep 8x on mobilenet_v2
+    "x50s1r62pls1": LEAST + ["--scale-ratio", "6.2", "--scale-spread", "1"],
     # mobilenet_v2 at lr 0.1 is unstable with DDP's own all-reduce as well,
     # and its least-error run of seed 1 lost its gap there while its steps
     # were nearer the true mean than balanced's (experiments/hook-lag.py):
@@ -725,6 +728,11 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # is bounded least-error's gain there the policy's or the ratio's?
          ("shufflenet_v2_x1_0", "x50s1r55p", 1), ("shufflenet_v2_x1_0", "x50s1r55p", 2),
          ("shufflenet_v2_x1_0", "x50s1r55p", 3),
+         # it ended -1.56 over seeds 1-3 at 8.2-8.5x: the gain is the bounded
+         # policy's. Its ratio at the target 6.2 on mobilenet_v2 (at 6:
+         # 7.9x), then its accuracy where the target 6.5 lost it
+         ("mobilenet_v2", "x50s1r62pls1", 1), ("shufflenet_v2_x1_0", "x50s1r62pls1", 1),
+         ("shufflenet_v2_x1_0", "x50s1r62pls1", 2), ("shufflenet_v2_x1_0", "x50s1r62pls1", 3),
          ("mobilenet_v2", "x50s1r6pls1", 3), ("mobilenet_v2", "x50s1r6pl", 3),
          ("mobilenet_v2", "ddplr05re", 1), ("mobilenet_v2", "x50s1r6plr05", 1),
          ("mobilenet_v2", "x50s1r6pls1lr05", 1),
@@ -1070,6 +1078,8 @@ LABELS = {
                     "(scale_ratio=6.5, scale_spread=1), against DDP on its host",
     "x50s1r55p": "inceptionn hook, the defaults at the target ratio 5.5 (scale_ratio=5.5), "
                  "against DDP on its host",
+    "x50s1r62pls1": "inceptionn hook, the same bounded least-error at the target ratio 6.2 "
+                    "(scale_ratio=6.2, scale_spread=1), against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
@@ -1567,6 +1577,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                                 "(scale_ratio=6.5, scale_spread=1; against DDP on its host)",
                 "x50s1r55p": "the defaults at the target ratio 5.5 (scale_ratio=5.5; "
                              "against DDP on its host)",
+                "x50s1r62pls1": "the same bounded least-error at the target ratio 6.2 "
+                                "(scale_ratio=6.2, scale_spread=1; against DDP on its host)",
                 "x50s1r6pls1lr05": "the same least-error at lr 0.05, no parameter's headroom "
                                    "more than 1 binade above balanced's (scale_spread=1; "
                                    "against DDP at lr 0.05)",
@@ -1592,7 +1604,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128wpl": ("ddpb128wz", "ddpb128w"), "x50s1r6pl": "ddpre",
             "x50s1r6plf8": "ddpre",
             "x50s1r6pls1": "ddpre", "x50s1r65pls1": "ddpre",
-            "x50s1r55p": "ddpre", "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
+            "x50s1r55p": "ddpre", "x50s1r62pls1": "ddpre", "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
             "x50s1r6plr05": ("ddplr05re", "ddplr05"),
             "x50s1r6pls1lr05": ("ddplr05re", "ddplr05"),
             "x10s1r6plr05": "ddplr05", "x10s1r6p": "ddpre", "x50s1r4p": "ddpre",
