@@ -123,10 +123,8 @@ class InceptionnState:
         self._kernel_auto = None        # kernel_ratio="auto": its decision (0: none)
         self._model_params = None       # register(): the model's parameters
         # ratio_floor: the scaling's target, steered so that the ranks'
-        # measured ratio stays at or above the floor; the class counts at
-        # the last check
+        # measured ratio stays at or above the floor
         self.target = settings["scale_ratio"]
-        self._floor_base = None
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
@@ -382,25 +380,29 @@ class InceptionnState:
     def steer(self):
         """ratio_floor: every RATIO_CHECK_ITERS iterations (at the first
         bucket of an iteration, when every call of the last one is done)
-        the ranks sum the codec classes they sent since the last check (one
+        the ranks sum the codec classes they have sent since the state
+        began (stats()' class counts, a loaded state_dict()'s included; one
         all-reduce of four counts through the process group), so each one
-        computes the same ratio and the same new target: below the floor
-        the target rises by RATIO_STEP, up to the library's largest; above
-        RATIO_SLACK times the floor it falls back, not below scale_ratio.
-        The new target is every bucket's from its next call on."""
-        now = self.comm.stats()["class_values"]
-        base, self._floor_base = self._floor_base, list(now)
-        if base is None:
-            return
-        got = torch.tensor([float(a - b) for a, b in zip(now, base)], dtype=torch.float64)
+        computes the same ratio of the run so far and the same new target:
+        while that ratio is under RATIO_LOW times the floor the target rises
+        by RATIO_STEP, up to the library's largest; over RATIO_HIGH times
+        the floor it falls back by RATIO_STEP, not below scale_ratio;
+        between the two it holds. The run's ratio, not the last ten
+        iterations', is what the floor promises, and steering on it keeps
+        the run just above the floor: a window's ratio swings by more than
+        a step, and a band wide enough for that lets a run settle well
+        above the floor (8.8x for a floor of 8). The new target is every
+        bucket's from its next call on."""
+        got = torch.tensor([float(c) for c in self._counters()["class_values"]],
+                           dtype=torch.float64)
         dist.all_reduce(got, group=self.group)
         if not got.sum():
             return
         measured = _class_ratio(got.tolist())
         floor, t = self.settings["ratio_floor"], self.target
-        if measured < floor:
+        if measured < floor * RATIO_LOW:
             t = min(_lib.SCALE_RATIO_MAX, t * RATIO_STEP)
-        elif measured > floor * RATIO_SLACK:
+        elif measured > floor * RATIO_HIGH:
             t = max(self.settings["scale_ratio"], t / RATIO_STEP)
         self._set_target(t)
 
@@ -665,12 +667,9 @@ class InceptionnState:
         for k, (pending, left, since) in self._pace_pool.items():
             params.setdefault(k, {"residual": None, "exponent": 0, "run": 0})["pace"] = \
                 {"pending": pending, "left": left, "since": since}
-        since = None
-        if self._floor_base is not None:
-            since = [a - b for a, b in zip(self.comm.stats()["class_values"], self._floor_base)]
         return {"version": 1, "settings": dict(self.settings), "params": params,
                 "residual_resets": self.residual_resets, "iteration": self.iteration,
-                "stats": self._counters(), "target": self.target, "floor_since": since,
+                "stats": self._counters(), "target": self.target,
                 "kernel_auto": self._kernel_auto,
                 "primer": {k: v.clone() for k, v in self._primer.items()}}
 
@@ -718,9 +717,6 @@ class InceptionnState:
         self.target = sd.get("target", self.settings["scale_ratio"])
         self._kernel_auto = sd.get("kernel_auto")
         self._kernel_buckets = set()
-        since = sd.get("floor_since")
-        self._floor_base = None if since is None else \
-            [a - b for a, b in zip(self.comm.stats()["class_values"], since)]
         self._carried = dict(sd.get("stats") or {})     # stats() go on from the checkpoint's
 
     def close(self):
@@ -964,11 +960,13 @@ def _class_ratio(counts):
 
 
 # ratio_floor's steering (InceptionnState.steer): how often the ranks
-# compare their measured ratio with the floor, by how much the target moves,
-# and how far above the floor it must be before the target falls back
+# compare the run's measured ratio with the floor, by how much the target
+# moves, under what share of the floor it rises (a rank's own ratio differs
+# a little from the ranks' together) and over what share it falls back
 RATIO_CHECK_ITERS = 10
 RATIO_STEP = 1.125
-RATIO_SLACK = 1.25
+RATIO_LOW = 1.02
+RATIO_HIGH = 1.05
 
 
 # exempt=: the hook's name for what travels uncompressed (None: the default)
@@ -1413,10 +1411,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       through the codec without feedback or adaptive scaling, their values
       bounded by 2^-E: multiplied by 2^(E - error_bound), so the NIC's bound
       is unchanged in nic mode), ratio_floor (None, or R: every
-      RATIO_CHECK_ITERS iterations the ranks sum the codec classes they sent,
-      and while that ratio is under R the scaling's target rises, up to
-      the library's largest; it falls back towards scale_ratio once the
-      ratio is RATIO_SLACK times R), scale_step (the most binades a
+      RATIO_CHECK_ITERS iterations the ranks sum the codec classes they
+      have sent since the state began, and while that ratio is under
+      RATIO_LOW times R the scaling's target rises, up to the library's
+      largest; it falls back towards scale_ratio once the ratio is over
+      RATIO_HIGH times R), scale_step (the most binades a
       bucket's scaling exponents move from one call to the next,
       inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the
       adaptive scaling is on), scale_patience (the calls in a row that must
