@@ -843,12 +843,18 @@ def order():
     return [e if len(e) == 3 else ("resnet18",) + e for e in ORDER]
 
 
-def balanced_named(args):
-    """args with the scaling's policy named where a hook run leaves it to
-    the hook's default (inct.DEFAULT_SCALE_POLICY): every such way ran
-    with balanced, and a change of the default must not change the runs
-    of it made later."""
-    if "inceptionn" not in args or "--scaling" in args or "--plain" in args:
+def defaults_named(args):
+    """args with the hook's defaults named where a hook run leaves them to
+    the hook, as every such way ran before the default changed, so that
+    a change of default does not change the runs of it made later: the
+    scaling's policy (balanced, before inct.DEFAULT_SCALE_POLICY could be
+    another) and no ratio floor (before inct.DEFAULT_RATIO_FLOOR; 0 is
+    none, whatever the mode)."""
+    if "inceptionn" not in args or "--plain" in args:
+        return args
+    if "--ratio-floor" not in args:
+        args = args + ["--ratio-floor", "0"]
+    if "--scaling" in args:
         return args
     at = len(args) - 1 - args[::-1].index("--compression") if "--compression" in args else None
     mode = args[at + 1] if at is not None else "software"
@@ -859,7 +865,7 @@ def runs():
     out = []
     for arch, comm, seed in order():
         name = run_name(arch, comm, seed)
-        out.append((name, balanced_named(["--arch", arch] + SCHEDULE +
+        out.append((name, defaults_named(["--arch", arch] + SCHEDULE +
                                          [x.replace("{dir}", run_dir(name)) for x in COMMS[comm]] +
                                          ["--seed", str(seed)])))
         if (comm, seed) == T3_AFTER and arch == "resnet18":
@@ -900,7 +906,7 @@ SCREEN_SECTION = "## Equal accuracy by default: mobilenet_v2, a short screen"
 
 def screen_runs():
     return [("screen-mobilenet_v2-%s-seed%d" % (way, seed),
-             balanced_named(["--arch", "mobilenet_v2"] + SCREEN_SCHEDULE + args +
+             defaults_named(["--arch", "mobilenet_v2"] + SCREEN_SCHEDULE + args +
                            ["--seed", str(seed)]))
             for way, seed, args, _ in SCREEN]
 

@@ -422,7 +422,7 @@ def parse():
                          "(default: uncompressed)")
     ap.add_argument("--ratio-floor", type=float, default=None,
                     help="inceptionn: steer the scaling's target so that the measured ratio "
-                         "stays at or above this (default: the hook's)")
+                         "stays at or above this (0: none; default: the hook's)")
     ap.add_argument("--scale-step", type=int, default=None,
                     help="inceptionn: the most a bucket's scaling exponents move per call "
                          "(0: any; default: the hook's)")

@@ -835,13 +835,39 @@ def scaling():
     # the run's ratio (not a window's) is at the floor, and hold it there,
     # at most RATIO_HIGH over it
     fl, st, d = train(MLP, dict(compression="software", warmup_iters=0, ratio_floor=10),
-                      steps=200)
-    _, st0, _ = train(MLP, dict(compression="software", warmup_iters=0), steps=200)
+                      steps=300)
+    _, st0, _ = train(MLP, dict(compression="software", warmup_iters=0), steps=300)
     dflt = inct.DEFAULT_SCALE_RATIO
     report(same(d) and st0["scale_target"] == dflt and st0["ratio"] < 10
            and 10 <= st["ratio"] <= 10 * inct.RATIO_HIGH,
-           "ratio_floor=10 on the MLP, 200 steps: replicas identical, ratio %.2fx (without the "
+           "ratio_floor=10 on the MLP, 300 steps: replicas identical, ratio %.2fx (without the "
            "floor %.2fx), target %g at the end" % (st["ratio"], st0["ratio"], st["scale_target"]))
+    # the default floor (DEFAULT_RATIO_FLOOR): the MLP travels over it at
+    # the default target, so its weights are those of ratio_floor=0 bit for
+    # bit; at the target 3 it travels under the floor without one, and the
+    # default floor holds it at the floor. A ramp or no scaling means no
+    # default floor
+    dfl, std, d = train(MLP, dict(compression="software", warmup_iters=0), steps=300)
+    nfl, stn, _ = train(MLP, dict(compression="software", warmup_iters=0, ratio_floor=0),
+                        steps=300)
+    _, stk0, _ = train(MLP, dict(compression="software", warmup_iters=0, scale_ratio=3,
+                                 ratio_floor=False), steps=300)
+    _, stk, dk = train(MLP, dict(compression="software", warmup_iters=0, scale_ratio=3),
+                       steps=300)
+    fl = inct.DEFAULT_RATIO_FLOOR
+    ramp = inct.InceptionnState.create(None, compression="software", scale_ramp=5)
+    plain = inct.InceptionnState.create(None, compression="software", scaling=False)
+    offs = (ramp.stats()["ratio_floor"], plain.stats()["ratio_floor"])
+    ramp.close()
+    plain.close()
+    report(same(d) and same(dk) and torch.equal(dfl, nfl) and std["ratio_floor"] == fl
+           and stn["ratio_floor"] is None and std["ratio"] >= fl * inct.RATIO_LOW
+           and stk0["ratio"] < fl <= stk["ratio"] <= fl * inct.RATIO_HIGH
+           and offs == (None, None),
+           "the default ratio_floor %g: the MLP at %.2fx bit for bit as without it; at the "
+           "target 3 %.2fx without a floor, %.2fx with the default (target %.2f at the end); "
+           "none with scale_ramp or scaling=False" % (fl, std["ratio"], stk0["ratio"],
+                                                     stk["ratio"], stk["scale_target"]))
     # scale_step=1: every bucket's exponents move at most one binade a call,
     # where the undamped choice jumps; replicas stay identical
     moves = {}
