@@ -371,6 +371,9 @@ COMMS = {
     # floor): the target moves only where the run falls under 8.16x
     # (mobilenet_v2: 7.9x at the target 6)
     "x50s1r6pls1f8": LEAST + ["--scale-spread", "1", "--ratio-floor", "8"],
+    # the hook's defaults in full as of 36620eb (the floor included), named:
+    # for networks on which nothing was decided
+    "x50s1r6pf8": DEFAULTS + ["--scale-prime", "--kernel-ratio", "auto", "--ratio-floor", "8"],
     # mobilenet_v2 at lr 0.1 is unstable with DDP's own all-reduce as well,
     # and its least-error run of seed 1 lost its gap there while its steps
     # were nearer the true mean than balanced's (experiments/hook-lag.py):
@@ -759,7 +762,12 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "x50s1r6pls1f8", 3), ("mobilenet_v2", "x50s1r6pls1f8", 3),
          # the same on the paper's alexnet and vgg16 (their schedules under
          # AdamW; the defaults there -0.50 and -1.21 over seeds 1-3)
-         ("alexnet", "x50s1r6b128paw4kals1f8", 1), ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
+         ("alexnet", "x50s1r6b128paw4kals1f8", 1),
+         # the defaults in full on networks nothing was decided on, small
+         # enough for this host, as a user would run them (resnet18's schedule)
+         ("mnasnet0_5", "ddpre", 1), ("mnasnet0_5", "x50s1r6pf8", 1),
+         ("squeezenet1_1", "ddpre", 1), ("squeezenet1_1", "x50s1r6pf8", 1),
+         ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 2), ("shufflenet_v2_x1_0", "x50s1r62pls1", 3),
          ("mobilenet_v2", "x50s1r6pls1", 3), ("mobilenet_v2", "x50s1r6pl", 3),
@@ -814,7 +822,8 @@ T3W_FROM = ("ddpb128wlr01", 1)
 # network's on the same schedule: the defaults against DDP where they were
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
-               "efficientnet_b0", "resnet34", "densenet121", "alexnet", "resnet50", "vgg16")
+               "efficientnet_b0", "resnet34", "densenet121", "alexnet", "resnet50", "vgg16",
+               "mnasnet0_5", "squeezenet1_1")
 
 
 def t3_args(arch, eb):
@@ -1118,6 +1127,8 @@ LABELS = {
     "x50s1r6pls1f8": "inceptionn hook, the same bounded least-error at the target 6 held at 8x "
                      "(scale_spread=1, ratio_floor=8 on the run's ratio), against DDP on its "
                      "host",
+    "x50s1r6pf8": "inceptionn hook, the defaults in full: the same with kernel_ratio='auto' "
+                  "and ratio_floor=8 (as of 36620eb), against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
              "(warmup_iters=200), against DDP on its host",
     "x50s1r4p": "inceptionn hook, the defaults at the target ratio 4 (scale_ratio=4), "
@@ -1630,6 +1641,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6pls1f8": "the same bounded least-error at the target 6 held at 8x "
                                  "(scale_spread=1, ratio_floor=8 on the run's ratio; against "
                                  "DDP on its host)",
+                "x50s1r6pf8": "the defaults in full: the same with kernel_ratio='auto' and "
+                              "ratio_floor=8 (as of 36620eb; against DDP on its host)",
                 "x50s1r6pls1lr05": "the same least-error at lr 0.05, no parameter's headroom "
                                    "more than 1 binade above balanced's (scale_spread=1; "
                                    "against DDP at lr 0.05)",
@@ -1655,7 +1668,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6b128wpl": ("ddpb128wz", "ddpb128w"), "x50s1r6pl": "ddpre",
             "x50s1r6plf8": "ddpre",
             "x50s1r6pls1": "ddpre", "x50s1r65pls1": "ddpre", "x50s1r55p": "ddpre",
-            "x50s1r62pls1": "ddpre", "x50s1r6pls1f8": "ddpre",
+            "x50s1r62pls1": "ddpre", "x50s1r6pls1f8": "ddpre", "x50s1r6pf8": "ddpre",
             "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
             "x50s1r6plr05": ("ddplr05re", "ddplr05"),
             "x50s1r6pls1lr05": ("ddplr05re", "ddplr05"),
