@@ -762,12 +762,12 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("shufflenet_v2_x1_0", "x50s1r6pls1f8", 3), ("mobilenet_v2", "x50s1r6pls1f8", 3),
          # the same on the paper's alexnet and vgg16 (their schedules under
          # AdamW; the defaults there -0.50 and -1.21 over seeds 1-3)
-         ("alexnet", "x50s1r6b128paw4kals1f8", 1),
-         # the defaults in full on networks nothing was decided on, small
-         # enough for this host, as a user would run them (resnet18's schedule)
+         # (first: the defaults in full on networks nothing was decided on,
+         # small enough for this host, as a user would run them, resnet18's
+         # schedule)
          ("mnasnet0_5", "ddpre", 1), ("mnasnet0_5", "x50s1r6pf8", 1),
          ("squeezenet1_1", "ddpre", 1), ("squeezenet1_1", "x50s1r6pf8", 1),
-         ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
+         ("alexnet", "x50s1r6b128paw4kals1f8", 1), ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 2), ("shufflenet_v2_x1_0", "x50s1r62pls1", 3),
          ("mobilenet_v2", "x50s1r6pls1", 3), ("mobilenet_v2", "x50s1r6pl", 3),
