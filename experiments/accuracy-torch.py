@@ -765,8 +765,17 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # (first: the defaults in full on networks nothing was decided on,
          # small enough for this host, as a user would run them, resnet18's
          # schedule)
-         ("mnasnet0_5", "ddpre", 1), ("mnasnet0_5", "x50s1r6pf8", 1),
-         ("squeezenet1_1", "ddpre", 1), ("squeezenet1_1", "x50s1r6pf8", 1),
+         # (mnasnet0_5's DDP run ends at 10.00 %: torchvision's MNASNet
+         # keeps its batch-norm statistics with momentum 0.0003, so after
+         # 2340 iterations the evaluation still uses nearly the initial
+         # ones; its training loss falls to 0.4-0.6. Not a comparison: its
+         # hook run was stopped)
+         ("mnasnet0_5", "ddpre", 1),
+         # (squeezenet1_1 has no batch norm and does not learn at lr 0.1:
+         # DDP's run stays at loss ln 10 and 10.00 % throughout. Not a
+         # comparison either)
+         ("squeezenet1_1", "ddpre", 1),
+         ("regnet_y_400mf", "ddpre", 1), ("regnet_y_400mf", "x50s1r6pf8", 1),
          ("alexnet", "x50s1r6b128paw4kals1f8", 1), ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 2), ("shufflenet_v2_x1_0", "x50s1r62pls1", 3),
@@ -823,7 +832,7 @@ T3W_FROM = ("ddpb128wlr01", 1)
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
                "efficientnet_b0", "resnet34", "densenet121", "alexnet", "resnet50", "vgg16",
-               "mnasnet0_5", "squeezenet1_1")
+               "mnasnet0_5", "squeezenet1_1", "regnet_y_400mf")
 
 
 def t3_args(arch, eb):
