@@ -836,7 +836,7 @@ T3W_FROM = ("ddpb128wlr01", 1)
 # not decided (OTHER_SECTION)
 OTHER_ARCHS = ("mobilenet_v2", "shufflenet_v2_x1_0", "mobilenet_v3_small", "regnet_x_400mf",
                "efficientnet_b0", "resnet34", "densenet121", "alexnet", "resnet50", "vgg16",
-               "mnasnet0_5", "squeezenet1_1", "regnet_y_400mf")
+               "regnet_y_400mf")
 
 
 def t3_args(arch, eb):
