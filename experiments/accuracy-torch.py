@@ -782,8 +782,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("regnet_y_400mf", "ddpre", 2), ("regnet_y_400mf", "x50s1r6pf8", 2),
          ("regnet_y_400mf", "ddpre", 3), ("regnet_y_400mf", "x50s1r6pf8", 3),
          # (the same on vgg16, after regnet_y_400mf's pairs: the longer
-         # run: 41-96 minutes for its earlier DDP and hook runs, about 2
-         # hours for this one on an AVX2-only host)
+         # run: 41-96 minutes for its earlier DDP and hook runs, 87
+         # minutes for this one on an AVX-512 host)
          ("vgg16", "x50s1r6b128paw4e2kals1f8", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 1),
          ("shufflenet_v2_x1_0", "x50s1r62pls1", 2), ("shufflenet_v2_x1_0", "x50s1r62pls1", 3),
