@@ -373,6 +373,10 @@ COMMS = {
     # floor): the target moves only where the run falls under 8.16x
     # (mobilenet_v2: 7.9x at the target 6)
     "x50s1r6pls1f8": LEAST + ["--scale-spread", "1", "--ratio-floor", "8"],
+    # the same again on DDP's rounding path (AVX-512): mobilenet_v2's seed 3
+    # of it ran on an AVX2 host, where its unfloored pair and DDP ran on
+    # AVX-512, so that seed compared paths as well as the floor
+    "x50s1r6pls1f8re": LEAST + ["--scale-spread", "1", "--ratio-floor", "8"],
     # the hook's defaults in full as of 36620eb (the floor included), named:
     # for networks on which nothing was decided
     "x50s1r6pf8": DEFAULTS + ["--scale-prime", "--kernel-ratio", "auto", "--ratio-floor", "8"],
@@ -797,6 +801,9 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # AVX-512 host
          ("resnet50", "x50s1r6b128wpls1", 1), ("resnet50", "x50s1r6b128wpls1", 2),
          ("resnet50", "x50s1r6b128wpls1", 3),
+         # bounded least-error held at 8x on mobilenet_v2's seed 3 again, on
+         # the path of DDP's run and of the unfloored run of that seed
+         ("mobilenet_v2", "x50s1r6pls1f8re", 3),
          ("mobilenet_v2", "ddplr05re", 1), ("mobilenet_v2", "x50s1r6plr05", 1),
          ("mobilenet_v2", "x50s1r6pls1lr05", 1),
          ("mobilenet_v2", "ddplr05re", 2), ("mobilenet_v2", "x50s1r6plr05", 2),
@@ -1165,6 +1172,8 @@ LABELS = {
     "x50s1r6pls1f8": "inceptionn hook, the same bounded least-error at the target 6 held at 8x "
                      "(scale_spread=1, ratio_floor=8 on the run's ratio), against DDP on its "
                      "host",
+    "x50s1r6pls1f8re": "inceptionn hook, the same bounded least-error held at 8x again, on "
+                       "DDP's rounding path",
     "x50s1r6pf8": "inceptionn hook, the defaults in full: the same with kernel_ratio='auto' "
                   "and ratio_floor=8 (as of 36620eb), against DDP on its host",
     "x200p": "inceptionn hook, the defaults after 200 uncompressed iterations "
@@ -1679,6 +1688,8 @@ OTHER_LABELS = {"warm50": "the defaults before the exemption (every parameter th
                 "x50s1r6pls1f8": "the same bounded least-error at the target 6 held at 8x "
                                  "(scale_spread=1, ratio_floor=8 on the run's ratio; against "
                                  "DDP on its host)",
+                "x50s1r6pls1f8re": "the same bounded least-error held at 8x again, on DDP's "
+                                   "rounding path (AVX-512)",
                 "x50s1r6pf8": "the defaults in full: the same with kernel_ratio='auto' and "
                               "ratio_floor=8 (as of 36620eb; against DDP on its host)",
                 "x50s1r6pls1lr05": "the same least-error at lr 0.05, no parameter's headroom "
@@ -1707,6 +1718,7 @@ BASELINE = {"x50s1r6lr05": "ddplr05", "x50s1r6lr01": "ddplr01", "x50s1r6b128": "
             "x50s1r6plf8": "ddpre",
             "x50s1r6pls1": "ddpre", "x50s1r65pls1": "ddpre", "x50s1r55p": "ddpre",
             "x50s1r62pls1": "ddpre", "x50s1r6pls1f8": "ddpre", "x50s1r6pf8": "ddpre",
+            "x50s1r6pls1f8re": "ddpre",
             "x50s1r6b128wpls1": ("ddpb128wz", "ddpb128w"),
             "x50s1r6plr05": ("ddplr05re", "ddplr05"),
             "x50s1r6pls1lr05": ("ddplr05re", "ddplr05"),
