@@ -804,25 +804,15 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          # bounded least-error held at 8x on mobilenet_v2's seed 3 again, on
          # the path of DDP's run and of the unfloored run of that seed
          ("mobilenet_v2", "x50s1r6pls1f8re", 3),
-         ("mobilenet_v2", "ddplr05re", 1), ("mobilenet_v2", "x50s1r6plr05", 1),
-         ("mobilenet_v2", "x50s1r6pls1lr05", 1),
-         ("mobilenet_v2", "ddplr05re", 2), ("mobilenet_v2", "x50s1r6plr05", 2),
-         ("mobilenet_v2", "x50s1r6pls1lr05", 2),
-         ("mobilenet_v2", "ddplr05re", 3), ("mobilenet_v2", "x50s1r6plr05", 3),
-         ("mobilenet_v2", "x50s1r6pls1lr05", 3),
+         *[("mobilenet_v2", way, seed) for seed in (1, 2, 3)
+           for way in ("ddplr05re", "x50s1r6plr05", "x50s1r6pls1lr05")],
          # seeds 4 and 5 of the three ways least-error and balanced were
          # compared on at lr 0.1 (DDP, the defaults, bounded least-error):
          # one seed moves a way's gap there by up to 2.7 points, so 3 seeds
          # leave the policies' difference (0.85 on shufflenet_v2, 0.03 on
          # mobilenet_v2) within the noise
-         ("shufflenet_v2_x1_0", "ddpre", 4), ("shufflenet_v2_x1_0", "x50s1r6p", 4),
-         ("shufflenet_v2_x1_0", "x50s1r6pls1", 4),
-         ("shufflenet_v2_x1_0", "ddpre", 5), ("shufflenet_v2_x1_0", "x50s1r6p", 5),
-         ("shufflenet_v2_x1_0", "x50s1r6pls1", 5),
-         ("mobilenet_v2", "ddpre", 4), ("mobilenet_v2", "x50s1r6p", 4),
-         ("mobilenet_v2", "x50s1r6pls1", 4),
-         ("mobilenet_v2", "ddpre", 5), ("mobilenet_v2", "x50s1r6p", 5),
-         ("mobilenet_v2", "x50s1r6pls1", 5),
+         *[(arch, way, seed) for arch in ("shufflenet_v2_x1_0", "mobilenet_v2")
+           for seed in (4, 5) for way in ("ddpre", "x50s1r6p", "x50s1r6pls1")],
          ("mobilenet_v3_small", "x50s1r6pl", 2),
          ("x50s1r6pl", 2), ("x50s1r6pl", 3),
          # the fp16 hook over resnet50's seeds 2 and 3 (a claim over seeds)
