@@ -192,6 +192,8 @@ def make_comm(a, ddp, model):
         kw["warmup_error_bound"] = a.warmup_error_bound
     if a.ratio_floor is not None:
         kw["ratio_floor"] = a.ratio_floor
+    if a.ratio_steer is not None:
+        kw["ratio_steer"] = a.ratio_steer
     if a.scale_step is not None:
         kw["scale_step"] = a.scale_step
     if a.scale_patience is not None:
@@ -423,6 +425,10 @@ def parse():
     ap.add_argument("--ratio-floor", type=float, default=None,
                     help="inceptionn: steer the scaling's target so that the measured ratio "
                          "stays at or above this (0: none; default: the hook's)")
+    ap.add_argument("--ratio-steer", choices=("step", "plan"), default=None,
+                    help="inceptionn: how the floor steers the target: 'step' (by a fixed "
+                         "factor while the run's ratio is out of its band) or 'plan' (planned "
+                         "each check from the last window's ratio; default: the hook's)")
     ap.add_argument("--scale-step", type=int, default=None,
                     help="inceptionn: the most a bucket's scaling exponents move per call "
                          "(0: any; default: the hook's)")

@@ -46,6 +46,7 @@ library's and apply to everything register() is not given explicitly.
 """
 import atexit
 import contextlib
+import math
 import os
 import queue
 import random
@@ -125,6 +126,8 @@ class InceptionnState:
         # ratio_floor: the scaling's target, steered so that the ranks'
         # measured ratio stays at or above the floor
         self.target = settings["scale_ratio"]
+        # ratio_steer="plan": the ranks' class counts at the last check
+        self._steer_last = [0.0] * len(CLASS_BITS)
         self._seconds = 0.0
         self._last_done = 0.0
         self._base = comm.stats()
@@ -398,13 +401,44 @@ class InceptionnState:
         dist.all_reduce(got, group=self.group)
         if not got.sum():
             return
-        measured = _class_ratio(got.tolist())
         floor, t = self.settings["ratio_floor"], self.target
+        if self.settings.get("ratio_steer") == "plan":
+            self._set_target(self._plan(got.tolist(), floor, t))
+            return
+        measured = _class_ratio(got.tolist())
         if measured < floor * RATIO_LOW:
             t = min(_lib.SCALE_RATIO_MAX, t * RATIO_STEP)
         elif measured > floor * RATIO_HIGH:
             t = max(self.settings["scale_ratio"], t / RATIO_STEP)
         self._set_target(t)
+
+    def _plan(self, run, floor, t):
+        """ratio_steer="plan": the target that brings the run's ratio to
+        RATIO_LOW times the floor over the next PLAN_ITERS iterations, if
+        the codec's ratio moves in proportion to the target: from the
+        classes of the run so far (run, the ranks' together) and of the
+        window since the last check, the bits a value may take from now on,
+        and the target scaled by the window's bits over those (by at most
+        RATIO_STEP a check, within scale_ratio and the library's largest;
+        held where that moves it by under PLAN_DEADBAND). A window over the
+        floor brings the target back towards scale_ratio. Each check plans
+        anew from what the last window measured, so the run's ratio settles
+        on the aim without the swings of a fixed step steered by the run's
+        ratio, which moves ever more slowly as the run grows."""
+        window = [a - b for a, b in zip(run, self._steer_last)]
+        self._steer_last = list(run)
+        n = sum(window)
+        if n <= 0:
+            return t
+        bits = sum(c * b for c, b in zip(run, CLASS_BITS))
+        ahead = PLAN_ITERS * n / RATIO_CHECK_ITERS      # values of the next PLAN_ITERS
+        need = (32.0 * (sum(run) + ahead) / (floor * RATIO_LOW) - bits) / ahead
+        have = sum(c * b for c, b in zip(window, CLASS_BITS)) / n
+        f = min(RATIO_STEP, have / need) if need > 0 else RATIO_STEP
+        f = max(1.0 / RATIO_STEP, f)
+        if abs(math.log(f)) < math.log(PLAN_DEADBAND):
+            return t
+        return min(_lib.SCALE_RATIO_MAX, max(self.settings["scale_ratio"], t * f))
 
     def ramp(self):
         """scale_ramp: the target of this iteration (at its first bucket),
@@ -606,6 +640,7 @@ class InceptionnState:
         out["scale_prime"] = self.settings["scale_prime"]
         out["scale_ramp"] = self.settings["scale_ramp"]
         out["ratio_floor"] = self.settings.get("ratio_floor")
+        out["ratio_steer"] = self.settings.get("ratio_steer")
         # the buckets' current scaling exponents: least, median, largest
         ex = sorted(e for sc in self.scales.values() if sc is not None for e in sc.exponents())
         out["scale_exponents"] = (ex[0], ex[len(ex) // 2], ex[-1]) if ex else None
@@ -672,6 +707,7 @@ class InceptionnState:
         return {"version": 1, "settings": dict(self.settings), "params": params,
                 "residual_resets": self.residual_resets, "iteration": self.iteration,
                 "stats": self._counters(), "target": self.target,
+                "steer_last": list(self._steer_last),
                 "kernel_auto": self._kernel_auto,
                 "primer": {k: v.clone() for k, v in self._primer.items()}}
 
@@ -688,6 +724,7 @@ class InceptionnState:
         theirs.setdefault("warmup_error_bound", None)
         theirs.setdefault("exempt", None)
         theirs.setdefault("ratio_floor", None)
+        theirs.setdefault("ratio_steer", "step" if theirs["ratio_floor"] else None)
         theirs.setdefault("scale_part", None)
         theirs.setdefault("scale_spread", None)
         theirs.setdefault("pace", False)
@@ -717,6 +754,7 @@ class InceptionnState:
         self.residual_resets = sd.get("residual_resets", 0)
         self._primer = {int(k): v.clone() for k, v in (sd.get("primer") or {}).items()}
         self.target = sd.get("target", self.settings["scale_ratio"])
+        self._steer_last = [float(c) for c in sd.get("steer_last", [0.0] * len(CLASS_BITS))]
         self._kernel_auto = sd.get("kernel_auto")
         self._kernel_buckets = set()
         self._carried = dict(sd.get("stats") or {})     # stats() go on from the checkpoint's
@@ -969,6 +1007,12 @@ RATIO_CHECK_ITERS = 10
 RATIO_STEP = 1.125
 RATIO_LOW = 1.02
 RATIO_HIGH = 1.05
+# ratio_steer="plan" (InceptionnState._plan): the iterations over which each
+# check plans to bring the run's ratio to RATIO_LOW times the floor, and the
+# least relative move of the target it makes
+PLAN_ITERS = 100
+PLAN_DEADBAND = 1.01
+RATIO_STEERS = ("step", "plan")
 
 
 # exempt=: the hook's name for what travels uncompressed (None: the default)
@@ -1127,6 +1171,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     arguments given here. Returns (opts, settings dict)."""
     o = _lib.opts_from_env()
     warmup = warmup_bound = exempt = floor = step = part = prime = ramp = patience = None
+    steer = None
     spread = None
     pace = False
     decay = kernel_ratio = None     # kernel_ratio: None (not given), "off", "auto" or a target
@@ -1175,6 +1220,13 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
                                  "or the least ratio the ranks' measured classes may travel "
                                  "at, 1..%g, got %r" % (_lib.SCALE_RATIO_MAX, v))
             floor = v
+        elif k == "ratio_steer":
+            if v is not None and v not in RATIO_STEERS:
+                raise ValueError("ratio_steer: None ('step'), 'step' (ratio_floor's target moves "
+                                 "by RATIO_STEP while the run's ratio is outside RATIO_LOW.."
+                                 "RATIO_HIGH times the floor) or 'plan' (it is planned each "
+                                 "check from the last window's ratio), got %r" % (v,))
+            steer = v
         elif k == "scale_step":
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)
                                   or not 0 <= v <= 128):
@@ -1252,7 +1304,8 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         else:
             raise TypeError("register() got an unexpected option %r (algo, timeout_ms, "
                             "segment_bytes, tos, seed, sketch_index, sketch_gamma, scale_exp, "
-                            "warmup_iters, warmup_error_bound, exempt, ratio_floor, scale_step, "
+                            "warmup_iters, warmup_error_bound, exempt, ratio_floor, ratio_steer, "
+                            "scale_step, "
                             "scale_patience, scale_spread, scale_part, scale_prime, scale_ramp, "
                             "pace, "
                             "residual_decay, kernel_ratio)"
@@ -1309,6 +1362,9 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
     if floor is None:   # the default: where the scaling is on and its target not ramped
         ramped = ramp if ramp is not None else DEFAULT_SCALE_RAMP
         floor = DEFAULT_RATIO_FLOOR if use_scaling and not ramped else False
+    if steer is not None and not floor:
+        raise ValueError("ratio_steer: how ratio_floor steers the target, and there is no floor "
+                         "(ratio_floor=0 or False, a ramp, or the scaling off)")
     if warmup is None:
         warmup = _default_warmup(use_scaling, info.get(o.compression, {}).get("lossy", False))
     if exempt is None:
@@ -1343,6 +1399,7 @@ def _options(compression, error_bound, error_feedback, scaling, scale_ratio, opt
         "warmup_error_bound": warmup_bound,
         "exempt": None if exempt == "none" else exempt,
         "ratio_floor": float(floor) if floor else None,
+        "ratio_steer": (steer or "step") if floor else None,
         "scale_step": (DEFAULT_SCALE_STEP if step is None else step) if use_scaling else None,
         "scale_patience": (max(1, DEFAULT_SCALE_PATIENCE if patience is None else patience)
                            if use_scaling else None),
@@ -1431,6 +1488,11 @@ def register(ddp, compression=None, error_bound=None, error_feedback=None, scali
       largest; it falls back towards scale_ratio once the ratio is over
       RATIO_HIGH times R; 0 or False: none; None: DEFAULT_RATIO_FLOOR (8)
       where the adaptive scaling is on and scale_ramp is not, else none),
+      ratio_steer (how ratio_floor moves the target: "step" or None, as
+      above; "plan": at each check the target is scaled by the last
+      window's bits a value over those that bring the run's ratio to
+      RATIO_LOW times R over the next PLAN_ITERS iterations, by at most
+      RATIO_STEP, not below scale_ratio),
       scale_step (the most binades a bucket's scaling exponents move from
       one call to the next,
       inc_scale_set_step; 0: any; None: DEFAULT_SCALE_STEP (1) where the

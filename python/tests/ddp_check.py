@@ -492,6 +492,19 @@ def scaling():
            and ck_f["comm"]["target"] > inct.DEFAULT_SCALE_RATIO,
            "ratio_floor=12, exempt='vectors': resumed at step 15 ends bit-identical (%s), target "
            "%.2f" % (whole_f[:12], st_f["scale_target"]))
+    # ratio_steer="plan" plans each check from the window since the last
+    # one: the counts at the last check (step 30) cross the checkpoint (a
+    # floor the plan nears by less than RATIO_STEP a check: planned from
+    # the run's counts instead of the window's, the target at step 40
+    # differs)
+    opt = dict(ratio_floor=9, ratio_steer="plan")
+    whole_p, _, st_p = run(60, **opt)
+    _, ck_p, _ = run(35, **opt)
+    resumed_p, _, _ = run(60, resume=ck_p, **opt)
+    report(whole_p == resumed_p and st_p["scale_target"] > inct.DEFAULT_SCALE_RATIO
+           and st_p["ratio_steer"] == "plan" and sum(ck_p["comm"]["steer_last"]) > 0,
+           "ratio_floor=9, ratio_steer='plan': resumed at step 35 ends bit-identical (%s), "
+           "target %.2f" % (whole_p[:12], st_p["scale_target"]))
     # kernel_ratio="auto" on a state made by create() (no model given): the
     # decision, from the parameters the warm-up showed it, crosses a
     # checkpoint at step 4
@@ -842,6 +855,21 @@ def scaling():
            and 10 <= st["ratio"] <= 10 * inct.RATIO_HIGH,
            "ratio_floor=10 on the MLP, 300 steps: replicas identical, ratio %.2fx (without the "
            "floor %.2fx), target %g at the end" % (st["ratio"], st0["ratio"], st["scale_target"]))
+    # ratio_steer="plan": the same floor reached without overshooting it,
+    # so at a lower target than the fixed step leaves (which rose past the
+    # aim while the run's ratio lagged behind); from the target 3 too
+    _, stp, dp = train(MLP, dict(compression="software", warmup_iters=0, ratio_floor=10,
+                                 ratio_steer="plan"), steps=300)
+    _, stp3, dp3 = train(MLP, dict(compression="software", warmup_iters=0, scale_ratio=3,
+                                   ratio_steer="plan"), steps=300)
+    fl = inct.DEFAULT_RATIO_FLOOR
+    report(same(dp) and same(dp3) and 10 <= stp["ratio"] <= 10 * inct.RATIO_HIGH
+           and stp["scale_target"] < st["scale_target"]
+           and fl <= stp3["ratio"] <= fl * inct.RATIO_HIGH,
+           "ratio_floor=10, ratio_steer='plan' on the MLP, 300 steps: replicas identical, ratio "
+           "%.2fx at the target %.2f (the fixed step: %.2fx at %.2f); from the target 3 under "
+           "the default floor %.2fx" % (stp["ratio"], stp["scale_target"], st["ratio"],
+                                         st["scale_target"], stp3["ratio"]))
     # the default floor (DEFAULT_RATIO_FLOOR): the MLP travels over it at
     # the default target, so its weights are those of ratio_floor=0 bit for
     # bit; at the target 3 it travels under the floor without one, and the
@@ -854,7 +882,6 @@ def scaling():
                                  ratio_floor=False), steps=300)
     _, stk, dk = train(MLP, dict(compression="software", warmup_iters=0, scale_ratio=3),
                        steps=300)
-    fl = inct.DEFAULT_RATIO_FLOOR
     ramp = inct.InceptionnState.create(None, compression="software", scale_ramp=5)
     plain = inct.InceptionnState.create(None, compression="software", scaling=False)
     offs = (ramp.stats()["ratio_floor"], plain.stats()["ratio_floor"])
@@ -907,6 +934,9 @@ def scaling():
                 dict(compression="software", kernel_ratio="on"),
                 dict(compression="software", scaling=False, kernel_ratio=2),
                 dict(compression="software", ratio_floor=13),
+                dict(compression="software", ratio_steer="smooth"),
+                dict(compression="software", ratio_floor=0, ratio_steer="plan"),
+                dict(compression="software", scaling=False, ratio_steer="plan"),
                 dict(compression="software", scaling=False, ratio_floor=8),
                 dict(compression="software", scaling=False, scale_ratio=12),
                 dict(compression="software", warmup_iters=-1),
