@@ -1282,6 +1282,47 @@ def ratios(only, at):
     return 0
 
 
+def targets(only, png):
+    """For the kept hook runs whose names match only: the scaling's target
+    (scale_target, where ratio_floor steered it) and the run's ratio by the
+    codec's classes at every logged iteration, as a PNG of two panels (png)
+    and one line a run (the target's least and largest, its moves, the last
+    ratio)."""
+    names = [n for n in kept_matching(only)
+             if any(r["type"] == "iter" and r.get("scale_target") for r in load_kept(n))]
+    if not names:
+        print("accuracy-torch: no kept hook run with a scaling target matches %r" % only,
+              file=sys.stderr)
+        return 1
+    dat = os.path.join(WORK, "plot")
+    os.makedirs(dat, exist_ok=True)
+    tplots, rplots = [], []
+    print("%-44s %6s %6s %6s %7s" % ("run", "least", "most", "moves", "ratio"))
+    for n in names:
+        pts = [(r["iter"], r["scale_target"], ratio_at([r], r["iter"])) for r in load_kept(n)
+               if r["type"] == "iter" and r.get("scale_target")]
+        path = os.path.join(dat, n + "-targets.dat")
+        with open(path, "w") as f:
+            for it, t, ra in pts:
+                f.write("%d %.4f %s\n" % (it, t, "%.4f" % ra if ra else "NaN"))
+        tplots.append("'%s' using 1:2 with steps title '%s'" % (path, n))
+        rplots.append("'%s' using 1:3 with lines title '%s'" % (path, n))
+        ts = [t for _, t, _ in pts]
+        last = next((ra for _, _, ra in reversed(pts) if ra), None)
+        print("%-44s %6.2f %6.2f %6d %7s" % (n, min(ts), max(ts),
+                                            sum(a != b for a, b in zip(ts, ts[1:])),
+                                            _times(last)))
+    gp = ("set terminal pngcairo size 1000,760 font ',10'; set output '%s'; "
+          "set termoption noenhanced; set multiplot layout 2,1; set grid; set key outside right; "
+          "set title 'the scaling target (scale_target) at each logged iteration'; "
+          "set xlabel 'iteration'; set ylabel 'target'; plot %s; "
+          "set title 'the run''s ratio by the codec''s classes so far'; set ylabel 'ratio (x)'; "
+          "plot %s; unset multiplot" % (png, ", ".join(tplots), ", ".join(rplots)))
+    subprocess.run(["gnuplot", "-e", gp], check=True)
+    print("accuracy-torch: %s" % os.path.relpath(png, ROOT))
+    return 0
+
+
 def kept_matching(only):
     """The names of the kept logs (docs/results/torch/NAME.jsonl) that match
     the regular expression only, sorted."""
@@ -2154,11 +2195,13 @@ def probe(only=None):
 def main():
     ap = argparse.ArgumentParser(prog="accuracy-torch", description=__doc__.split("\n\n")[0])
     ap.add_argument("cmd", choices=("run", "status", "table", "probe", "cluster", "screen",
-                                    "ratios", "losses"))
+                                    "ratios", "losses", "targets"))
     ap.add_argument("--at", default="100,200,585",
                     help="ratios: iterations, comma-separated")
     ap.add_argument("--window", type=int, default=60,
                     help="losses: iterations a window")
+    ap.add_argument("--png", default=os.path.join(ROOT, "docs", "results", "torch-targets.png"),
+                    help="targets: the PNG to write")
     ap.add_argument("--rate", type=int, default=CLUSTER_RATE, help="cluster: link Mbit/s")
     ap.add_argument("--iters", type=int, default=CLUSTER_ITERS, help="cluster: iterations per way")
     ap.add_argument("--only", help="regular expression on run names")
@@ -2189,6 +2232,10 @@ def main():
         if a.window < 1:
             ap.error("--window: at least 1 iteration")
         return losses(a.only, a.window)
+    if a.cmd == "targets":
+        if not a.only:
+            ap.error("targets: --only REGEX names the kept runs")
+        return targets(a.only, a.png)
     todo = [(n, args) for n, args in (screen_runs() if a.cmd == "screen" else runs())
             if not a.only or re.search(a.only, n)]
     if a.cmd == "status" or a.list:
