@@ -13,6 +13,9 @@ whole schedules (examples/pytorch/train_torchvision.py).
         # the codec's ratio (stats()['ratio']) of kept runs as it stood at those iterations
     experiments/accuracy-torch.py losses --only REGEX [--window 60]
         # kept hook runs' mean training loss per window beside their DDP run's
+    experiments/accuracy-torch.py targets --only REGEX [--png FILE]
+        # kept runs' scaling target and ratio so far at every logged iteration
+        # (PNG, default docs/results/torch-targets.png)
 
 Each run has a name (arch-comm-seedN); a finished run's log is kept in
 docs/results/torch/NAME.jsonl and is not run again. A run in progress lives
