@@ -837,7 +837,7 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          ("x50s1r6pl", 2), ("x50s1r6pl", 3),
          # the fp16 hook over resnet50's seeds 2 and 3 (a claim over seeds)
          ("resnet50", "fp16b128w", 2), ("resnet50", "fp16b128w", 3),
-         ("mobilenet_v3_small", "ddpre", 3), ("mobilenet_v3_small", "x50s1r6p", 3),
+         ("mobilenet_v3_small", "x50s1r6p", 3),
          ("alexnet", "x50s1r6b128paw4", 3),
          ("vgg16", "ddpb128wlr01", 1), ("vgg16", "x50s1r6b128wplr01", 1),
          ("resnet50", "x50s1r6b128w", 2), ("resnet50", "x50s1r6b128w", 3),
