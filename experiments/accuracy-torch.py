@@ -823,8 +823,8 @@ ORDER = [("ddp", 1), ("ddp", 2), ("warm50", 1), ("ddp", 3), ("warm50", 2), ("war
          *[(arch, "x50s1r6pls1f8p", seed) for arch in ("mobilenet_v2", "shufflenet_v2_x1_0")
            for seed in (1, 2, 3)],
          # the bound alone on DDP's path where it ran on AVX2 (shufflenet_v2
-         # seed 1: +0.24 there, -1.51 held by the plan on DDP's path, its
-         # target at 6 until iteration 170 and the loss already apart)
+         # seed 1: +0.24 there, -1.51 held by the plan on DDP's path): the
+         # planned floor's pairs on one path
          *[(arch, "x50s1r6pls1re", seed) for arch, seed in
            (("shufflenet_v2_x1_0", 1), ("shufflenet_v2_x1_0", 2), ("shufflenet_v2_x1_0", 3),
             ("mobilenet_v2", 1), ("mobilenet_v2", 2))],
@@ -1309,8 +1309,9 @@ def targets(only, png):
     codec's classes at every logged iteration, as a PNG of two panels (png)
     and one line a run (the target's least and largest, its moves, the last
     ratio)."""
-    names = [n for n in kept_matching(only)
-             if any(r["type"] == "iter" and r.get("scale_target") for r in load_kept(n))]
+    steered = {n: [r for r in load_kept(n) if r["type"] == "iter" and r.get("scale_target")]
+               for n in kept_matching(only)}
+    names = [n for n in steered if steered[n]]
     if not names:
         print("accuracy-torch: no kept hook run with a scaling target matches %r" % only,
               file=sys.stderr)
@@ -1320,8 +1321,7 @@ def targets(only, png):
     tplots, rplots = [], []
     print("%-44s %6s %6s %6s %7s" % ("run", "least", "most", "moves", "ratio"))
     for n in names:
-        pts = [(r["iter"], r["scale_target"], ratio_at([r], r["iter"])) for r in load_kept(n)
-               if r["type"] == "iter" and r.get("scale_target")]
+        pts = [(r["iter"], r["scale_target"], ratio_at([r], r["iter"])) for r in steered[n]]
         path = os.path.join(dat, n + "-targets.dat")
         with open(path, "w") as f:
             for it, t, ra in pts:

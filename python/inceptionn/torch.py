@@ -430,10 +430,10 @@ class InceptionnState:
         n = sum(window)
         if n <= 0:
             return t
-        bits = sum(c * b for c, b in zip(run, CLASS_BITS))
+        bits = _class_bits(run)
         ahead = PLAN_ITERS * n / RATIO_CHECK_ITERS      # values of the next PLAN_ITERS
         need = (32.0 * (sum(run) + ahead) / (floor * RATIO_LOW) - bits) / ahead
-        have = sum(c * b for c, b in zip(window, CLASS_BITS)) / n
+        have = _class_bits(window) / n
         f = min(RATIO_STEP, have / need) if need > 0 else RATIO_STEP
         f = max(1.0 / RATIO_STEP, f)
         if abs(math.log(f)) < math.log(PLAN_DEADBAND):
@@ -993,10 +993,15 @@ def _spans(ends):
     return zip([0] + list(ends[:-1]), ends)
 
 
+def _class_bits(counts):
+    """The bits of values counted per class (CLASS_BITS)."""
+    return sum(c * b for c, b in zip(counts, CLASS_BITS))
+
+
 def _class_ratio(counts):
     """32 bits over the mean bits of values counted per class (CLASS_BITS),
     for a non-empty count: the codec's compression ratio."""
-    return 32.0 * sum(counts) / sum(c * b for c, b in zip(counts, CLASS_BITS))
+    return 32.0 * sum(counts) / _class_bits(counts)
 
 
 # ratio_floor's steering (InceptionnState.steer): how often the ranks
